@@ -1,0 +1,29 @@
+package io.saba.core.alloc;
+
+/**
+ * A switch output port: the unit Saba allocates bandwidth on.
+ *
+ * @param node the switch (or, for host-based enforcement, the host) that owns the port
+ * @param port the port number on that node, as the fabric numbers it
+ */
+public record PortId(String node, int port) implements Comparable<PortId> {
+    public PortId {
+        if (node == null || node.isBlank()) {
+            throw new IllegalArgumentException("a port needs a node name");
+        }
+        if (port < 0) {
+            throw new IllegalArgumentException("port number must be ≥ 0, got " + port + " on " + node);
+        }
+    }
+
+    @Override
+    public int compareTo(PortId o) {
+        int c = node.compareTo(o.node);
+        return c != 0 ? c : Integer.compare(port, o.port);
+    }
+
+    @Override
+    public String toString() {
+        return node + ":" + port;
+    }
+}
