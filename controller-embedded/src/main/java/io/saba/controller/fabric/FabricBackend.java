@@ -1,0 +1,28 @@
+package io.saba.controller.fabric;
+
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * Programs the fabric: one implementation per kind of fabric (dry run, Linux traffic control, InfiniBand VL
+ * arbitration). The controller calls it with only the ports whose configuration changed.
+ *
+ * <p>Contract: {@link #apply} is idempotent (the same configuration twice changes nothing on the device); a port
+ * whose update fails keeps its previous configuration and is reported in the result, never thrown for; ports not
+ * named are left alone; {@link #close} removes what the backend installed.
+ */
+public interface FabricBackend extends AutoCloseable {
+    /** Short name used in configuration and logs, e.g. "dry-run", "linux", "infiniband". */
+    String name();
+
+    /** Pushes the given ports' configurations. */
+    ApplyResult apply(Collection<PortAllocation> changed);
+
+    /** Returns the given ports to their default (no Saba) configuration. */
+    ApplyResult release(Set<PortId> ports);
+
+    @Override
+    void close();
+}
