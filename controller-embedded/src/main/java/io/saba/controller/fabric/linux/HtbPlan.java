@@ -1,0 +1,127 @@
+package io.saba.controller.fabric.linux;
+
+import io.saba.client.DscpMap;
+import io.saba.core.alloc.PortAllocation;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The HTB tree one port should have: a pure value computed from a {@link PortAllocation}, compared with the
+ * previous plan to decide what to change, and kept as the state to roll back to.
+ *
+ * @param linkBps       the root's rate and every class's ceil
+ * @param nonSaba       the class for traffic outside Saba (and the default)
+ * @param queues        Saba queue classes, by queue index
+ * @param queueOfDscp   DSCP → queue index, one u32 filter each
+ */
+public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, SortedMap<Integer, Integer> queueOfDscp) {
+    /** The smallest share any class is given: HTB needs a positive rate, and C_Saba = 1 leaves the rest nothing. */
+    public static final double MIN_SHARE = 0.001;
+    /** Quantum of the smallest class: one full Ethernet frame, so every class can send a packet per round. */
+    static final int BASE_QUANTUM = 1514;
+    /** HTB's own upper bound for a quantum. */
+    static final int MAX_QUANTUM = 200_000;
+    private static final double EPS = 1e-6;
+
+    public HtbPlan {
+        queues = List.copyOf(queues);
+        queueOfDscp = Collections.unmodifiableSortedMap(new TreeMap<>(queueOfDscp));
+    }
+
+    /**
+     * One HTB class.
+     *
+     * @param minor   the class's minor number (hex in tc's notation)
+     * @param rateBps guaranteed rate
+     * @param quantum bytes per round when borrowing: classes share spare bandwidth in proportion to it
+     */
+    public record HtbClass(int minor, long rateBps, int quantum) {
+        public String classId() {
+            return "1:" + Integer.toHexString(minor);
+        }
+    }
+
+    public static final int NON_SABA_MINOR = 0x10;
+    public static final int FIRST_QUEUE_MINOR = 0x20;
+    /** Queue minors live in [0x20, 0x20 + MAX_QUEUES): anything there that the plan lacks is ours to delete. */
+    public static final int MAX_QUEUES = 32;
+
+    public static String queueClassId(int queue) {
+        return "1:" + Integer.toHexString(FIRST_QUEUE_MINOR + queue);
+    }
+
+    /** The plain link: everything in the non-Saba class at the full rate (what the testbed installs). */
+    public static HtbPlan baseline(long linkBps) {
+        return new HtbPlan(linkBps, new HtbClass(NON_SABA_MINOR, linkBps, BASE_QUANTUM), List.of(), new TreeMap<>());
+    }
+
+    /**
+     * Plans a port from its allocation.
+     *
+     * @throws IllegalArgumentException if the allocation cannot be installed as given (weights out of range or
+     *                                  summing above C_Saba, a level mapped to a queue without a weight)
+     */
+    public static HtbPlan of(PortAllocation a, long linkBps, double cSaba, DscpMap dscpMap) {
+        double[] w = a.queueWeights();
+        if (w.length > MAX_QUEUES) {
+            throw new IllegalArgumentException(w.length + " queues, at most " + MAX_QUEUES + " supported");
+        }
+        double sum = 0;
+        for (int q = 0; q < w.length; q++) {
+            if (!Double.isFinite(w[q]) || w[q] < 0 || w[q] > 1) {
+                throw new IllegalArgumentException("queue " + q + " weight " + w[q] + " is not a fraction of the link");
+            }
+            sum += w[q];
+        }
+        if (sum > cSaba + EPS) {
+            throw new IllegalArgumentException(String.format(
+                    "queue weights sum to %.6f, above C_Saba = %.6f", sum, cSaba));
+        }
+        SortedMap<Integer, Integer> queueOfDscp = new TreeMap<>();
+        for (Map.Entry<Integer, Integer> e : new TreeMap<>(a.queueOfLevel()).entrySet()) {
+            int level = e.getKey();
+            int q = e.getValue();
+            if (q < 0 || q >= w.length) {
+                throw new IllegalArgumentException("level " + level + " mapped to queue " + q + " but the port has "
+                        + w.length + " queue weights");
+            }
+            int dscp = dscpMap.dscp(level);
+            // DSCP 0 is what untagged traffic carries: a filter for it would pull everything into a Saba queue.
+            // Such levels (level 0, or levels beyond the DSCP table) share the non-Saba class.
+            if (dscp == 0) {
+                continue;
+            }
+            Integer before = queueOfDscp.putIfAbsent(dscp, q);
+            if (before != null && before != q) {
+                throw new IllegalArgumentException("DSCP " + dscp + " would go to queues " + before + " and " + q);
+            }
+        }
+        double nonSabaShare = Math.max(1.0 - cSaba, MIN_SHARE);
+        // Saba's smallest queue gets one frame per round; others proportionally more, so that spare bandwidth
+        // left by an idle queue is shared in the ratio of the weights (HTB lends by quantum, not by rate).
+        List<HtbClass> queues = new ArrayList<>();
+        double smallestQueue = Double.MAX_VALUE;
+        for (double x : w) {
+            smallestQueue = Math.min(smallestQueue, Math.max(x, MIN_SHARE));
+        }
+        for (int q = 0; q < w.length; q++) {
+            double share = Math.max(w[q], MIN_SHARE);
+            queues.add(new HtbClass(FIRST_QUEUE_MINOR + q, rate(share, linkBps), quantum(share / smallestQueue)));
+        }
+        HtbClass nonSaba = new HtbClass(NON_SABA_MINOR, rate(nonSabaShare, linkBps),
+                quantum(w.length == 0 ? 1 : nonSabaShare / smallestQueue));
+        return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp);
+    }
+
+    private static long rate(double share, long linkBps) {
+        return Math.max(8, Math.round(share * linkBps));
+    }
+
+    private static int quantum(double ratioToSmallest) {
+        return (int) Math.max(BASE_QUANTUM, Math.min(MAX_QUANTUM, Math.round(BASE_QUANTUM * ratioToSmallest)));
+    }
+}

@@ -1,0 +1,18 @@
+package io.saba.controller.fabric.linux;
+
+import io.saba.core.alloc.PortId;
+import java.util.Map;
+import java.util.Optional;
+
+/** Tells the backend which Linux device (and namespace, and link rate) a Saba port is. */
+@FunctionalInterface
+public interface LinuxPortResolver {
+    /** The device for a port, or empty if this backend does not manage it. */
+    Optional<LinuxPort> resolve(PortId port);
+
+    /** A fixed table, e.g. from configuration or from {@code Testbed#ports}. */
+    static LinuxPortResolver of(Map<PortId, LinuxPort> ports) {
+        Map<PortId, LinuxPort> copy = Map.copyOf(ports);
+        return p -> Optional.ofNullable(copy.get(p));
+    }
+}
