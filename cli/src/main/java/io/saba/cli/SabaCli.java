@@ -1,12 +1,13 @@
 package io.saba.cli;
 
+import io.saba.cli.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The single command-line entry, {@code saba}; each part adds a subcommand. */
 @Command(name = "saba", mixinStandardHelpOptions = true, version = "saba 0.1.0",
         description = "Application-aware bandwidth allocation for datacenter networks.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TestbedCommand.class})
 public final class SabaCli {
     public static void main(String[] args) {
         System.exit(newCommandLine().execute(args));

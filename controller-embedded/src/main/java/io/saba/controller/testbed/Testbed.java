@@ -95,6 +95,10 @@ public final class Testbed {
             shell.check("ip", "-n", h, "link", "set", "lo", "up");
             shell.check("ip", "-n", h, "addr", "add", s.address(i) + "/24", "dev", TestbedSpec.HOST_DEVICE);
             shell.check("ip", "-n", h, "link", "set", TestbedSpec.HOST_DEVICE, "up");
+            // Full-size frames on the wire, as a real link carries: with segmentation offload the qdiscs would
+            // queue and shape 64 KB super-packets, making buffers effectively unbounded and shares lumpy.
+            shell.check("ip", "netns", "exec", sw, "ethtool", "-K", p, "tso", "off", "gso", "off");
+            shell.check("ip", "netns", "exec", h, "ethtool", "-K", TestbedSpec.HOST_DEVICE, "tso", "off", "gso", "off");
             // Both directions of the link are shaped: the switch's egress toward the host (the port Saba
             // divides) and the host's own egress (so a sender cannot exceed its NIC either).
             PlainLink.install(shell, new LinuxPort(sw, p, s.linkRateBps()));

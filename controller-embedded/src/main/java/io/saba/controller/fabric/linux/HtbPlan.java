@@ -17,8 +17,10 @@ import java.util.TreeMap;
  * @param nonSaba       the class for traffic outside Saba (and the default)
  * @param queues        Saba queue classes, by queue index
  * @param queueOfDscp   DSCP → queue index, one u32 filter each
+ * @param leafLimit     packets each class's FIFO holds (see {@link #leafLimit(long)})
  */
-public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, SortedMap<Integer, Integer> queueOfDscp) {
+public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, SortedMap<Integer, Integer> queueOfDscp,
+                      int leafLimit) {
     /** The smallest share any class is given: HTB needs a positive rate, and C_Saba = 1 leaves the rest nothing. */
     public static final double MIN_SHARE = 0.001;
     /** Quantum of the smallest class: one full Ethernet frame, so every class can send a packet per round. */
@@ -43,6 +45,11 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
         public String classId() {
             return "1:" + Integer.toHexString(minor);
         }
+
+        /** Handle of the class's leaf FIFO: the class's minor as a major, so it is predictable ("20:" for 1:20). */
+        public String leafHandle() {
+            return Integer.toHexString(minor) + ":";
+        }
     }
 
     public static final int NON_SABA_MINOR = 0x10;
@@ -50,13 +57,24 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
     /** Queue minors live in [0x20, 0x20 + MAX_QUEUES): anything there that the plan lacks is ours to delete. */
     public static final int MAX_QUEUES = 32;
 
+    /**
+     * A class's FIFO holds about 10 ms of the link (at least 16 full frames), like a shallow datacenter switch
+     * buffer. The kernel's default (the device's txqueuelen, 1000 packets) is 120 ms at 100 Mbit/s, and on a device
+     * with segmentation offload each "packet" can be a 64 KB super-packet: a queue that never overflows lets TCP
+     * flows grow without loss, and the first flow keeps most of a FIFO indefinitely.
+     */
+    public static int leafLimit(long linkBps) {
+        return (int) Math.max(16, Math.round(linkBps / 8.0 * 0.010 / BASE_QUANTUM));
+    }
+
     public static String queueClassId(int queue) {
         return "1:" + Integer.toHexString(FIRST_QUEUE_MINOR + queue);
     }
 
     /** The plain link: everything in the non-Saba class at the full rate (what the testbed installs). */
     public static HtbPlan baseline(long linkBps) {
-        return new HtbPlan(linkBps, new HtbClass(NON_SABA_MINOR, linkBps, BASE_QUANTUM), List.of(), new TreeMap<>());
+        return new HtbPlan(linkBps, new HtbClass(NON_SABA_MINOR, linkBps, BASE_QUANTUM), List.of(), new TreeMap<>(),
+                leafLimit(linkBps));
     }
 
     /**
@@ -114,7 +132,7 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
         }
         HtbClass nonSaba = new HtbClass(NON_SABA_MINOR, rate(nonSabaShare, linkBps),
                 quantum(w.length == 0 ? 1 : nonSabaShare / smallestQueue));
-        return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp);
+        return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp, leafLimit(linkBps));
     }
 
     private static long rate(double share, long linkBps) {

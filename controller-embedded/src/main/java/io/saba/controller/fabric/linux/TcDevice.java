@@ -67,7 +67,7 @@ final class TcDevice {
         run(port.tc("qdisc", "replace", "dev", port.device(), "root", "handle", "1:", "htb",
                 "default", Integer.toHexString(HtbPlan.NON_SABA_MINOR)));
         run(port.tc("class", "replace", "dev", port.device(), "parent", "1:", "classid", "1:1", "htb",
-                "rate", linkBps + "bit", "ceil", linkBps + "bit"));
+                "rate", linkBps + "bit", "ceil", linkBps + "bit", "quantum", Integer.toString(HtbPlan.BASE_QUANTUM)));
     }
 
     /** Deletes the root qdisc: the kernel's default comes back. A missing root is not an error. */
@@ -88,7 +88,7 @@ final class TcDevice {
         Set<String> classes = classIds();
         String link = plan.linkBps() + "bit";
         run(port.tc("class", classes.contains("1:1") ? "change" : "add", "dev", port.device(), "parent", "1:",
-                "classid", "1:1", "htb", "rate", link, "ceil", link));
+                "classid", "1:1", "htb", "rate", link, "ceil", link, "quantum", Integer.toString(HtbPlan.BASE_QUANTUM)));
         List<HtbClass> wanted = new ArrayList<>();
         wanted.add(plan.nonSaba());
         wanted.addAll(plan.queues());
@@ -98,6 +98,9 @@ final class TcDevice {
             run(port.tc("class", classes.contains(c.classId()) ? "change" : "add", "dev", port.device(),
                     "parent", "1:1", "classid", c.classId(), "htb", "rate", c.rateBps() + "bit", "ceil", link,
                     "quantum", Integer.toString(c.quantum())));
+            // Replacing a pfifo by a pfifo of the same handle only changes its limit; queued packets stay.
+            run(port.tc("qdisc", "replace", "dev", port.device(), "parent", c.classId(), "handle", c.leafHandle(),
+                    "pfifo", "limit", Integer.toString(plan.leafLimit())));
         }
         Set<Integer> nodes = filterNodes();
         for (Map.Entry<Integer, Integer> e : plan.queueOfDscp().entrySet()) {

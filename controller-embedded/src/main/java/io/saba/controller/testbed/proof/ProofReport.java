@@ -1,0 +1,78 @@
+package io.saba.controller.testbed.proof;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the proof measured, the checks it made, and the table it prints. */
+public final class ProofReport {
+    /**
+     * One table row.
+     *
+     * @param phase    "baseline", "saba", "saba, sort stopped"...
+     * @param app      application
+     * @param level    priority level
+     * @param dscp     DSCP its packets carry
+     * @param weight   the share Saba gave it (NaN in the baseline: no weights)
+     * @param expected the share it should get in this phase
+     * @param mbps     measured goodput at the receiver
+     * @param share    mbps / link rate
+     */
+    public record Row(String phase, String app, int level, int dscp, double weight, double expected, double mbps,
+                      double share) {
+    }
+
+    private final long linkBps;
+    private final List<Row> rows = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+
+    ProofReport(long linkBps) {
+        this.linkBps = linkBps;
+    }
+
+    void add(Row r) {
+        rows.add(r);
+    }
+
+    void note(String s) {
+        notes.add(s);
+    }
+
+    /** Records a check; a failed one is listed in {@link #failures()}. */
+    void check(boolean ok, String what) {
+        notes.add((ok ? "PASS " : "FAIL ") + what);
+        if (!ok) {
+            failures.add(what);
+        }
+    }
+
+    public List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    public List<String> failures() {
+        return List.copyOf(failures);
+    }
+
+    public boolean passed() {
+        return failures.isEmpty();
+    }
+
+    /** The table and the checks, as printed by {@code saba testbed proof} and the test. */
+    public String render() {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format("link %.0f Mbit/s; share = goodput at the receiver / link rate%n", linkBps / 1e6));
+        s.append(String.format("%-22s %-9s %5s %4s %6s %8s %9s %7s%n",
+                "phase", "app", "level", "dscp", "weight", "expected", "Mbit/s", "share"));
+        for (Row r : rows) {
+            s.append(String.format("%-22s %-9s %5d %4d %6s %8.3f %9.1f %7.3f%n", r.phase(), r.app(), r.level(),
+                    r.dscp(), Double.isNaN(r.weight()) ? "-" : String.format("%.3f", r.weight()), r.expected(),
+                    r.mbps(), r.share()));
+        }
+        for (String n : notes) {
+            s.append(n).append('\n');
+        }
+        s.append(passed() ? "PROOF PASSED\n" : "PROOF FAILED: " + failures + "\n");
+        return s.toString();
+    }
+}

@@ -1,0 +1,183 @@
+package io.saba.controller.testbed.proof;
+
+import io.saba.client.DscpMap;
+import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.linux.LinuxTcBackend;
+import io.saba.controller.shell.CommandRunner;
+import io.saba.controller.testbed.Testbed;
+import io.saba.controller.testbed.TestbedSpec;
+import io.saba.controller.testbed.proof.ProofApp.Tagging;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.PortSolution;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the proof on a testbed that is already up (h1 receives; the apps send from h2..h4):
+ * <ol>
+ *   <li><b>baseline</b>: the switch port toward h1 is one FIFO at the link rate; expect equal shares;</li>
+ *   <li><b>saba</b>: Eq. 2 weights for the apps' models, one queue per level, pushed through
+ *       {@link LinuxTcBackend}; expect shares = weights, and every captured data packet carrying its DSCP;</li>
+ *   <li><b>work conservation</b>: the last app stops; the others must fill ≥ 90 % of the link;</li>
+ *   <li><b>release</b>: closing the backend gives the port back as the plain link.</li>
+ * </ol>
+ * Checks are made on goodput over a steady-state window (after {@code warmup} seconds), never on timings.
+ */
+public final class TestbedProof {
+    private static final Logger log = LoggerFactory.getLogger(TestbedProof.class);
+    /** Allowed distance between measured and expected share, as a fraction of the link. */
+    public static final double TOLERANCE = 0.10;
+    public static final double MIN_UTILISATION = 0.90;
+
+    private final TestbedSpec spec;
+    private final CommandRunner shell;
+    private final Path workDir;
+    private final int phaseSeconds;
+    private final int warmupSeconds;
+    private final double cSaba = 1.0;
+    private final DscpMap dscpMap = DscpMap.classSelectors();
+
+    public TestbedProof(TestbedSpec spec, CommandRunner shell, Path workDir, int phaseSeconds, int warmupSeconds) {
+        if (spec.hosts() < 4) {
+            throw new IllegalArgumentException("the proof needs 4 hosts (1 receiver, 3 senders)");
+        }
+        if (phaseSeconds < warmupSeconds + 2) {
+            throw new IllegalArgumentException("a phase must last at least warmup + 2 s");
+        }
+        this.spec = spec;
+        this.shell = shell;
+        this.workDir = workDir;
+        this.phaseSeconds = phaseSeconds;
+        this.warmupSeconds = warmupSeconds;
+    }
+
+    /**
+     * Illustrative models shaped like the papers' findings (LR most sensitive, PageRank less, Sort least; each
+     * D(1) = 1 and flat at full bandwidth). They stand in until the profiled sensitivity table lands in core.
+     * Sort is tagged by nftables on its host to exercise host-side tagging; the others set IP_TOS themselves.
+     */
+    public static List<ProofApp> defaultApps() {
+        return List.of(
+                new ProofApp("lr", 2, 1, Tagging.SOCKET, SensitivityModel.of(2.25, -2.5, 1.25)),
+                new ProofApp("pagerank", 3, 2, Tagging.SOCKET, SensitivityModel.of(1.7, -1.4, 0.7)),
+                new ProofApp("sort", 4, 3, Tagging.NFT, SensitivityModel.of(1.55, -1.1, 0.55)));
+    }
+
+    public ProofReport run(List<ProofApp> apps) throws IOException, InterruptedException {
+        ProofReport report = new ProofReport(spec.linkRateBps());
+        PortId port = new PortId(TestbedSpec.SWITCH, Flows.RECEIVER);
+        Map<ProofApp, Integer> socketTos = new HashMap<>();
+        for (ProofApp a : apps) {
+            if (a.tagging() == Tagging.SOCKET) {
+                socketTos.put(a, dscpMap.tos(a.level()));
+            }
+        }
+        try (LinuxTcBackend backend = new LinuxTcBackend(Testbed.ports(spec), dscpMap, cSaba, shell)) {
+            for (ProofApp a : apps) {
+                if (a.tagging() == Tagging.NFT) {
+                    backend.tagger().tag(spec.hostNamespace(a.host()), Map.of(a.clientPort(), dscpMap.dscp(a.level())));
+                }
+            }
+            // 1. Baseline: nothing installed on the port, the same (tagged) senders share one FIFO.
+            Map<ProofApp, Double> equal = new LinkedHashMap<>();
+            apps.forEach(a -> equal.put(a, 1.0 / apps.size()));
+            measure(report, "baseline (one FIFO)", apps, socketTos, equal, null, false);
+
+            // 2. Saba: Eq. 2 weights, one queue per level.
+            double[] w = solve(apps);
+            Map<Integer, Integer> queueOfLevel = new LinkedHashMap<>();
+            Map<String, Double> appWeights = new LinkedHashMap<>();
+            Map<ProofApp, Double> weightOf = new LinkedHashMap<>();
+            for (int i = 0; i < apps.size(); i++) {
+                queueOfLevel.put(apps.get(i).level(), i);
+                appWeights.put(apps.get(i).name(), w[i]);
+                weightOf.put(apps.get(i), w[i]);
+            }
+            ApplyResult r = backend.apply(List.of(new PortAllocation(port, queueOfLevel, w, appWeights)));
+            report.check(r.ok(), "backend applied the allocation to " + port + (r.ok() ? "" : ": " + r.failed()));
+            if (!r.ok()) {
+                return report;
+            }
+            report.note("installed on " + port + ": " + backend.installedPlan(port).orElseThrow());
+            measure(report, "saba", apps, socketTos, weightOf, weightOf, true);
+
+            // 3. Work conservation: the last application stops; the rest share its part in their ratio.
+            List<ProofApp> rest = apps.subList(0, apps.size() - 1);
+            double restSum = rest.stream().mapToDouble(weightOf::get).sum();
+            Map<ProofApp, Double> rescaled = new LinkedHashMap<>();
+            rest.forEach(a -> rescaled.put(a, weightOf.get(a) / restSum));
+            double used = measure(report, "saba, " + apps.get(apps.size() - 1).name() + " stopped", rest,
+                    socketTos, rescaled, weightOf, false);
+            report.check(used >= MIN_UTILISATION, String.format(
+                    "work conservation: the remaining apps use %.3f of the link (≥ %.2f)", used, MIN_UTILISATION));
+
+            // 4. Release: the port goes back to the plain link.
+            ApplyResult rel = backend.release(Set.of(port));
+            String classes = shell.check(Testbed.inNode(spec, TestbedSpec.SWITCH,
+                    List.of("tc", "class", "show", "dev", spec.switchPortDevice(Flows.RECEIVER))));
+            long count = classes.lines().filter(l -> l.startsWith("class htb")).count();
+            report.check(rel.ok() && count == 2, "release left the plain link (2 classes: 1:1, 1:10), found " + count);
+        }
+        return report;
+    }
+
+    /** Eq. 2 on this port's applications with the core solver. */
+    private double[] solve(List<ProofApp> apps) {
+        List<SensitivityModel> models = new ArrayList<>();
+        apps.forEach(a -> models.add(a.model()));
+        PortSolution s = new Eq2Solver().solve(models, cSaba);
+        return s.weights();
+    }
+
+    /** Runs one phase and adds its rows; returns the summed share of the link. */
+    private double measure(ProofReport report, String phase, List<ProofApp> apps, Map<ProofApp, Integer> tos,
+                           Map<ProofApp, Double> expected, Map<ProofApp, Double> weights, boolean capture)
+            throws IOException, InterruptedException {
+        log.info("phase '{}': {} flows for {} s", phase, apps.size(), phaseSeconds);
+        String tag = phase.toLowerCase().replaceAll("[^a-z]+", "-");
+        Map<ProofApp, Goodput> got;
+        DscpCapture cap = null;
+        try (Flows flows = Flows.start(spec, shell, workDir, tag, apps, phaseSeconds, tos)) {
+            if (capture) {
+                Thread.sleep(warmupSeconds * 1000L);
+                cap = DscpCapture.start(spec, Flows.RECEIVER, spec.address(Flows.RECEIVER),
+                        workDir.resolve(tag + ".pcap"));
+                Thread.sleep(1500);
+                cap.stop();
+            }
+            got = flows.await(tag);
+        }
+        double total = 0;
+        for (ProofApp a : apps) {
+            double bps = got.get(a).bitsPerSecond(warmupSeconds, phaseSeconds);
+            double share = bps / spec.linkRateBps();
+            total += share;
+            double want = expected.get(a);
+            report.add(new ProofReport.Row(phase, a.name(), a.level(), dscpMap.dscp(a.level()),
+                    weights == null ? Double.NaN : weights.get(a), want, bps / 1e6, share));
+            report.check(Math.abs(share - want) <= TOLERANCE, String.format(
+                    "%s: %s share %.3f within ±%.2f of %.3f", phase, a.name(), share, TOLERANCE, want));
+        }
+        if (cap != null) {
+            for (ProofApp a : apps) {
+                DscpCapture.Check c = cap.check(shell, spec.address(a.host()), a.clientPort(), dscpMap.dscp(a.level()));
+                report.check(c.allTagged(), String.format(
+                        "capture on switch port %d: %d/%d data packets of %s carry DSCP %d (%s tagging)%s",
+                        Flows.RECEIVER, c.withDscp(), c.dataPackets(), a.name(), dscpMap.dscp(a.level()),
+                        a.tagging().name().toLowerCase(), c.otherDscp() >= 0 ? ", also saw DSCP " + c.otherDscp() : ""));
+            }
+        }
+        return total;
+    }
+}
