@@ -2,6 +2,7 @@ package io.saba.controller.testbed.proof;
 
 import io.saba.client.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
 import io.saba.controller.shell.CommandRunner;
 import io.saba.controller.testbed.Testbed;
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
  *   <li><b>saba</b>: Eq. 2 weights for the apps' models, one queue per level, pushed through
  *       {@link LinuxTcBackend}; expect shares = weights, and every captured data packet carrying its DSCP;</li>
  *   <li><b>work conservation</b>: the last app stops; the others must fill ≥ 90 % of the link;</li>
+ *   <li><b>live update</b>: weights reversed while the flows run; classes change in place, shares follow;</li>
  *   <li><b>release</b>: closing the backend gives the port back as the plain link.</li>
  * </ol>
  * Checks are made on goodput over a steady-state window (after {@code warmup} seconds), never on timings.
@@ -92,7 +94,7 @@ public final class TestbedProof {
             // 1. Baseline: nothing installed on the port, the same (tagged) senders share one FIFO.
             Map<ProofApp, Double> equal = new LinkedHashMap<>();
             apps.forEach(a -> equal.put(a, 1.0 / apps.size()));
-            measure(report, "baseline (one FIFO)", apps, socketTos, equal, null, false);
+            measure(report, "baseline (one FIFO)", apps, socketTos, equal, null, false, null);
 
             // 2. Saba: Eq. 2 weights, one queue per level.
             double[] w = solve(apps);
@@ -110,7 +112,7 @@ public final class TestbedProof {
                 return report;
             }
             report.note("installed on " + port + ": " + backend.installedPlan(port).orElseThrow());
-            measure(report, "saba", apps, socketTos, weightOf, weightOf, true);
+            measure(report, "saba", apps, socketTos, weightOf, weightOf, true, null);
 
             // 3. Work conservation: the last application stops; the rest share its part in their ratio.
             List<ProofApp> rest = apps.subList(0, apps.size() - 1);
@@ -118,11 +120,33 @@ public final class TestbedProof {
             Map<ProofApp, Double> rescaled = new LinkedHashMap<>();
             rest.forEach(a -> rescaled.put(a, weightOf.get(a) / restSum));
             double used = measure(report, "saba, " + apps.get(apps.size() - 1).name() + " stopped", rest,
-                    socketTos, rescaled, weightOf, false);
+                    socketTos, rescaled, weightOf, false, null);
             report.check(used >= MIN_UTILISATION, String.format(
                     "work conservation: the remaining apps use %.3f of the link (≥ %.2f)", used, MIN_UTILISATION));
 
-            // 4. Release: the port goes back to the plain link.
+            // 4. Live update: 1 s into a phase the weights are reversed; the classes must be changed in place
+            //    (their byte counters keep counting, no connection fails) and the shares follow the new weights.
+            double[] reversed = new double[w.length];
+            Map<ProofApp, Double> reversedOf = new LinkedHashMap<>();
+            Map<String, Double> reversedApps = new LinkedHashMap<>();
+            for (int i = 0; i < w.length; i++) {
+                reversed[i] = w[w.length - 1 - i];
+                reversedOf.put(apps.get(i), reversed[i]);
+                reversedApps.put(apps.get(i).name(), reversed[i]);
+            }
+            PortAllocation update = new PortAllocation(port, queueOfLevel, reversed, reversedApps);
+            long[] sentBefore = new long[1];
+            measure(report, "saba, weights reversed", apps, socketTos, reversedOf, reversedOf, false, () -> {
+                sentBefore[0] = queueBytesSent();
+                ApplyResult u = backend.apply(List.of(update));
+                long after = queueBytesSent();
+                report.check(u.ok(), "live update applied" + (u.ok() ? "" : ": " + u.failed()));
+                report.check(after >= sentBefore[0] && sentBefore[0] > 0, String.format(
+                        "live update changed classes in place (queue byte counters %d → %d, not reset)",
+                        sentBefore[0], after));
+            });
+
+            // 5. Release: the port goes back to the plain link.
             ApplyResult rel = backend.release(Set.of(port));
             String classes = shell.check(Testbed.inNode(spec, TestbedSpec.SWITCH,
                     List.of("tc", "class", "show", "dev", spec.switchPortDevice(Flows.RECEIVER))));
@@ -140,17 +164,46 @@ public final class TestbedProof {
         return s.weights();
     }
 
-    /** Runs one phase and adds its rows; returns the summed share of the link. */
+    /** Bytes sent so far by the Saba queue classes of the receiver's switch port (tc's cumulative counters). */
+    private long queueBytesSent() {
+        String out = shell.check(Testbed.inNode(spec, TestbedSpec.SWITCH,
+                List.of("tc", "-s", "class", "show", "dev", spec.switchPortDevice(Flows.RECEIVER))));
+        long sum = 0;
+        boolean queue = false;
+        for (String line : out.split("\n")) {
+            String t = line.trim();
+            if (t.startsWith("class htb ")) {
+                int minor = Integer.parseInt(t.split("\\s+")[2].substring(2), 16);
+                queue = minor >= HtbPlan.FIRST_QUEUE_MINOR;
+            } else if (queue && t.startsWith("Sent ")) {
+                sum += Long.parseLong(t.split("\\s+")[1]);
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Runs one phase and adds its rows; returns the summed share of the link.
+     *
+     * @param capture  whether to capture on the switch port during the steady window and check DSCPs
+     * @param atOneSec run 1 s into the phase (before the measured window), e.g. a live weight update
+     */
     private double measure(ProofReport report, String phase, List<ProofApp> apps, Map<ProofApp, Integer> tos,
-                           Map<ProofApp, Double> expected, Map<ProofApp, Double> weights, boolean capture)
-            throws IOException, InterruptedException {
+                           Map<ProofApp, Double> expected, Map<ProofApp, Double> weights, boolean capture,
+                           Runnable atOneSec) throws IOException, InterruptedException {
         log.info("phase '{}': {} flows for {} s", phase, apps.size(), phaseSeconds);
         String tag = phase.toLowerCase().replaceAll("[^a-z]+", "-");
         Map<ProofApp, Goodput> got;
         DscpCapture cap = null;
         try (Flows flows = Flows.start(spec, shell, workDir, tag, apps, phaseSeconds, tos)) {
+            long slept = 0;
+            if (atOneSec != null) {
+                Thread.sleep(1000);
+                slept = 1000;
+                atOneSec.run();
+            }
             if (capture) {
-                Thread.sleep(warmupSeconds * 1000L);
+                Thread.sleep(Math.max(0, warmupSeconds * 1000L - slept));
                 cap = DscpCapture.start(spec, Flows.RECEIVER, spec.address(Flows.RECEIVER),
                         workDir.resolve(tag + ".pcap"));
                 Thread.sleep(1500);
