@@ -1,0 +1,82 @@
+package io.saba.controller.fabric.linux;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.client.DscpMap;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HtbPlanTest {
+    private static final long LINK = 100_000_000L;
+    private static final PortId PORT = new PortId("sw", 1);
+
+    private static PortAllocation alloc(Map<Integer, Integer> queueOfLevel, double... w) {
+        return new PortAllocation(PORT, queueOfLevel, w, Map.of());
+    }
+
+    @Test
+    void ratesAreWeightsOfTheLinkAndQuantaFollowTheWeights() {
+        HtbPlan p = HtbPlan.of(alloc(Map.of(1, 0, 2, 1, 3, 2), 0.6, 0.3, 0.1), LINK, 1.0, DscpMap.classSelectors());
+        assertEquals(60_000_000L, p.queues().get(0).rateBps());
+        assertEquals(30_000_000L, p.queues().get(1).rateBps());
+        assertEquals(10_000_000L, p.queues().get(2).rateBps());
+        assertEquals("1:20", p.queues().get(0).classId());
+        // Spare bandwidth is lent by quantum: 6 : 3 : 1, the smallest one frame.
+        assertEquals(1514 * 6, p.queues().get(0).quantum());
+        assertEquals(1514 * 3, p.queues().get(1).quantum());
+        assertEquals(1514, p.queues().get(2).quantum());
+        assertEquals(Map.of(8, 0, 16, 1, 24, 2), p.queueOfDscp());
+        // C_Saba = 1 leaves the non-Saba class only the minimum HTB needs.
+        assertEquals(Math.round(HtbPlan.MIN_SHARE * LINK), p.nonSaba().rateBps());
+        assertEquals(83, p.leafLimit());
+    }
+
+    @Test
+    void nonSabaClassGetsTheRestOfTheLink() {
+        HtbPlan p = HtbPlan.of(alloc(Map.of(1, 0), 0.8), LINK, 0.8, DscpMap.classSelectors());
+        assertEquals(20_000_000L, p.nonSaba().rateBps());
+        assertEquals("1:10", p.nonSaba().classId());
+    }
+
+    @Test
+    void levelsOnTheDefaultDscpGetNoFilter() {
+        // Level 0 is DSCP 0, what untagged traffic carries: it must stay in the non-Saba class.
+        HtbPlan p = HtbPlan.of(alloc(Map.of(0, 0, 2, 1), 0.5, 0.5), LINK, 1.0, DscpMap.classSelectors());
+        assertEquals(Map.of(16, 1), p.queueOfDscp());
+    }
+
+    @Test
+    void levelsSharingAQueueShareItsFilterTarget() {
+        HtbPlan p = HtbPlan.of(alloc(Map.of(1, 0, 2, 0, 3, 1), 0.7, 0.3), LINK, 1.0, DscpMap.classSelectors());
+        assertEquals(Map.of(8, 0, 16, 0, 24, 1), p.queueOfDscp());
+    }
+
+    @Test
+    void rejectsWhatCannotBeInstalled() {
+        DscpMap m = DscpMap.classSelectors();
+        IllegalArgumentException over = assertThrows(IllegalArgumentException.class,
+                () -> HtbPlan.of(alloc(Map.of(1, 0, 2, 1), 0.6, 0.5), LINK, 1.0, m));
+        assertTrue(over.getMessage().contains("above C_Saba"), over.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> HtbPlan.of(alloc(Map.of(1, 3), 0.5), LINK, 1.0, m));
+        assertThrows(IllegalArgumentException.class, () -> HtbPlan.of(alloc(Map.of(1, 0), Double.NaN), LINK, 1.0, m));
+        assertThrows(IllegalArgumentException.class, () -> HtbPlan.of(alloc(Map.of(1, 0), -0.1), LINK, 1.0, m));
+    }
+
+    @Test
+    void baselineIsOneFifoAtTheLinkRate() {
+        HtbPlan b = HtbPlan.baseline(LINK);
+        assertEquals(LINK, b.nonSaba().rateBps());
+        assertTrue(b.queues().isEmpty());
+        assertTrue(b.queueOfDscp().isEmpty());
+    }
+
+    @Test
+    void leafBufferIsAboutTenMillisecondsWithAFloor() {
+        assertEquals(16, HtbPlan.leafLimit(1_000_000L));
+        assertEquals(826, HtbPlan.leafLimit(1_000_000_000L));
+    }
+}

@@ -1,0 +1,48 @@
+package io.saba.controller.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class TopologyFileTest {
+    @Test
+    void rendersHostsAndTheSwitchPorts() {
+        String y = TopologyFile.render(TestbedSpec.of("t", 2, 100_000_000L));
+        assertTrue(y.contains("""
+                hosts:
+                  - name: h1
+                    address: 10.77.0.1
+                  - name: h2
+                    address: 10.77.0.2
+                switches:
+                  - name: sw
+                    ports:
+                      - port: 1
+                        peer: h1
+                        gbps: 0.1
+                      - port: 2
+                        peer: h2
+                        gbps: 0.1
+                """), y);
+    }
+
+    @Test
+    void gbpsIsAPlainDecimal() {
+        assertEquals("0.1", TopologyFile.gbps(100_000_000L));
+        assertEquals("10", TopologyFile.gbps(10_000_000_000L));
+        assertEquals("0.0255", TopologyFile.gbps(25_500_000L));
+    }
+
+    @Test
+    void specRefusesPublicSubnetsAndBadNames() {
+        assertThrows(IllegalArgumentException.class, () -> new TestbedSpec("t", 2, 1_000_000L, "8.8.8"));
+        assertThrows(IllegalArgumentException.class, () -> new TestbedSpec("T;rm", 2, 1_000_000L, "10.77.0"));
+        assertThrows(IllegalArgumentException.class, () -> TestbedSpec.of("t", 1, 1_000_000L));
+        TestbedSpec s = TestbedSpec.of("t", 3, 1_000_000L);
+        assertEquals("saba-t-h3", s.namespaceOf("h3"));
+        assertEquals("saba-t-sw", s.namespaceOf("sw"));
+        assertThrows(IllegalArgumentException.class, () -> s.namespaceOf("h4"));
+    }
+}
