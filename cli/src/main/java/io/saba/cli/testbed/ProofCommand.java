@@ -34,10 +34,14 @@ public final class ProofCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return TestbedCommand.report(this::prove);
+    }
+
+    private int prove() throws Exception {
         Testbed testbed = TestbedCommand.testbed();
         TestbedSpec spec = TestbedSpec.of(name, 4, rate);
         Path work = Files.createTempDirectory("saba-proof-");
-        testbed.up(spec);
+        testbed.up(spec); // cleans up after itself if it fails half-way
         try {
             ProofReport report = new TestbedProof(spec, new ProcessRunner(), work, seconds, warmup)
                     .run(TestbedProof.defaultApps());

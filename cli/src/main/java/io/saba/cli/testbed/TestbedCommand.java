@@ -1,5 +1,6 @@
 package io.saba.cli.testbed;
 
+import io.saba.controller.shell.CommandException;
 import io.saba.controller.shell.ProcessRunner;
 import io.saba.controller.testbed.Testbed;
 import io.saba.controller.testbed.TestbedSpec;
@@ -18,10 +19,23 @@ import picocli.CommandLine.Parameters;
         subcommands = {TestbedCommand.Up.class, TestbedCommand.Status.class, TestbedCommand.Down.class,
                 TestbedCommand.Exec.class, ProofCommand.class})
 public final class TestbedCommand {
-    static final String DEFAULT_NAME = "saba";
+    static final String DEFAULT_NAME = "tb";
 
     static Testbed testbed() {
         return new Testbed(new ProcessRunner());
+    }
+
+    /**
+     * Runs a subcommand body, turning the failures a user can act on (not root, a failing ip/tc command with its
+     * stderr, a testbed that is not up) into one line on stderr and exit status 1 instead of a stack trace.
+     */
+    static int report(Callable<Integer> body) throws Exception {
+        try {
+            return body.call();
+        } catch (IllegalArgumentException | IllegalStateException | CommandException | IOException e) {
+            System.err.println("saba testbed: " + e.getMessage());
+            return 1;
+        }
     }
 
     @Command(name = "up", mixinStandardHelpOptions = true,
@@ -38,10 +52,12 @@ public final class TestbedCommand {
         String subnet;
 
         @Override
-        public Integer call() {
-            Path topo = testbed().up(new TestbedSpec(name, hosts, rate, subnet));
-            System.out.println("testbed " + name + " up; topology: " + topo);
-            return 0;
+        public Integer call() throws Exception {
+            return report(() -> {
+                Path topo = testbed().up(new TestbedSpec(name, hosts, rate, subnet));
+                System.out.println("testbed " + name + " up; topology: " + topo);
+                return 0;
+            });
         }
     }
 
@@ -51,9 +67,11 @@ public final class TestbedCommand {
         String name;
 
         @Override
-        public Integer call() {
-            System.out.print(testbed().status(name));
-            return 0;
+        public Integer call() throws Exception {
+            return report(() -> {
+                System.out.print(testbed().status(name));
+                return 0;
+            });
         }
     }
 
@@ -64,10 +82,12 @@ public final class TestbedCommand {
         String name;
 
         @Override
-        public Integer call() {
-            List<String> removed = testbed().down(name);
-            System.out.println(removed.isEmpty() ? "testbed " + name + ": nothing to remove" : "removed " + removed);
-            return 0;
+        public Integer call() throws Exception {
+            return report(() -> {
+                List<String> removed = testbed().down(name);
+                System.out.println(removed.isEmpty() ? "testbed " + name + ": nothing to remove" : "removed " + removed);
+                return 0;
+            });
         }
     }
 
@@ -83,10 +103,12 @@ public final class TestbedCommand {
         List<String> command;
 
         @Override
-        public Integer call() throws IOException, InterruptedException {
-            TestbedSpec spec = TestbedSpec.load(name);
-            Process p = new ProcessBuilder(Testbed.inNode(spec, node, command)).inheritIO().start();
-            return p.waitFor();
+        public Integer call() throws Exception {
+            return report(() -> {
+                TestbedSpec spec = TestbedSpec.load(name);
+                Process p = new ProcessBuilder(Testbed.inNode(spec, node, command)).inheritIO().start();
+                return p.waitFor();
+            });
         }
     }
 }
