@@ -4,7 +4,6 @@ import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.cluster.LevelHierarchy;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.PortSolution;
 import io.saba.core.solve.PortSolver;
 import io.saba.core.topology.Topology;
 import java.util.ArrayList;
@@ -110,7 +109,8 @@ public final class Allocator {
 
     /**
      * One port's allocation: Eq. 2 over the applications present, levels fitted into queues 1..Q-1, queue weights
-     * summed. Queue 0 carries level 0 and gets 1 - C_Saba; queues no level maps to get 0.
+     * summed. Queue 0 carries level 0 and gets 1 - C_Saba; queues no level maps to get 0. A lone application gets
+     * C_Saba without asking the solver.
      *
      * @param port         the port
      * @param queues       its queue count Q (≥ 2)
@@ -138,8 +138,8 @@ public final class Allocator {
             models.add(a.model());
             present.add(level);
         }
-        PortSolution solution = solver.solve(models, cSaba);
-        double[] w = solution.weights();
+        // one application needs no optimisation: it gets all of C_Saba (exactly, and without a solver call)
+        double[] w = models.size() == 1 ? new double[] {cSaba} : solver.solve(models, cSaba).weights();
         if (w.length != apps.size()) {
             throw new IllegalStateException("solver returned " + w.length + " weights for " + apps.size() + " applications");
         }
