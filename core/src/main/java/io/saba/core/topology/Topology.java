@@ -39,6 +39,7 @@ public final class Topology {
     private final List<Link> links;
     private final Map<String, Integer> queuesOfSwitch;
     private final Map<PortId, Double> gbpsOfPort;
+    private final SortedSet<PortId> switchPorts;
 
     // routing tables, indexed by host / switch number (both in name order)
     private final Map<String, Integer> hostIndex = new HashMap<>();
@@ -111,6 +112,7 @@ public final class Topology {
             }
         }
         this.gbpsOfPort = Collections.unmodifiableMap(new TreeMap<>(gbps));
+        this.switchPorts = Collections.unmodifiableSortedSet(new TreeSet<>(gbps.keySet()));
         neighbours = new int[switches.length][];
         portToNeighbour = new PortId[switches.length][];
         for (int s = 0; s < switches.length; s++) {
@@ -157,7 +159,7 @@ public final class Topology {
 
     /** Every switch output port (toward a switch or a host), sorted. */
     public SortedSet<PortId> switchPorts() {
-        return Collections.unmodifiableSortedSet(new TreeSet<>(gbpsOfPort.keySet()));
+        return switchPorts;
     }
 
     /** The number of queues of a switch output port. */

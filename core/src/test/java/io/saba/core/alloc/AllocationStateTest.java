@@ -166,6 +166,13 @@ class AllocationStateTest {
             Set<PortId> reported = new TreeSet<>(d.changed().keySet());
             reported.addAll(d.released());
             assertEquals(differences(before, now), reported, when + ": the delta is exactly what changed");
+            Map<String, Integer> moved = new java.util.TreeMap<>();
+            for (Map.Entry<String, Integer> l : now.levelOfApp().entrySet()) {
+                if (!l.getValue().equals(before.levelOfApp().get(l.getKey()))) {
+                    moved.put(l.getKey(), l.getValue());
+                }
+            }
+            assertEquals(moved, d.levelChanges(), when + ": level changes");
             before = now;
         }
         assertTrue(before.ports().size() > 0 || open.isEmpty());

@@ -104,6 +104,7 @@ class TopologyTest {
         assertEquals(54, flowsPerSpine.size(), "all spines carry flows: " + flowsPerSpine);
         int max = flowsPerSpine.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
         int min = flowsPerSpine.values().stream().mapToInt(Integer::intValue).min().orElseThrow();
+        System.out.printf("ECMP: %d cross-pod flows, per spine min %d max %d, per leaf %s%n", flows, min, max, flowsPerLeaf.values());
         // 1944 flows over 54 spines is 36 each on average; the wiring makes spines reachable from a leaf unevenly
         assertTrue(max <= 3 * 36 && min >= 36 / 4, "spine load between " + min + " and " + max);
     }
