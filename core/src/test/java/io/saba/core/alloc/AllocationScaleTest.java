@@ -31,7 +31,7 @@ class AllocationScaleTest {
         }
         long t1 = System.nanoTime();
         List<Connection> open = new ArrayList<>();
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 10_000; i++) {
             Connection c = new Connection(String.format("job%03d", r.nextInt(200)),
                     hosts.get(r.nextInt(hosts.size())), hosts.get(r.nextInt(hosts.size())));
             state.connectionCreated(c);
@@ -40,7 +40,7 @@ class AllocationScaleTest {
         long t2 = System.nanoTime();
         AllocationResult scratch = allocator.allocate(state.applications(), open, t);
         long t3 = System.nanoTime();
-        System.out.printf("200 registrations %d ms; 20,000 connection events %d ms; from scratch %d ms; %d ports in use%n",
+        System.out.printf("200 registrations %d ms; 10,000 connection events %d ms; from scratch %d ms; %d ports in use%n",
                 (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, scratch.ports().size());
 
         assertEquals(10, scratch.levelCentroids().size(), "ten distinct workloads, ten levels");

@@ -26,7 +26,7 @@ class AllocationStateTest {
         return Topologies.spineLeaf(2, 3, 2, 2, 4, 2, 10, 4);
     }
 
-    /** A ring of switches with different queue counts (2..5), two hosts each. */
+    /** A ring of switches with different queue counts (2..5, one port overridden), two hosts each. */
     private static Topology mixedQueueRing() {
         Topology.Builder b = Topology.builder();
         for (int i = 0; i < 4; i++) {
@@ -38,7 +38,7 @@ class AllocationStateTest {
         for (int i = 0; i < 4; i++) {
             b.link("s" + i, "s" + ((i + 1) % 4), 40);
         }
-        return b.build();
+        return b.portQueues("s3", 3, 3).build(); // one port of the 5-queue switch has 3
     }
 
     private static void assertSameResult(AllocationResult expected, AllocationResult actual, String when) {
