@@ -18,4 +18,5 @@ done
 if [[ ! -f "$here/cli/target/saba-cli.jar" ]]; then
   (cd "$here" && mvn -B -ntp -q -pl cli -am -DskipTests package)
 fi
+cd "$here" # the default --table is examples/sensitivity-table.json
 exec "$here/bin/saba" testbed proof "$@"

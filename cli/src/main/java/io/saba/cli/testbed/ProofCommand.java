@@ -3,11 +3,14 @@ package io.saba.cli.testbed;
 import io.saba.controller.shell.ProcessRunner;
 import io.saba.controller.testbed.Testbed;
 import io.saba.controller.testbed.TestbedSpec;
+import io.saba.controller.testbed.proof.ProofApp;
 import io.saba.controller.testbed.proof.ProofReport;
 import io.saba.controller.testbed.proof.TestbedProof;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import io.saba.core.table.SensitivityTableCodec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -31,6 +34,10 @@ public final class ProofCommand implements Callable<Integer> {
     int warmup;
     @Option(names = "--keep", description = "leave the testbed up afterwards")
     boolean keep;
+    @Option(names = "--table", defaultValue = "examples/sensitivity-table.json",
+            description = "sensitivity table with lr, pagerank, sort (default ${DEFAULT-VALUE}; if absent, built-in "
+                    + "illustrative models)")
+    Path table;
 
     @Override
     public Integer call() throws Exception {
@@ -43,8 +50,15 @@ public final class ProofCommand implements Callable<Integer> {
         Path work = Files.createTempDirectory("saba-proof-");
         testbed.up(spec); // cleans up after itself if it fails half-way
         try {
-            ProofReport report = new TestbedProof(spec, new ProcessRunner(), work, seconds, warmup)
-                    .run(TestbedProof.defaultApps());
+            List<ProofApp> apps;
+            if (Files.exists(table)) {
+                System.out.println("models: " + table);
+                apps = TestbedProof.appsFrom(SensitivityTableCodec.parse(Files.readString(table), table.toString()));
+            } else {
+                System.out.println("models: built-in illustrative (no " + table + ")");
+                apps = TestbedProof.defaultApps();
+            }
+            ProofReport report = new TestbedProof(spec, new ProcessRunner(), work, seconds, warmup).run(apps);
             System.out.print(report.render());
             System.out.println("raw iperf3 reports and capture: " + work);
             return report.passed() ? 0 : 1;

@@ -61,13 +61,16 @@ public final class ProofReport {
     /** The table and the checks, as printed by {@code saba testbed proof} and the test. */
     public String render() {
         StringBuilder s = new StringBuilder();
-        s.append(String.format("link %.0f Mbit/s; share = goodput at the receiver / link rate%n", linkBps / 1e6));
-        s.append(String.format("%-22s %-9s %5s %4s %6s %8s %9s %7s%n",
-                "phase", "app", "level", "dscp", "weight", "expected", "Mbit/s", "share"));
+        s.append(String.format("link %.0f Mbit/s; share = goodput at the receiver / link rate (checked, ±%.2f); "
+                + "of-total = goodput / all goodput in the phase (headers excluded)%n", linkBps / 1e6,
+                TestbedProof.TOLERANCE));
+        s.append(String.format("%-22s %-9s %5s %4s %6s %8s %9s %7s %8s%n",
+                "phase", "app", "level", "dscp", "weight", "expected", "Mbit/s", "share", "of-total"));
         for (Row r : rows) {
-            s.append(String.format("%-22s %-9s %5d %4d %6s %8.3f %9.1f %7.3f%n", r.phase(), r.app(), r.level(),
+            double phaseTotal = rows.stream().filter(o -> o.phase().equals(r.phase())).mapToDouble(Row::mbps).sum();
+            s.append(String.format("%-22s %-9s %5d %4d %6s %8.3f %9.1f %7.3f %8.3f%n", r.phase(), r.app(), r.level(),
                     r.dscp(), Double.isNaN(r.weight()) ? "-" : String.format("%.3f", r.weight()), r.expected(),
-                    r.mbps(), r.share()));
+                    r.mbps(), r.share(), r.mbps() / phaseTotal));
         }
         for (String n : notes) {
             s.append(n).append('\n');

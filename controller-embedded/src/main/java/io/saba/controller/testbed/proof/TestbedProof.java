@@ -13,6 +13,7 @@ import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.Eq2Solver;
 import io.saba.core.solve.PortSolution;
+import io.saba.core.table.SensitivityTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,16 +65,37 @@ public final class TestbedProof {
         this.warmupSeconds = warmupSeconds;
     }
 
+    /** The proof's workloads, from the most bandwidth-sensitive to the least. */
+    public static final List<String> WORKLOADS = List.of("lr", "pagerank", "sort");
+
     /**
      * Illustrative models shaped like the papers' findings (LR most sensitive, PageRank less, Sort least; each
-     * D(1) = 1 and flat at full bandwidth). They stand in until the profiled sensitivity table lands in core.
-     * Sort is tagged by nftables on its host to exercise host-side tagging; the others set IP_TOS themselves.
+     * D(1) = 1 and flat at full bandwidth), for when no sensitivity table is at hand.
      */
     public static List<ProofApp> defaultApps() {
+        return apps(List.of(SensitivityModel.of(2.25, -2.5, 1.25), SensitivityModel.of(1.7, -1.4, 0.7),
+                SensitivityModel.of(1.55, -1.1, 0.55)));
+    }
+
+    /** LR, PageRank and Sort with their models from a sensitivity table (e.g. examples/sensitivity-table.json). */
+    public static List<ProofApp> appsFrom(SensitivityTable table) {
+        List<SensitivityModel> models = new ArrayList<>();
+        for (String w : WORKLOADS) {
+            models.add(table.find(w).orElseThrow(() -> new IllegalArgumentException(
+                    "the sensitivity table has no '" + w + "' (the proof uses " + WORKLOADS + ")")).model());
+        }
+        return apps(models);
+    }
+
+    /**
+     * lr on h2 at level 1, pagerank on h3 at level 2, sort on h4 at level 3. Sort is tagged by nftables on its
+     * host to exercise host-side tagging; the others set IP_TOS on their sockets as the client library does.
+     */
+    private static List<ProofApp> apps(List<SensitivityModel> m) {
         return List.of(
-                new ProofApp("lr", 2, 1, Tagging.SOCKET, SensitivityModel.of(2.25, -2.5, 1.25)),
-                new ProofApp("pagerank", 3, 2, Tagging.SOCKET, SensitivityModel.of(1.7, -1.4, 0.7)),
-                new ProofApp("sort", 4, 3, Tagging.NFT, SensitivityModel.of(1.55, -1.1, 0.55)));
+                new ProofApp(WORKLOADS.get(0), 2, 1, Tagging.SOCKET, m.get(0)),
+                new ProofApp(WORKLOADS.get(1), 3, 2, Tagging.SOCKET, m.get(1)),
+                new ProofApp(WORKLOADS.get(2), 4, 3, Tagging.NFT, m.get(2)));
     }
 
     public ProofReport run(List<ProofApp> apps) throws IOException, InterruptedException {

@@ -8,6 +8,8 @@ import io.saba.controller.testbed.Testbed;
 import io.saba.controller.testbed.TestbedSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import io.saba.core.table.SensitivityTableCodec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +28,12 @@ class TestbedProofTest {
         Path work = Files.createTempDirectory("saba-proof-test-");
         try {
             testbed.up(spec);
-            ProofReport report = new TestbedProof(spec, sh, work, 5, 2).run(TestbedProof.defaultApps());
+            // The repository's example table (LR, PageRank, Sort): weights ≈ 0.64 / 0.24 / 0.13.
+            Path table = Path.of("..", "examples", "sensitivity-table.json");
+            List<ProofApp> apps = Files.exists(table)
+                    ? TestbedProof.appsFrom(SensitivityTableCodec.parse(Files.readString(table), table.toString()))
+                    : TestbedProof.defaultApps();
+            ProofReport report = new TestbedProof(spec, sh, work, 5, 2).run(apps);
             System.out.print(report.render());
             assertTrue(report.passed(), report.render());
         } finally {
