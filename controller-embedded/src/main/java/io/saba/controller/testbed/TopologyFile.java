@@ -1,11 +1,16 @@
 package io.saba.controller.testbed;
 
 /**
- * The topology file the controller reads, in the project's simple YAML shape:
- * {@code hosts: [{name, address}]}, {@code switches: [{name, ports: [{port, peer, gbps}]}]}. Written by hand
- * (the shape is flat and every value is a plain token), so the testbed needs no YAML library.
+ * The topology file the controller reads, in the controller's topology format ({@code TopologyLoader}):
+ * {@code hosts: [{name, addresses}]}, {@code switches: [{name, queues}]},
+ * {@code links: [{a, a-port, b, b-port, gbps}]}. Host hN's link is port 0 on the host (its own egress, for
+ * host-based enforcement) and port N on the switch (the switch's egress toward hN). Written by hand (the shape is
+ * flat and every value is a plain token), so the testbed needs no YAML library.
  */
 public final class TopologyFile {
+    /** Queues per switch port the controller may use: one per Ethernet priority level (DSCP class selector). */
+    public static final int QUEUES = 8;
+
     private TopologyFile() {
     }
 
@@ -14,20 +19,20 @@ public final class TopologyFile {
         y.append("# Saba testbed '").append(s.name()).append("', written by `saba testbed up`.\n");
         y.append("# Host hN is network namespace ").append(TestbedSpec.namespacePrefix(s.name()))
                 .append("hN (device ").append(TestbedSpec.HOST_DEVICE).append("); switch ").append(TestbedSpec.SWITCH)
-                .append(" is ").append(s.switchNamespace()).append(", its port i is device p<i> (egress toward hi).\n");
+                .append(" is ").append(s.switchNamespace()).append(", its port N is device pN (egress toward hN).\n");
         y.append("hosts:\n");
         for (int i = 1; i <= s.hosts(); i++) {
             y.append("  - name: ").append(s.hostName(i)).append('\n');
-            y.append("    address: ").append(s.address(i)).append('\n');
+            y.append("    addresses: [").append(s.address(i)).append("]\n");
         }
         y.append("switches:\n");
         y.append("  - name: ").append(TestbedSpec.SWITCH).append('\n');
-        y.append("    ports:\n");
+        y.append("    queues: ").append(QUEUES).append('\n');
+        y.append("links:\n");
         String gbps = gbps(s.linkRateBps());
         for (int i = 1; i <= s.hosts(); i++) {
-            y.append("      - port: ").append(i).append('\n');
-            y.append("        peer: ").append(s.hostName(i)).append('\n');
-            y.append("        gbps: ").append(gbps).append('\n');
+            y.append("  - {a: ").append(s.hostName(i)).append(", a-port: 0, b: ").append(TestbedSpec.SWITCH)
+                    .append(", b-port: ").append(i).append(", gbps: ").append(gbps).append("}\n");
         }
         return y.toString();
     }

@@ -13,18 +13,15 @@ class TopologyFileTest {
         assertTrue(y.contains("""
                 hosts:
                   - name: h1
-                    address: 10.77.0.1
+                    addresses: [10.77.0.1]
                   - name: h2
-                    address: 10.77.0.2
+                    addresses: [10.77.0.2]
                 switches:
                   - name: sw
-                    ports:
-                      - port: 1
-                        peer: h1
-                        gbps: 0.1
-                      - port: 2
-                        peer: h2
-                        gbps: 0.1
+                    queues: 8
+                links:
+                  - {a: h1, a-port: 0, b: sw, b-port: 1, gbps: 0.1}
+                  - {a: h2, a-port: 0, b: sw, b-port: 2, gbps: 0.1}
                 """), y);
     }
 

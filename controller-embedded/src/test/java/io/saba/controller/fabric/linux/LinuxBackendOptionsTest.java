@@ -1,0 +1,34 @@
+package io.saba.controller.fabric.linux;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.core.alloc.PortId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LinuxBackendOptionsTest {
+    @Test
+    void explicitPortsParse() {
+        assertEquals(new PortId("h1", 0), LinuxBackendOptions.portId("h1:0"));
+        assertEquals(new LinuxPort(null, "eth0", 10_000_000_000L), LinuxBackendOptions.port("h1:0", "eth0@10gbit"));
+        assertEquals(new LinuxPort("saba-tb-sw", "p1", 100_000_000L),
+                LinuxBackendOptions.port("sw:1", "saba-tb-sw/p1@100mbit"));
+        try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", Map.of("h1:0", "eth0@1gbit"),
+                "c-saba", "0.9"))) {
+            assertEquals("linux", b.name());
+        }
+    }
+
+    @Test
+    void mistakesAreNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LinuxBackendOptions.port("h1:0", "eth0"));
+        assertTrue(e.getMessage().contains("needs a rate"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.portId("h1"));
+        assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> Rates.parse("fast"));
+        assertEquals(2_500_000L, Rates.parse("2.5Mbit"));
+    }
+}
