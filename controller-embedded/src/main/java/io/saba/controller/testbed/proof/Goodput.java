@@ -41,4 +41,24 @@ public record Goodput(List<Interval> intervals) {
         }
         return seconds == 0 ? 0 : bytes * 8 / seconds;
     }
+
+    /**
+     * The median of the per-interval goodputs inside [from, to). On a shared machine a sender is sometimes not
+     * scheduled for a fraction of a second; its class then goes idle and the others borrow, which says nothing
+     * about the queues. The median of the intervals is robust to a few such gaps; the window mean is not.
+     */
+    public double medianBitsPerSecond(double from, double to) {
+        List<Double> bps = new ArrayList<>();
+        for (Interval i : intervals) {
+            if (i.start() >= from - 1e-3 && i.end() <= to + 1e-3 && i.end() > i.start()) {
+                bps.add(i.bytes() * 8 / (i.end() - i.start()));
+            }
+        }
+        if (bps.isEmpty()) {
+            return 0;
+        }
+        bps.sort(null);
+        int n = bps.size();
+        return n % 2 == 1 ? bps.get(n / 2) : (bps.get(n / 2 - 1) + bps.get(n / 2)) / 2;
+    }
 }
