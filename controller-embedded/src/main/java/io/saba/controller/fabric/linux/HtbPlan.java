@@ -118,7 +118,10 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
                 throw new IllegalArgumentException("DSCP " + dscp + " would go to queues " + before + " and " + q);
             }
         }
-        double nonSabaShare = Math.max(1.0 - cSaba, MIN_SHARE);
+        // The non-Saba class holds what Saba's queues do not: 1 - C_Saba when the weights sum to C_Saba, as the
+        // controller's always do. Deriving it from the weights keeps it right even if this backend's C_Saba
+        // (only an upper bound here) is configured apart from the controller's.
+        double nonSabaShare = Math.max(1.0 - sum, MIN_SHARE);
         // Saba's smallest queue gets one frame per round; others proportionally more, so that spare bandwidth
         // left by an idle queue is shared in the ratio of the weights (HTB lends by quantum, not by rate).
         List<HtbClass> queues = new ArrayList<>();

@@ -16,9 +16,10 @@ import java.util.Optional;
  * backend: linux
  * backend-options:
  *   testbed: tb                 # every port of a namespace testbed that is up (sw:N and host ports hN:0)
- *   ports:                      # and/or explicit ports: "node:port" → "[namespace/]device@rate"
- *     "h1:0": "eth0@10gbit"     #   host-based enforcement on a real host's NIC
- *   c-saba: 0.9                 # Saba's share of each link (default 1.0); the rest is the non-Saba class
+ *   ports: "h1:0=eth0@10gbit, s1:3=saba-x-sw/p3@100mbit"   # and/or explicit node:port=[namespace/]device@rate
+ *                               #   (a YAML map "h1:0": "eth0@10gbit" works too when options arrive as a map)
+ *   c-saba: 0.9                 # upper bound on a port's summed queue weights (default 1.0); the non-Saba
+ *                               #   class always gets what the queues do not, 1 - sum(weights)
  *   dscp-map: "0:0,1:8,2:16"    # level:dscp (default: level L → CS L, DSCP 8·L)
  * </pre>
  */
@@ -46,8 +47,16 @@ public final class LinuxBackendOptions {
         Object explicit = options.get("ports");
         if (explicit instanceof Map<?, ?> m) {
             m.forEach((k, v) -> ports.put(portId(k.toString()), port(k.toString(), v.toString())));
-        } else if (explicit != null) {
-            throw new IllegalArgumentException("backend-options.ports must map \"node:port\" to \"[ns/]dev@rate\"");
+        } else if (explicit != null && !explicit.toString().isBlank()) {
+            // The controller hands options over as strings: "node:port=[ns/]dev@rate, ..." is the flat form.
+            for (String entry : explicit.toString().split(",")) {
+                String[] kv = entry.trim().split("=", 2);
+                if (kv.length != 2) {
+                    throw new IllegalArgumentException("backend-options.ports: '" + entry.trim()
+                            + "' is not node:port=[namespace/]device@rate");
+                }
+                ports.put(portId(kv[0].trim()), port(kv[0].trim(), kv[1].trim()));
+            }
         }
         if (ports.isEmpty()) {
             throw new IllegalArgumentException("the linux backend needs backend-options.testbed or .ports");

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * converged back to the plan it had before (or its root removed, if this backend created the root in this very
  * call), and the port is reported failed with the failing command, exit code and stderr.
  *
- * <p>Not thread-safe by itself; the controller pushes one change set at a time.
+ * <p>Pushes are serialised (synchronized): a port's commands never interleave with another push's.
  */
 public final class LinuxTcBackend implements FabricBackend {
     private static final Logger log = LoggerFactory.getLogger(LinuxTcBackend.class);
@@ -46,7 +46,8 @@ public final class LinuxTcBackend implements FabricBackend {
     /**
      * @param resolver which device each port is
      * @param dscpMap  level → DSCP, as the client library tags
-     * @param cSaba    the fraction of each link Saba's queues may take; the non-Saba class gets the rest
+     * @param cSaba    the most of a link Saba's queues may take together (a larger sum is rejected); the non-Saba
+     *                 class gets what the queues leave
      */
     public LinuxTcBackend(LinuxPortResolver resolver, DscpMap dscpMap, double cSaba) {
         this(resolver, dscpMap, cSaba, new ProcessRunner());
@@ -74,12 +75,12 @@ public final class LinuxTcBackend implements FabricBackend {
     }
 
     /** The plan currently installed on a port, if this backend manages it. */
-    public Optional<HtbPlan> installedPlan(PortId port) {
+    public synchronized Optional<HtbPlan> installedPlan(PortId port) {
         return Optional.ofNullable(installed.get(port)).map(Installed::plan);
     }
 
     @Override
-    public ApplyResult apply(Collection<PortAllocation> changed) {
+    public synchronized ApplyResult apply(Collection<PortAllocation> changed) {
         Set<PortId> applied = new HashSet<>();
         Map<PortId, String> failed = new HashMap<>();
         for (PortAllocation a : changed) {
@@ -143,7 +144,7 @@ public final class LinuxTcBackend implements FabricBackend {
     }
 
     @Override
-    public ApplyResult release(Set<PortId> ports) {
+    public synchronized ApplyResult release(Set<PortId> ports) {
         Set<PortId> done = new HashSet<>();
         Map<PortId, String> failed = new HashMap<>();
         for (PortId p : ports) {
@@ -170,14 +171,14 @@ public final class LinuxTcBackend implements FabricBackend {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         ApplyResult r = release(new TreeSet<>(installed.keySet()));
         r.failed().forEach((p, why) -> log.warn("could not release {}: {}", p, why));
         tagger.close();
     }
 
     /** Ports currently managed, for status pages. */
-    public List<PortId> managedPorts() {
+    public synchronized List<PortId> managedPorts() {
         return List.copyOf(new TreeSet<>(installed.keySet()));
     }
 }

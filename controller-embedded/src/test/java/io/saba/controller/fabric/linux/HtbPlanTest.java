@@ -40,6 +40,9 @@ class HtbPlanTest {
         HtbPlan p = HtbPlan.of(alloc(Map.of(1, 0), 0.8), LINK, 0.8, DscpMap.classSelectors());
         assertEquals(20_000_000L, p.nonSaba().rateBps());
         assertEquals("1:10", p.nonSaba().classId());
+        // C_Saba here is only a bound: the non-Saba class holds whatever the queues leave.
+        assertEquals(20_000_000L, HtbPlan.of(alloc(Map.of(1, 0), 0.8), LINK, 1.0, DscpMap.classSelectors())
+                .nonSaba().rateBps());
     }
 
     @Test

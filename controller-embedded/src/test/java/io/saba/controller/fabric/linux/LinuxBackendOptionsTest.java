@@ -19,6 +19,10 @@ class LinuxBackendOptionsTest {
                 "c-saba", "0.9"))) {
             assertEquals("linux", b.name());
         }
+        try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", "h1:0=eth0@1gbit, sw:2=saba-x-sw/p2@100mbit"))) {
+            assertEquals("linux", b.name());
+        }
+        assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of("ports", "h1:0")));
     }
 
     @Test
