@@ -158,7 +158,7 @@ public final class Allocator {
         int[] next = new int[models.size()];
         for (int i = 0; i < apps.size(); i++) {
             int g = groupOfApp[i];
-            appWeights.put(apps.get(i).id(), plan.shares().values()[g][next[g]++]);
+            appWeights.put(apps.get(i).id(), plan.shares().weight(g, next[g]++));
         }
         return new PortAllocation(port, plan.queueOfLevel(), plan.queueWeights(), appWeights);
     }
@@ -184,7 +184,7 @@ public final class Allocator {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
         GroupSolution shares = models.size() == 1 && counts[0] == 1
-                ? new GroupSolution(new double[][] {{cSaba}}, models.get(0).slowdown(cSaba))
+                ? new GroupSolution(new double[][] {{cSaba}}, new int[][] {{1}}, models.get(0).slowdown(cSaba))
                 : solver.solveGroups(models, counts, cSaba);
         Set<Integer> present = new TreeSet<>();
         for (int level : levelOf) {
@@ -196,10 +196,7 @@ public final class Allocator {
         double[] queueWeights = new double[queues];
         queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
         for (int g = 0; g < models.size(); g++) {
-            int queue = queueOfLevel.get(levelOf[g]);
-            for (double w : shares.values()[g]) {
-                queueWeights[queue] += w;
-            }
+            queueWeights[queueOfLevel.get(levelOf[g])] += shares.total(g);
         }
         return new QueuePlan(queueOfLevel, queueWeights, shares);
     }

@@ -83,7 +83,7 @@ public final class Eq2Solver implements PortSolver {
     @Override
     public PortSolution solve(List<SensitivityModel> models, double capacity) {
         Groups groups = Groups.of(models);
-        return groups.expand(solveGroups(groups.distinct, groups.counts(), capacity).values(), capacity);
+        return groups.expand(solveGroups(groups.distinct, groups.counts(), capacity), capacity);
     }
 
     @Override
@@ -98,9 +98,8 @@ public final class Eq2Solver implements PortSolver {
             }
             n += c;
         }
-        double[][] values = new double[models.size()][];
         if (n == 0) {
-            return new GroupSolution(values, 0);
+            return new GroupSolution(new double[0][], new int[0][], 0);
         }
         double lo = floorFor(n, capacity);
         double hi = capacity - (n - 1) * lo;
@@ -108,27 +107,15 @@ public final class Eq2Solver implements PortSolver {
         for (int g = 0; g < models.size(); g++) {
             root.add(new Item(g, models.get(g), counts[g], lo, hi));
         }
-        double[] flat = branchAndBound(root, capacity);
-        int at = 0;
-        for (int g = 0; g < values.length; g++) {
-            values[g] = Arrays.copyOfRange(flat, at, at + counts[g]);
-            at += counts[g];
-        }
-        double objective = 0;
-        for (int g = 0; g < values.length; g++) {
-            for (double v : values[g]) {
-                objective += models.get(g).slowdown(v);
-            }
-        }
-        return new GroupSolution(values, objective);
+        return branchAndBound(root, capacity).perGroup(models.size());
     }
 
-    /** @return the applications' values, grouped by input group in group order (the layout {@link Groups#expand} reads) */
-    private double[] branchAndBound(List<Item> root, double capacity) {
+    /** @return the best point found: globally optimal within the tolerance unless the node limit was hit */
+    private Rounding branchAndBound(List<Item> root, double capacity) {
         Relaxation first = Relaxation.solve(root, capacity);
         Rounding direct = Rounding.of(root, first);
         if (direct.branchItem < 0) {
-            return direct.perApplication(root.size()); // the relaxation is attained: globally optimal
+            return direct; // the relaxation is attained: globally optimal
         }
         Incumbent best = new Incumbent();
         PriorityQueue<Node> open = new PriorityQueue<>((x, y) -> Double.compare(x.relaxation.lowerBound, y.relaxation.lowerBound));
@@ -151,7 +138,7 @@ public final class Eq2Solver implements PortSolver {
                 }
             }
         }
-        return best.rounding.perApplication(root.size());
+        return best.rounding;
     }
 
     private double slack(double value) {
@@ -228,13 +215,13 @@ public final class Eq2Solver implements PortSolver {
         }
 
         /** Puts group g's values back at the positions of its applications in the input. */
-        PortSolution expand(double[][] values, double capacity) {
+        PortSolution expand(GroupSolution solution, double capacity) {
             int[] next = new int[distinct.size()];
             double[] w = new double[inputs.size()];
             double sum = 0;
             for (int i = 0; i < w.length; i++) {
                 int g = groupOfInput[i];
-                w[i] = values[g][next[g]++];
+                w[i] = solution.weight(g, next[g]++);
                 sum += w[i];
             }
             // Spread rounding noise (≈1e-16 per application) so the weights sum to C_Saba exactly enough for a switch.

@@ -24,7 +24,7 @@ public interface PortSolver {
      *
      * @param models distinct models
      * @param counts applications per model (≥ 1 each)
-     * @return {@code values[g]} holds the {@code counts[g]} weights of group g's applications
+     * @return each group's weights (see {@link GroupSolution})
      */
     default GroupSolution solveGroups(List<SensitivityModel> models, int[] counts, double capacity) {
         List<SensitivityModel> expanded = new ArrayList<>();
@@ -33,17 +33,16 @@ public interface PortSolver {
                 expanded.add(models.get(g));
             }
         }
-        double[] w = solve(expanded, capacity).weights();
+        PortSolution s = solve(expanded, capacity);
         double[][] values = new double[models.size()][];
+        int[][] ones = new int[models.size()][];
         int at = 0;
-        double objective = 0;
         for (int g = 0; g < values.length; g++) {
-            values[g] = Arrays.copyOfRange(w, at, at + counts[g]);
+            values[g] = Arrays.copyOfRange(s.weights(), at, at + counts[g]);
+            ones[g] = new int[counts[g]];
+            Arrays.fill(ones[g], 1);
             at += counts[g];
-            for (double v : values[g]) {
-                objective += models.get(g).slowdown(v);
-            }
         }
-        return new GroupSolution(values, objective);
+        return new GroupSolution(values, ones, s.objective());
     }
 }
