@@ -42,6 +42,7 @@ public final class HostNode extends Node {
     public void receive(Packet p, int port, long now) {
         if (p.kind == Packet.Kind.DATA) {
             net.stats().delivered(p, now);
+            net.notifyDelivered(p, now);
             Packet ack = net.newPacket(Packet.Kind.ACK, p.flow, hostId, p.srcHost, p.sl, 0,
                     net.params().ackBytes(), p.postedAt);
             ack.arrivedAt = now;

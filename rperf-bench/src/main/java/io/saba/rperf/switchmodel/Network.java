@@ -18,6 +18,21 @@ public final class Network {
     private final List<Generator> generators = new ArrayList<>();
     private Stats stats = new Stats(0);
     private long nextPacketId;
+    private DeliveryListener deliveryListener = (p, t) -> { };
+
+    /** Sees every data packet a destination receives, in order: for tests and traces. */
+    @FunctionalInterface
+    public interface DeliveryListener {
+        void delivered(Packet p, long now);
+    }
+
+    public void onDelivery(DeliveryListener l) {
+        this.deliveryListener = l;
+    }
+
+    void notifyDelivered(Packet p, long now) {
+        deliveryListener.delivered(p, now);
+    }
 
     /**
      * @param vls   VLs per port (buffers per input port)

@@ -37,6 +37,14 @@ public final class Packet {
         this.postedAt = postedAt;
     }
 
+    public int flow() {
+        return flow;
+    }
+
+    public long id() {
+        return id;
+    }
+
     @Override
     public String toString() {
         return kind + "#" + id + "(flow " + flow + ", " + srcHost + "->" + dstHost + ", sl " + sl + ", "
