@@ -41,7 +41,7 @@ public final class RperfServer implements AutoCloseable {
 
     /** Binds and starts accepting; {@code tos} is the IP TOS of acknowledgements (-1: the system's). */
     public static RperfServer start(InetSocketAddress bind, int tos) throws IOException {
-        ServerSocketChannel l = ServerSocketChannel.open();
+        ServerSocketChannel l = ServerSocketChannel.open(Wire.family(bind));
         l.setOption(StandardSocketOptions.SO_REUSEADDR, true);
         l.bind(bind, 64);
         RperfServer s = new RperfServer(l, tos);

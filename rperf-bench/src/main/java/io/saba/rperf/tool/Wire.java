@@ -49,9 +49,19 @@ final class Wire {
         return true;
     }
 
+    /**
+     * The socket's family must match the address: a default (dual-stack IPv6) channel accepts IP_TOS and
+     * reads it back, but its IPv4 packets leave with TOS 0 (seen with tcpdump on Java 17), so an IPv4
+     * peer gets an IPv4 socket.
+     */
+    static java.net.ProtocolFamily family(java.net.InetSocketAddress a) {
+        return a.getAddress() instanceof java.net.Inet6Address ? java.net.StandardProtocolFamily.INET6
+                : java.net.StandardProtocolFamily.INET;
+    }
+
     /** Opens a blocking, no-delay connection with the given IP TOS byte (DSCP << 2), -1 to leave it. */
     static SocketChannel connect(java.net.InetSocketAddress to, int tos) throws IOException {
-        SocketChannel ch = SocketChannel.open();
+        SocketChannel ch = SocketChannel.open(family(to));
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         if (tos >= 0) {
             // set before connect so the SYN already carries it (tcp_reflect_tos servers copy it)
