@@ -56,9 +56,11 @@ public final class RperfQperfCommand implements Callable<Integer> {
             }
             System.out.println("RTT in us (qperf prints one-way latency; doubled here). rperf plain = no loopback "
                     + "request; paired = with the loopback reference request posted alongside (RPerf method).");
-            System.out.println("BW in Gb/s; rperf BSG batches 64 KiB per write, qperf writes one message per call.");
-            System.out.println(String.format(Locale.ROOT, "%-7s | %-24s | %-30s | %-10s | %-9s | %-9s", "#bytes",
-                    "rperf plain med / p99.9", "rperf paired e2e / subtracted", "qperf RTT", "rperf BW", "qperf BW"));
+            System.out.println("BW in Gb/s; qperf writes one message per call, as rperf with batch 1; rperf batched "
+                    + "packs 64 KiB per write.");
+            System.out.println(String.format(Locale.ROOT, "%-7s | %-24s | %-30s | %-10s | %-14s | %-14s | %-9s", "#bytes",
+                    "rperf plain med / p99.9", "rperf paired e2e / subtracted", "qperf RTT", "rperf BW batch1",
+                    "rperf BW batched", "qperf BW"));
             for (int size : sizes) {
                 InetSocketAddress srv = new InetSocketAddress(host, port);
                 var plain = RperfClient.run(new RperfClient.Options(srv, List.of(GeneratorSpec.lsg(size, -1)),
@@ -67,10 +69,12 @@ public final class RperfQperfCommand implements Callable<Integer> {
                         0.5, duration, 0, true, false)).latency().get(0);
                 RunResult bw = RperfClient.run(new RperfClient.Options(srv,
                         List.of(GeneratorSpec.bsg(size, -1, Math.max(1, 65536 / size))), 0.5, duration, 0, false, false));
+                RunResult bw1 = RperfClient.run(new RperfClient.Options(srv,
+                        List.of(GeneratorSpec.bsg(size, -1, 1)), 0.5, duration, 0, false, false));
                 Qperf.Figures q = Qperf.run(host, qperfPort, size, duration);
-                System.out.println(String.format(Locale.ROOT, "%-7d | %10.2f / %10.2f  | %12.2f / %14.2f  | %10.2f | %9.2f | %9.2f",
+                System.out.println(String.format(Locale.ROOT, "%-7d | %10.2f / %10.2f  | %12.2f / %14.2f  | %10.2f | %14.2f | %14.2f | %9.2f",
                         size, med(plain.endToEnd()), p999(plain.endToEnd()), med(paired.endToEnd()),
-                        med(paired.subtracted()), q.rttUs(), bw.totalGbps(), q.bandwidthGbps()));
+                        med(paired.subtracted()), q.rttUs(), bw1.totalGbps(), bw.totalGbps(), q.bandwidthGbps()));
                 System.out.println("   rperf plain, perftest columns:");
                 System.out.println("  " + PerftestFormat.LAT_HEADER);
                 System.out.println("  " + PerftestFormat.latencyLine(size, plain.endToEnd()));
