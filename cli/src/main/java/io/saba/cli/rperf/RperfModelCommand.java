@@ -52,6 +52,10 @@ public final class RperfModelCommand implements Callable<Integer> {
     @Option(names = "--buffer-bytes", defaultValue = "32768", description = "Custom run: input buffer per port and VL.")
     int bufferBytes;
 
+    @Option(names = "--credit-delay-ns", defaultValue = "0",
+            description = "Custom run: delay before a freed buffer slot is credited back to the sender.")
+    long creditDelayNs;
+
     @Option(names = "--line-rate-bsgs", description = "Custom run: BSGs send at line rate instead of the paper's measured NIC rate.")
     boolean lineRate;
 
@@ -62,7 +66,8 @@ public final class RperfModelCommand implements Callable<Integer> {
             return 0;
         }
         MixedTrafficConfig c = MixedTrafficConfig.converged(bsgs, policy)
-                .withParams(ModelParams.paperDefaults().withBufferBytes(bufferBytes))
+                .withParams(ModelParams.paperDefaults().withBufferBytes(bufferBytes)
+                        .withCreditDelayPs(creditDelayNs * ModelParams.PS_PER_NS))
                 .withTwoHop(twoHop).withBsgPayload(bsgSize).withDedicatedVl(dedicatedVl, highLimit)
                 .withPretend(pretend, 256, 0)
                 .withBsgNic(lineRate ? NicLimit.NONE : NicLimit.PAPER_CONNECTX4)

@@ -35,6 +35,11 @@ public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mt
                 creditDelayPs);
     }
 
+    public ModelParams withCreditDelayPs(long ps) {
+        return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes,
+                propagationPs, ps);
+    }
+
     /** Time to put {@code wireBytes} on a link, in picoseconds (rounded to the nearest ps). */
     public long serializationPs(int wireBytes) {
         return Math.round(wireBytes * 8_000.0 / linkGbps);
