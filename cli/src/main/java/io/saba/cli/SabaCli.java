@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.cli.rperf.RperfCommand;
 import io.saba.cli.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,6 +12,8 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             FitCommand.class,
             AllocateCommand.class,
+            BenchCommand.class,
+            RperfCommand.class,
             TestbedCommand.class,
         })
 public final class SabaCli {
