@@ -72,4 +72,18 @@ class TestbedTest {
         assertFalse(Files.exists(topo));
         assertTrue(testbed.down(NAME).isEmpty(), "down is idempotent");
     }
+
+    @Test
+    void aFailureHalfWayRemovesWhatWasBuilt() {
+        // The third host's veth cannot be created: up must fail naming the command, and leave nothing behind.
+        Testbed failing = new Testbed((command, stdin) -> String.join(" ", command).contains("link add p3 ")
+                ? new io.saba.controller.shell.CommandResult(command, 2, "", "RTNETLINK answers: injected")
+                : sh.run(command, stdin));
+        io.saba.controller.shell.CommandException e = assertThrows(io.saba.controller.shell.CommandException.class,
+                () -> failing.up(TestbedSpec.of(NAME, 4, 10_000_000L)));
+        assertTrue(e.getMessage().contains("link add p3") && e.getMessage().contains("exited 2")
+                && e.getMessage().contains("injected"), e.getMessage());
+        assertEquals(List.of(), testbed.namespaces(NAME));
+        assertFalse(Files.exists(TestbedSpec.stateDir(NAME).resolve("topology.yaml")));
+    }
 }
