@@ -40,12 +40,13 @@ import java.util.Set;
  * tokens: {team-a: "secret-a", ops: "secret-ops"}   # tenant → bearer token; omit: no authentication
  * admin-tenants: [ops]              # may reload the table
  * grpc-threads: 4
+ * recompute-interval-millis: 5      # least time between recomputation rounds (coalescing window)
  * </pre>
  */
 public final class ControllerConfig {
     private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
             "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
-            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads");
+            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis");
 
     private ControllerConfig() {
     }
@@ -113,6 +114,7 @@ public final class ControllerConfig {
         if (root.hasNonNull("grpc-threads")) {
             b.grpcThreads(root.get("grpc-threads").asInt());
         }
+        b.recomputeInterval(Duration.ofMillis(root.path("recompute-interval-millis").asLong(5)));
         return b.build();
     }
 

@@ -59,7 +59,7 @@ public final class EmbeddedController implements AutoCloseable {
         AllocationEngine engine = b.engine != null ? b.engine
                 : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.topology());
         controller = new SabaController(b.topology, engine, b.table, b.backend, b.journalDir, journal,
-                json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout, metrics).start();
+                json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout, metrics, b.roundInterval).start();
         ControllerService service = new ControllerService(controller, !b.tokens.isEmpty(), b.adminTenants,
                 this::configuredTable);
         server = new ControllerServer(b.listen, service, new AuthInterceptor(b.tokens), b.tlsCert, b.tlsKey,
@@ -142,6 +142,13 @@ public final class EmbeddedController implements AutoCloseable {
         private Map<String, String> tokens = Map.of();
         private Set<String> adminTenants = Set.of();
         private int grpcThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        private Duration roundInterval = Duration.ofMillis(5);
+
+        /** Least time between recomputation rounds (default 5 ms); see {@code Recomputer}. */
+        public Builder recomputeInterval(Duration d) {
+            roundInterval = d;
+            return this;
+        }
 
         public Builder listen(InetSocketAddress a) {
             listen = a;

@@ -77,7 +77,8 @@ public final class SabaController implements AutoCloseable {
      */
     public SabaController(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
                           FabricBackend backend, Path journalDir, Journal journal,
-                          Function<String, ModelCatalog> tableParser, Duration leaseTimeout, Metrics metrics) {
+                          Function<String, ModelCatalog> tableParser, Duration leaseTimeout, Metrics metrics,
+                          Duration minRoundInterval) {
         this.resolver = resolver;
         this.backend = backend;
         this.journal = journal;
@@ -86,7 +87,7 @@ public final class SabaController implements AutoCloseable {
         this.metrics = metrics;
         this.leaseNanos = leaseTimeout.toNanos();
         this.compactAfter = 1_000_000;
-        this.recomputer = new Recomputer(engine, backend, metrics, resolver::queues);
+        this.recomputer = new Recomputer(engine, backend, metrics, resolver::queues, minRoundInterval);
         ModelCatalog startCatalog = savedTable().orElse(catalog);
         this.state = new ControllerState(resolver, engine, startCatalog, recomputer);
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -57,10 +57,18 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private volatile SnapshotSource source;
     private volatile boolean running = true;
     private volatile boolean busy;
+    private final long minRoundNanos;
+    private long lastRoundStart;
     private final Thread thread;
 
+    /**
+     * @param minRoundInterval the least time between the starts of two rounds: events arriving meanwhile are
+     *                         merged into one round (a port recomputed once, not once per event). It bounds the
+     *                         recomputation rate and adds at most this much to the event-to-push lag.
+     */
     public Recomputer(AllocationEngine engine, FabricBackend backend, Metrics metrics,
-                      java.util.function.ToIntFunction<PortId> queuesOf) {
+                      java.util.function.ToIntFunction<PortId> queuesOf, java.time.Duration minRoundInterval) {
+        this.minRoundNanos = minRoundInterval.toNanos();
         this.engine = engine;
         this.backend = backend;
         this.metrics = metrics;
@@ -120,6 +128,11 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
                 wake.tryAcquire(1, TimeUnit.SECONDS);
                 wake.drainPermits();
                 if (!dirty.isEmpty()) {
+                    long wait = lastRoundStart + minRoundNanos - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    lastRoundStart = System.nanoTime();
                     busy = true;
                     try {
                         round();

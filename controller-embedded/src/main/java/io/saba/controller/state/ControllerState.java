@@ -243,10 +243,14 @@ public final class ControllerState {
     private void addConnection(AppRecord app, ConnectionKey key, List<PortId> path) {
         app.open.put(key, path);
         openConnections++;
+        List<PortId> joined = new ArrayList<>(path.size());
         for (PortId p : path) {
-            ports.computeIfAbsent(p, x -> new HashMap<>()).merge(app.appId, 1, Integer::sum);
+            if (ports.computeIfAbsent(p, x -> new HashMap<>()).merge(app.appId, 1, Integer::sum) == 1) {
+                joined.add(p);
+            }
         }
-        listener.dirty(path);
+        // a port's allocation depends on which applications cross it, not on how many connections each has
+        listener.dirty(joined);
     }
 
     private boolean removeConnection(AppRecord app, ConnectionKey key) {
@@ -255,16 +259,17 @@ public final class ControllerState {
             return false;
         }
         openConnections--;
+        List<PortId> left = new ArrayList<>(path.size());
         for (PortId p : path) {
             Map<String, Integer> at = ports.get(p);
-            if (at != null) {
-                at.computeIfPresent(app.appId, (id, n) -> n == 1 ? null : n - 1);
+            if (at != null && at.computeIfPresent(app.appId, (id, n) -> n == 1 ? null : n - 1) == null) {
+                left.add(p);
                 if (at.isEmpty()) {
                     ports.remove(p);
                 }
             }
         }
-        listener.dirty(path);
+        listener.dirty(left);
         return true;
     }
 
