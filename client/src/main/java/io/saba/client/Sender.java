@@ -149,9 +149,9 @@ final class Sender implements Runnable {
     private void register(SabaApplication app) {
         AppSpec s = app.spec();
         try {
-            RegisterResponse r = stub().register(RegisterRequest.newBuilder().setAppId(s.appId())
-                    .setWorkload(s.workload()).setFramework(s.framework()).setUser(s.user())
-                    .setAttempt(s.attempt()).build());
+            RegisterRequest req = RegisterRequest.newBuilder().setAppId(s.appId()).setWorkload(s.workload())
+                    .setFramework(s.framework()).setUser(s.user()).setAttempt(s.attempt()).build();
+            RegisterResponse r = stub().register(req);
             app.levelAssigned(r.getLevel());
             if (r.getLeaseMillis() > 0) {
                 heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(50, r.getLeaseMillis() / 3));

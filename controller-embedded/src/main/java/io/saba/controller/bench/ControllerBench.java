@@ -51,9 +51,10 @@ import org.HdrHistogram.Recorder;
 public final class ControllerBench {
     /** Settings; defaults are the target workload. */
     public record Settings(int apps, int connections, int inFlight, int rate, int batch, String shape,
-                           Path journalDir, Path table, FsyncPolicy fsync) {
+                           Path journalDir, Path table, FsyncPolicy fsync, int grpcThreads) {
         public static Settings defaults() {
-            return new Settings(1_000, 100_000, 32, 20_000, 500, "fat-tree:16", null, null, FsyncPolicy.INTERVAL);
+            return new Settings(1_000, 100_000, 32, 20_000, 500, "fat-tree:16", null, null, FsyncPolicy.INTERVAL,
+                    2);
         }
     }
 
@@ -79,7 +80,8 @@ public final class ControllerBench {
                 Integer.parseInt(a.getOrDefault("batch", "" + d.batch())), a.getOrDefault("shape", d.shape()),
                 a.containsKey("journal-dir") ? Path.of(a.get("journal-dir")) : null,
                 a.containsKey("table") ? Path.of(a.get("table")) : null,
-                FsyncPolicy.valueOf(a.getOrDefault("fsync", "interval").toUpperCase(java.util.Locale.ROOT)));
+                FsyncPolicy.valueOf(a.getOrDefault("fsync", "interval").toUpperCase(java.util.Locale.ROOT)),
+                Integer.parseInt(a.getOrDefault("grpc-threads", "" + d.grpcThreads())));
         new ControllerBench(s, System.out).run();
     }
 
@@ -104,7 +106,9 @@ public final class ControllerBench {
                     .maxInboundMessageSize(64 << 20).build();
             try {
                 out.printf("saba controller bench: %d apps, %d connections, topology %s (%d hosts), journal %s "
-                        + "(fsync %s)%n", s.apps(), s.connections(), s.shape(), ips.size(), journal, s.fsync());
+                        + "(fsync %s), gRPC threads %s; load average before: %s%n", s.apps(), s.connections(),
+                        s.shape(), ips.size(), journal, s.fsync(), s.grpcThreads() <= 0 ? "direct" : s.grpcThreads(),
+                        loadAverage());
                 register(ch, workloads);
                 List<ConnectionEvent> opens = connections(ips);
                 Metrics m = c.controller().metrics();
@@ -137,9 +141,20 @@ public final class ControllerBench {
                         lag.getMaxValue() / 1e6, m.recomputations.sum());
                 out.printf("recomputations: %d for %d events; backend pushes: %d (%d port configurations)%n",
                         m.recomputations.sum(), m.connectionEvents.sum(), m.backendPushes.sum(), backend.pushes());
+                out.printf("load average after: %s%n", loadAverage());
             } finally {
                 ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    /** The machine's 1-minute load average: figures from a busy machine say so. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0] + " on "
+                    + Runtime.getRuntime().availableProcessors() + " cores";
+        } catch (java.io.IOException e) {
+            return "unknown";
         }
     }
 
