@@ -218,6 +218,11 @@ class ClientAgainstControllerTest {
             }
             stub.connectionClosed(Fixtures.event("a0", Fixtures.conn(1, 100, 4, 80), 0));
             stub.deregister(io.saba.proto.v1.DeregisterRequest.newBuilder().setAppId("a9").build());
+            // a table reloaded at run time must survive the restart too
+            stub.register(Fixtures.register("late", "fresh-workload"));
+            stub.reloadTable(io.saba.proto.v1.ReloadTableRequest.newBuilder().setTableJson(
+                    java.nio.file.Files.readString(Path.of("../examples/sensitivity-table.json"))
+                            .replace("\"gbt\"", "\"fresh-workload\"")).build());
             Fixtures.quiesce(c);
             before = c.controller().recomputer().current();
             appsBefore = c.controller().status(true).apps();
@@ -231,6 +236,8 @@ class ClientAgainstControllerTest {
             Fixtures.quiesce(c);
             List<AppView> after = c.controller().status(true).apps();
             assertEquals(appsBefore.size(), after.size());
+            assertTrue(after.stream().filter(a -> a.appId().equals("late")).findFirst().orElseThrow().workloadKnown(),
+                    "the reloaded table was restored");
             for (int i = 0; i < after.size(); i++) {
                 AppView x = appsBefore.get(i);
                 AppView y = after.get(i);
