@@ -111,7 +111,7 @@ final class Sender implements Runnable {
         List<BatchedEvent> batch = new ArrayList<>();
         for (SabaClient.Op op : ops) {
             if (op instanceof SabaClient.Op.Event e) {
-                if (!e.app().isDeregistered()) {
+                if (!e.app().isDeregistered() && e.app().refusal() == null) {
                     batch.add(BatchedEvent.newBuilder().setOpen(e.open())
                             .setEvent(event(e.app().spec().appId(), e.key(), e.seq())).build());
                 }
@@ -138,7 +138,7 @@ final class Sender implements Runnable {
         }
         for (String appId : ack.getUnknownAppsList()) {
             SabaApplication app = client.application(appId);
-            if (app != null) {
+            if (app != null && app.refusal() == null) {
                 // the controller forgot it (lease expired while we were partitioned): register and replay
                 register(app);
                 sync(app);
@@ -160,8 +160,9 @@ final class Sender implements Runnable {
         } catch (StatusRuntimeException e) {
             if (isRequestError(e.getStatus().getCode())) {
                 // retrying cannot help; the application runs at the default level
-                LOG.error("Saba controller refused to register {}: {}", s.appId(), e.getStatus());
-                app.unreachable();
+                LOG.error("Saba controller refused to register {}: {}; it runs at level 0 and its events are "
+                        + "not sent", s.appId(), e.getStatus());
+                app.refused(e.getStatus().toString());
                 return;
             }
             throw e;
@@ -180,6 +181,9 @@ final class Sender implements Runnable {
     private void heartbeatAll() {
         nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
         for (SabaApplication app : client.applications()) {
+            if (app.refusal() != null) {
+                continue;
+            }
             try {
                 HeartbeatResponse r = stub().heartbeat(
                         HeartbeatRequest.newBuilder().setAppId(app.spec().appId()).build());
@@ -213,7 +217,9 @@ final class Sender implements Runnable {
             }
             for (SabaApplication app : client.applications()) {
                 register(app);
-                sync(app);
+                if (app.refusal() == null) {
+                    sync(app);
+                }
             }
         } catch (StatusRuntimeException e) {
             // put the deregistrations back so the next attempt sends them
