@@ -43,6 +43,7 @@ final class Sender implements Runnable {
     private volatile boolean healthy = true;
     private volatile boolean resync;
     private volatile boolean stopped;
+    private volatile boolean draining;
     private volatile long heartbeatIntervalNanos = TimeUnit.SECONDS.toNanos(5);
     private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
     private long backoffMillis;
@@ -70,10 +71,19 @@ final class Sender implements Runnable {
         stopped = true;
     }
 
+    /** Finish what is queued (a deregistration just before close, say), then stop; gives up while unhealthy. */
+    void drainThenStop() {
+        draining = true;
+        client.queue().offer(new SabaClient.Op.Wake()); // ends a poll that would otherwise wait for a heartbeat
+    }
+
     @Override
     public void run() {
         while (!stopped) {
             try {
+                if (draining && (!healthy || client.queue().isEmpty())) {
+                    return;
+                }
                 if (!healthy || resync) {
                     resyncAll();
                     continue;
@@ -81,7 +91,7 @@ final class Sender implements Runnable {
                 if (System.nanoTime() >= nextHeartbeat) {
                     heartbeatAll();
                 }
-                long waitNanos = Math.max(0, nextHeartbeat - System.nanoTime());
+                long waitNanos = draining ? 0 : Math.max(0, nextHeartbeat - System.nanoTime());
                 SabaClient.Op first = client.queue().poll(waitNanos, TimeUnit.NANOSECONDS);
                 if (first != null) {
                     List<SabaClient.Op> ops = new ArrayList<>();

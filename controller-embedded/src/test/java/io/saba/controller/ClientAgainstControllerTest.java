@@ -159,6 +159,21 @@ class ClientAgainstControllerTest {
     }
 
     @Test
+    void closeSendsWhatIsStillQueued() throws Exception {
+        try (EmbeddedController controller = Fixtures.builder().build()) {
+            controller.start();
+            SabaClient client = SabaClient.connect(clientConfig(controller.target()));
+            SabaApplication app = client.register(new AppSpec("short-lived", "lr", "spark", "u", 0));
+            Fixtures.eventually("registered", () -> app.level() >= 1);
+            app.connectionOpened(new InetSocketAddress("10.0.0.1", 1), new InetSocketAddress("10.0.0.2", 2),
+                    Transport.TCP);
+            app.deregister();
+            client.close();
+            assertEquals(0, controller.controller().appCount(), "the deregistration queued before close was sent");
+        }
+    }
+
+    @Test
     void aControllerRestartedMidStreamLosesNothing(@TempDir Path journal) throws Exception {
         EmbeddedController first = Fixtures.builder().journal(journal, FsyncPolicy.INTERVAL, 20).build();
         InetSocketAddress at = first.start();
