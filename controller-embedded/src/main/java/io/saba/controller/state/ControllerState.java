@@ -151,6 +151,7 @@ public final class ControllerState {
         app.attempt = Math.max(app.attempt, r.attempt());
         app.leaseDeadlineNanos = leaseDeadline;
         app.workloadKnown = catalog.knows(r.workload());
+        app.model = catalog.modelOf(r.workload());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
         if (newWorkload || !plan.levelOfWorkload().containsKey(r.workload())) {
             replan();
@@ -322,6 +323,7 @@ public final class ControllerState {
         this.catalog = newCatalog;
         for (AppRecord app : apps.values()) {
             app.workloadKnown = catalog.knows(app.workload);
+            app.model = catalog.modelOf(app.workload);
         }
         replan();
         listener.dirty(List.copyOf(ports.keySet()));
@@ -379,7 +381,10 @@ public final class ControllerState {
         return catalog;
     }
 
-    /** The applications crossing a port with their levels and models (empty when none). */
+    /**
+     * The applications crossing a port with their levels and models (empty when none), in no particular order:
+     * this runs under the controller's lock, so sorting is left to the caller.
+     */
     public List<AppAtPort> appsAt(PortId port) {
         Map<String, Integer> at = ports.get(port);
         if (at == null) {
@@ -388,9 +393,8 @@ public final class ControllerState {
         List<AppAtPort> out = new ArrayList<>(at.size());
         for (String id : at.keySet()) {
             AppRecord app = apps.get(id);
-            out.add(new AppAtPort(id, app.level, catalog.modelOf(app.workload)));
+            out.add(new AppAtPort(id, app.level, app.model));
         }
-        out.sort(java.util.Comparator.comparing(AppAtPort::appId));
         return out;
     }
 
