@@ -43,6 +43,8 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     public record Snapshot(LevelPlan plan, Map<PortId, List<AllocationEngine.AppAtPort>> appsAt) {
     }
 
+    /** Ports snapshotted per lock acquisition. */
+    private static final int SNAPSHOT_CHUNK = 8;
     private static final java.util.Comparator<AllocationEngine.AppAtPort> BY_APP_ID =
             java.util.Comparator.comparing(AllocationEngine.AppAtPort::appId);
     private final AllocationEngine engine;
@@ -161,9 +163,28 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
             batch.add(p);
         }
         long t0 = System.nanoTime();
-        Snapshot snap = source.snapshot(batch);
         List<PortAllocation> changed = new ArrayList<>();
         Set<PortId> released = new HashSet<>();
+        // snapshot a few ports at a time: the controller's lock is held per chunk, not for the whole round, so
+        // requests keep flowing while a big round runs. Ports are independent, and each chunk carries the plan
+        // its levels came from; a later plan change marks the ports dirty again, so the latest state still wins.
+        List<PortId> ports = new ArrayList<>(batch);
+        for (int from = 0; from < ports.size(); from += SNAPSHOT_CHUNK) {
+            Snapshot snap = source.snapshot(new HashSet<>(ports.subList(from,
+                    Math.min(ports.size(), from + SNAPSHOT_CHUNK))));
+            allocate(snap, changed, released);
+        }
+        push(changed, released);
+        long end = System.nanoTime();
+        metrics.recomputations.increment();
+        metrics.recomputeSeconds.observeNanos(end - t0);
+        if (since != 0) {
+            metrics.pushLag.recordNanos(end - since);
+        }
+        completedRounds.incrementAndGet();
+    }
+
+    private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
         for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
             if (e.getValue().isEmpty()) {
@@ -182,14 +203,6 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
                 current.put(port, a); // same switch configuration; keep the fresh per-app weights for status
             }
         }
-        push(changed, released);
-        long end = System.nanoTime();
-        metrics.recomputations.increment();
-        metrics.recomputeSeconds.observeNanos(end - t0);
-        if (since != 0) {
-            metrics.pushLag.recordNanos(end - since);
-        }
-        completedRounds.incrementAndGet();
     }
 
     private void push(List<PortAllocation> changed, Set<PortId> released) {

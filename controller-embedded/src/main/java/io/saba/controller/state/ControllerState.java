@@ -292,30 +292,19 @@ public final class ControllerState {
         }
     }
 
-    /** Re-clusters the workloads present; ports whose applications changed level are recomputed. */
+    /** Re-clusters the workloads present; every port in use is recomputed. */
     private void replan() {
         Map<String, io.saba.core.model.SensitivityModel> models = new TreeMap<>();
         for (String w : appsOfWorkload.keySet()) {
             models.put(w, catalog.modelOf(w));
         }
         plan = models.isEmpty() ? new LevelPlan(Map.of(), null) : engine.plan(models);
-        Set<String> moved = new HashSet<>();
         for (AppRecord app : apps.values()) {
-            int level = plan.levelOf(app.workload);
-            if (level != app.level) {
-                app.level = level;
-                moved.add(app.appId);
-            }
+            app.level = plan.levelOf(app.workload);
         }
-        if (!moved.isEmpty()) {
-            List<PortId> touched = new ArrayList<>();
-            for (Map.Entry<PortId, Map<String, Integer>> e : ports.entrySet()) {
-                if (!java.util.Collections.disjoint(e.getValue().keySet(), moved)) {
-                    touched.add(e.getKey());
-                }
-            }
-            listener.dirty(touched);
-        }
+        // a new clustering can move levels and also the level hierarchy (centroids), which shapes every port's
+        // level→queue map: recompute every port in use (re-planning happens only when the workload set changes)
+        listener.dirty(List.copyOf(ports.keySet()));
     }
 
     /** Swaps the sensitivity table: models, levels and every port may change. */
