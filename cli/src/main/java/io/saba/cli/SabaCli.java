@@ -6,7 +6,11 @@ import picocli.CommandLine.Command;
 /** The single command-line entry, {@code saba}; each part adds a subcommand. */
 @Command(name = "saba", mixinStandardHelpOptions = true, version = "saba 0.1.0",
         description = "Application-aware bandwidth allocation for datacenter networks.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            FitCommand.class,
+            AllocateCommand.class,
+        })
 public final class SabaCli {
     public static void main(String[] args) {
         System.exit(newCommandLine().execute(args));
@@ -14,6 +18,23 @@ public final class SabaCli {
 
     /** The configured command line, shared by {@link #main} and the tests. */
     public static CommandLine newCommandLine() {
-        return new CommandLine(new SabaCli());
+        CommandLine cl = new CommandLine(new SabaCli());
+        // Bad input is the user's to fix: print the precise message, not a stack trace.
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof IllegalArgumentException || e instanceof java.io.IOException) {
+                cmd.getErr().println("saba " + cmd.getCommandName() + ": " + describe(e));
+                cmd.getErr().flush();
+                return 2;
+            }
+            throw e;
+        });
+        return cl;
+    }
+
+    private static String describe(Exception e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file: " + e.getMessage();
+        }
+        return e.getMessage();
     }
 }

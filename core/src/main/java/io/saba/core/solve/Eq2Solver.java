@@ -1,0 +1,234 @@
+package io.saba.core.solve;
+
+import io.saba.core.model.SensitivityModel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * The global optimum of the paper's Eq. 2 for one port: minimise Σ D_i(w_i) subject to Σ w_i = C_Saba and
+ * w_i ≥ floor.
+ *
+ * <h2>Method</h2>
+ * <ol>
+ *   <li>Applications with the same model are interchangeable, so they form one group (a port carries hundreds of
+ *       applications but only as many distinct models as workloads).</li>
+ *   <li>Each model is replaced by its convex envelope on its interval ({@link ConvexEnvelope}); the relaxed
+ *       problem is convex and separable and is solved exactly by searching the Lagrange multiplier λ
+ *       (safeguarded Newton, then interpolation across a jump). Its value is a lower bound on the true
+ *       optimum.</li>
+ *   <li>If every application sits where the envelope equals its model, the relaxed optimum is feasible and hence
+ *       globally optimal: the usual case, because slowdown curves are mostly convex.</li>
+ *   <li>Otherwise spatial branch and bound: split the interval of an application sitting on a bridge at its value
+ *       and solve both halves, whose envelopes are tighter; stop when the best feasible point is within
+ *       {@code tolerance} of the smallest lower bound. The result is therefore globally optimal within the
+ *       tolerance for any cubic, convex or not.</li>
+ * </ol>
+ *
+ * <h2>The floor</h2>
+ * Profiles start at 5 % of the link, so a model says nothing about smaller shares; extrapolating a cubic below
+ * its data could reward starving one application on an artefact of the fit. Every application therefore gets at
+ * least {@code floor} (default 5 %). When n · floor exceeds C_Saba the port is over-subscribed beyond what the
+ * models describe, and every application gets C_Saba / n.
+ */
+public final class Eq2Solver implements PortSolver {
+    /** The lowest profiled share. */
+    public static final double DEFAULT_FLOOR = 0.05;
+    private static final double DEFAULT_TOLERANCE = 1e-9;
+    private static final int MAX_NODES = 20_000;
+
+    private final double floor;
+    private final double tolerance;
+
+    public Eq2Solver() {
+        this(DEFAULT_FLOOR);
+    }
+
+    /** @param floor the smallest weight any application gets, as a fraction of the link (0 ≤ floor &lt; 1) */
+    public Eq2Solver(double floor) {
+        this(floor, DEFAULT_TOLERANCE);
+    }
+
+    /** @param tolerance relative optimality tolerance of the branch and bound */
+    public Eq2Solver(double floor, double tolerance) {
+        if (!(floor >= 0 && floor < 1)) {
+            throw new IllegalArgumentException("floor must be in [0, 1), got " + floor);
+        }
+        if (!(tolerance > 0)) {
+            throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
+        }
+        this.floor = floor;
+        this.tolerance = tolerance;
+    }
+
+    public double floor() {
+        return floor;
+    }
+
+    @Override
+    public PortSolution solve(List<SensitivityModel> models, double capacity) {
+        if (!(capacity > 0 && capacity <= 1)) {
+            throw new IllegalArgumentException("capacity (C_Saba) must be in (0, 1], got " + capacity);
+        }
+        int n = models.size();
+        if (n == 0) {
+            return new PortSolution(new double[0], 0);
+        }
+        if (n * floor >= capacity) {
+            return equalShares(models, capacity);
+        }
+        Groups groups = Groups.of(models);
+        double hi = capacity - (n - 1) * floor;
+        List<Item> root = new ArrayList<>(groups.size());
+        for (int g = 0; g < groups.size(); g++) {
+            root.add(new Item(g, groups.model(g), groups.count(g), floor, hi));
+        }
+        double[] groupValues = branchAndBound(root, capacity);
+        return groups.expand(groupValues, capacity);
+    }
+
+    private static PortSolution equalShares(List<SensitivityModel> models, double capacity) {
+        double[] w = new double[models.size()];
+        double objective = 0;
+        for (int i = 0; i < w.length; i++) {
+            w[i] = capacity / w.length;
+            objective += models.get(i).slowdown(w[i]);
+        }
+        return new PortSolution(w, objective);
+    }
+
+    /** @return the applications' values, grouped by input group in group order (the layout {@link Groups#expand} reads) */
+    private double[] branchAndBound(List<Item> root, double capacity) {
+        Relaxation first = Relaxation.solve(root, capacity);
+        Incumbent best = new Incumbent();
+        PriorityQueue<Node> open = new PriorityQueue<>((x, y) -> Double.compare(x.relaxation.lowerBound, y.relaxation.lowerBound));
+        open.add(new Node(root, first));
+        int visited = 0;
+        while (!open.isEmpty() && visited++ < MAX_NODES) {
+            Node node = open.poll();
+            if (node.relaxation.lowerBound >= best.value - slack(best.value)) {
+                break; // every open node is at least as good a bound: the incumbent is optimal
+            }
+            Rounding r = Rounding.of(node.items, node.relaxation);
+            best.offer(r);
+            if (r.value - node.relaxation.lowerBound <= slack(r.value) || r.branchItem < 0) {
+                continue;
+            }
+            for (List<Item> child : split(node.items, r.branchItem, r.branchAt)) {
+                Relaxation relaxed = Relaxation.solve(child, capacity);
+                if (relaxed != null && relaxed.lowerBound < best.value - slack(best.value)) {
+                    open.add(new Node(child, relaxed));
+                }
+            }
+        }
+        return best.rounding.perApplication(root.size());
+    }
+
+    private double slack(double value) {
+        return tolerance * Math.max(1, Math.abs(value));
+    }
+
+    /** Splits one application off item {@code k} and gives it [lo, at] in one child and [at, hi] in the other. */
+    private static List<List<Item>> split(List<Item> items, int k, double at) {
+        Item item = items.get(k);
+        List<List<Item>> children = new ArrayList<>(2);
+        for (int side = 0; side < 2; side++) {
+            List<Item> child = new ArrayList<>(items.size() + 1);
+            for (int i = 0; i < items.size(); i++) {
+                if (i != k) {
+                    child.add(items.get(i));
+                } else if (item.count > 1) {
+                    child.add(item.withCount(item.count - 1));
+                }
+            }
+            child.add(side == 0 ? item.single(item.lo, at) : item.single(at, item.hi));
+            children.add(child);
+        }
+        return children;
+    }
+
+    private record Node(List<Item> items, Relaxation relaxation) {
+    }
+
+    /** The best feasible point found so far, stored per item so it can be mapped back to groups. */
+    private static final class Incumbent {
+        double value = Double.POSITIVE_INFINITY;
+        Rounding rounding;
+
+        void offer(Rounding r) {
+            if (r.value < value) {
+                value = r.value;
+                rounding = r;
+            }
+        }
+    }
+
+    /** Identical models grouped; remembers where each input application went. */
+    private static final class Groups {
+        private final List<SensitivityModel> distinct = new ArrayList<>();
+        private final List<Integer> counts = new ArrayList<>();
+        private final int[] groupOfInput;
+        private final List<SensitivityModel> inputs;
+
+        private Groups(List<SensitivityModel> inputs) {
+            this.inputs = inputs;
+            this.groupOfInput = new int[inputs.size()];
+        }
+
+        static Groups of(List<SensitivityModel> models) {
+            Groups g = new Groups(models);
+            Map<SensitivityModel, Integer> index = new HashMap<>();
+            for (int i = 0; i < models.size(); i++) {
+                SensitivityModel m = models.get(i);
+                Integer k = index.get(m);
+                if (k == null) {
+                    k = g.distinct.size();
+                    index.put(m, k);
+                    g.distinct.add(m);
+                    g.counts.add(0);
+                }
+                g.counts.set(k, g.counts.get(k) + 1);
+                g.groupOfInput[i] = k;
+            }
+            return g;
+        }
+
+        int size() {
+            return distinct.size();
+        }
+
+        SensitivityModel model(int g) {
+            return distinct.get(g);
+        }
+
+        int count(int g) {
+            return counts.get(g);
+        }
+
+        /** @param values the applications' values, group by group (see {@link Rounding#perApplication}) */
+        PortSolution expand(double[] values, double capacity) {
+            int[] next = new int[distinct.size()];
+            int[] offset = new int[distinct.size()];
+            for (int g = 1; g < offset.length; g++) {
+                offset[g] = offset[g - 1] + counts.get(g - 1);
+            }
+            double[] w = new double[inputs.size()];
+            double sum = 0;
+            for (int i = 0; i < w.length; i++) {
+                int g = groupOfInput[i];
+                w[i] = values[offset[g] + next[g]++];
+                sum += w[i];
+            }
+            // Spread rounding noise (≈1e-16 per application) so the weights sum to C_Saba exactly enough for a switch.
+            double fix = (capacity - sum) / w.length;
+            double objective = 0;
+            for (int i = 0; i < w.length; i++) {
+                w[i] += fix;
+                objective += inputs.get(i).slowdown(w[i]);
+            }
+            return new PortSolution(w, objective);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.saba.core.solve;
+
+import java.util.List;
+
+/**
+ * The convex relaxation of Eq. 2 over a set of items: each model replaced by its convex envelope, solved exactly
+ * by searching the Lagrange multiplier λ of Σ w = C. Every application of an item takes the item's value
+ * {@code x[i]} (identical convex terms are best split equally). {@code lowerBound} bounds the true optimum of
+ * the same items from below.
+ */
+final class Relaxation {
+    final double[] x;
+    final double lowerBound;
+
+    private Relaxation(double[] x, double lowerBound) {
+        this.x = x;
+        this.lowerBound = lowerBound;
+    }
+
+    /** @return the relaxed optimum, or null if the items' bounds cannot meet the capacity */
+    static Relaxation solve(List<Item> items, double capacity) {
+        double minTotal = 0;
+        double maxTotal = 0;
+        double minSlope = Double.POSITIVE_INFINITY;
+        double maxSlope = Double.NEGATIVE_INFINITY;
+        for (Item it : items) {
+            minTotal += it.count * it.lo;
+            maxTotal += it.count * it.hi;
+            minSlope = Math.min(minSlope, Math.min(it.model.derivative(it.lo), slopeOrInf(it, true)));
+            maxSlope = Math.max(maxSlope, Math.max(it.model.derivative(it.hi), slopeOrInf(it, false)));
+        }
+        double eps = 1e-12 * capacity;
+        if (minTotal > capacity + eps || maxTotal < capacity - eps) {
+            return null;
+        }
+        double[] x = new double[items.size()];
+        if (maxTotal - minTotal <= eps) { // every item pinned
+            for (int i = 0; i < x.length; i++) {
+                x[i] = items.get(i).lo;
+            }
+            return of(items, x);
+        }
+        double a = minSlope - 1 - Math.abs(minSlope);
+        double b = maxSlope + 1 + Math.abs(maxSlope);
+        double lambda = 0.5 * (a + b);
+        double previousResidual = Double.POSITIVE_INFINITY;
+        for (int iter = 0; iter < 400; iter++) {
+            double total = 0;
+            double derivative = 0;
+            for (int i = 0; i < x.length; i++) {
+                Item it = items.get(i);
+                x[i] = it.envelope.argminShifted(lambda, false);
+                total += it.count * x[i];
+                double curvature = it.envelope.curvature(x[i]);
+                if (curvature > 0) {
+                    derivative += it.count / curvature;
+                }
+            }
+            if (Math.abs(total - capacity) <= 1e-14 * capacity) {
+                return of(items, x);
+            }
+            if (total < capacity) {
+                a = lambda;
+            } else {
+                b = lambda;
+            }
+            // Newton on λ converges in a few steps where the total is smooth, but can overshoot back and forth
+            // around a kink; bisect whenever it fails to halve the residual.
+            double residual = Math.abs(total - capacity);
+            double next = derivative > 0 && residual < 0.5 * previousResidual
+                    ? lambda + (capacity - total) / derivative : Double.NaN;
+            previousResidual = residual;
+            if (!(next > a && next < b)) {
+                next = 0.5 * (a + b);
+            }
+            if (next == a || next == b || b - a <= 1e-15 * Math.max(1, Math.abs(lambda))) {
+                break; // the bracket cannot shrink further: the total jumps across the capacity at λ
+            }
+            lambda = next;
+        }
+        return interpolate(items, a, b, capacity);
+    }
+
+    private static double slopeOrInf(Item it, boolean low) {
+        ConvexEnvelope e = it.envelope;
+        return e.hasBridge() ? e.slope : (low ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
+    }
+
+    /** Between λ = a (total below C) and λ = b (total at or above C), move along the segment that hits C. */
+    private static Relaxation interpolate(List<Item> items, double a, double b, double capacity) {
+        double[] xa = new double[items.size()];
+        double[] xb = new double[items.size()];
+        double ta = 0;
+        double tb = 0;
+        for (int i = 0; i < xa.length; i++) {
+            Item it = items.get(i);
+            xa[i] = it.envelope.argminShifted(a, false);
+            xb[i] = it.envelope.argminShifted(b, true);
+            ta += it.count * xa[i];
+            tb += it.count * xb[i];
+        }
+        double theta = tb > ta ? Math.min(1, Math.max(0, (capacity - ta) / (tb - ta))) : 0;
+        double[] x = new double[xa.length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = xa[i] + theta * (xb[i] - xa[i]);
+        }
+        return of(items, x);
+    }
+
+    private static Relaxation of(List<Item> items, double[] x) {
+        double bound = 0;
+        for (int i = 0; i < x.length; i++) {
+            bound += items.get(i).count * items.get(i).envelope.value(x[i]);
+        }
+        return new Relaxation(x, bound);
+    }
+}

@@ -1,0 +1,53 @@
+package io.saba.core.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.core.model.ModelFitter;
+import io.saba.core.model.Sample;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SensitivityTableCodecTest {
+    @Test
+    void roundTripsEveryField() {
+        var fit = ModelFitter.fit(List.of(new Sample(10, 4.5), new Sample(25, 3.4), new Sample(75, 1.3),
+                new Sample(100, 1.0), new Sample(50, 2.0)), 2);
+        SensitivityTable table = SensitivityTable.empty().withNote("test")
+                .with(TableEntry.of("LR", fit, new ProfilingContext(8, "HiBench large", "2026-11-22", "IB 56G", "measured")));
+        String json = SensitivityTableCodec.toJson(table);
+        SensitivityTable back = SensitivityTableCodec.parse(json, "t.json");
+        TableEntry lr = back.find("lr").orElseThrow();
+        assertEquals(fit.model(), lr.model());
+        assertEquals(fit.r2(), lr.r2(), 0);
+        assertEquals(fit.samples(), lr.samples());
+        assertEquals(8, lr.context().nodes());
+        assertEquals("measured", lr.context().source());
+        assertEquals("test", back.note());
+        assertEquals(json, SensitivityTableCodec.toJson(back), "writing is stable");
+    }
+
+    @Test
+    void errorsNameSourceWorkloadAndField() {
+        String head = "{\"format\":\"saba-sensitivity-table\",\"version\":1,\"workloads\":{";
+        assertEquals("t.json: workload 'lr': field 'coefficients' must be an array of 3 numbers (c0..c2), got [1.0,2.0]",
+                error(head + "\"lr\":{\"degree\":2,\"coefficients\":[1.0,2.0]}}}"));
+        assertEquals("t.json: workload 'sort': field 'coefficients[1]' must be a finite number, got \"x\"",
+                error(head + "\"sort\":{\"degree\":1,\"coefficients\":[1,\"x\"]}}}"));
+        assertEquals("t.json: workload 'pr': field 'degree' must be an integer from 1 to 3, got 5",
+                error(head + "\"pr\":{\"degree\":5,\"coefficients\":[1]}}}"));
+        assertEquals("t.json: workload 'lr': field 'samples[0]' has bandwidth 0.0 % outside (0, 100]",
+                error(head + "\"lr\":{\"degree\":1,\"coefficients\":[1,2],\"samples\":[{\"bandwidth_percent\":0,\"slowdown\":1}]}}}"));
+        assertEquals("t.json: workload 'lr' appears twice (names ignore case)",
+                error(head + "\"lr\":{\"degree\":1,\"coefficients\":[1,2]},\"LR\":{\"degree\":1,\"coefficients\":[1,2]}}}"));
+        assertTrue(error("{\"format\":\"saba-sensitivity-table\",\"version\":2,\"workloads\":{}}")
+                .startsWith("t.json: field 'version': this Saba reads version 1"));
+        assertTrue(error("{\"format\":\"other\"}").startsWith("t.json: field 'format'"));
+        assertTrue(error("{\"format\": ").startsWith("t.json: not valid JSON at line 1"));
+    }
+
+    private static String error(String json) {
+        return assertThrows(MalformedTableException.class, () -> SensitivityTableCodec.parse(json, "t.json")).getMessage();
+    }
+}
