@@ -1,0 +1,178 @@
+package io.saba.core.alloc;
+
+import io.saba.core.cluster.LevelAssigner;
+import io.saba.core.cluster.LevelAssignment;
+import io.saba.core.cluster.LevelHierarchy;
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.solve.PortSolver;
+import io.saba.core.topology.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Computes Saba's allocation from scratch as a pure function of the registered applications, their connections
+ * and the topology (paper §5.1–5.3): levels by K-means, a level hierarchy, and for every crossed switch output port
+ * the Eq. 2 weights of the applications on it, summed per queue.
+ *
+ * <p>The hierarchy is built down to the smallest number of Saba queues (queues - 1) of any port of the topology.
+ * The paper stops at the smallest queue count of the ports in use; the two give the same queue maps, because merging
+ * is greedy and deterministic (a longer hierarchy only appends levels) and the first-fit rule never reaches past the
+ * level that fits the smallest port in use — and the topology-wide bound keeps the hierarchy independent of which
+ * ports happen to be in use, which the incremental {@link AllocationState} relies on.
+ *
+ * <p>Deterministic: applications are processed in id order. Thread-safe if the solver is.
+ */
+public final class Allocator {
+    /** The queue the default level 0 maps to on every port. */
+    public static final int DEFAULT_QUEUE = 0;
+
+    private final PortSolver solver;
+    private final LevelAssigner assigner;
+    private final double cSaba;
+
+    /**
+     * @param solver the Eq. 2 solver
+     * @param levels number of priority levels S the fabric carries, including default level 0 (16 IB, 8 Ethernet)
+     * @param cSaba  C_Saba, the fraction of each link Saba's queues share, 0 &lt; C_Saba ≤ 1
+     */
+    public Allocator(PortSolver solver, int levels, double cSaba) {
+        this(solver, new LevelAssigner(levels), cSaba);
+    }
+
+    /** As {@link #Allocator(PortSolver, int, double)}, with a configured level assigner (e.g. another seed). */
+    public Allocator(PortSolver solver, LevelAssigner assigner, double cSaba) {
+        this.solver = Objects.requireNonNull(solver, "solver");
+        this.assigner = Objects.requireNonNull(assigner, "assigner");
+        if (!(cSaba > 0 && cSaba <= 1)) {
+            throw new IllegalArgumentException("C_Saba must be in (0, 1], got " + cSaba);
+        }
+        this.cSaba = cSaba;
+    }
+
+    /** C_Saba, the fraction of each link Saba's queues share. */
+    public double cSaba() {
+        return cSaba;
+    }
+
+    /**
+     * The whole allocation.
+     *
+     * @param applications registered applications (unique ids)
+     * @param connections  their open connections; each must belong to a listed application and name known hosts
+     * @throws IllegalArgumentException on duplicate application ids, a connection of an unknown application, or
+     *                                  an unknown host
+     */
+    public AllocationResult allocate(Collection<Application> applications, Collection<Connection> connections,
+                                     Topology topology) {
+        Map<String, Application> apps = byId(applications);
+        LevelAssignment levels = assignLevels(apps.values());
+        LevelHierarchy hierarchy = hierarchy(levels, topology);
+        Map<PortId, Set<String>> appsOnPort = new TreeMap<>();
+        for (Connection c : connections) {
+            if (!apps.containsKey(c.appId())) {
+                throw new IllegalArgumentException("connection " + c + " belongs to unregistered application " + c.appId());
+            }
+            for (PortId port : topology.path(c.srcHost(), c.dstHost())) {
+                appsOnPort.computeIfAbsent(port, p -> new TreeSet<>()).add(c.appId());
+            }
+        }
+        Map<PortId, PortAllocation> ports = new TreeMap<>();
+        for (Map.Entry<PortId, Set<String>> e : appsOnPort.entrySet()) {
+            List<Application> present = new ArrayList<>();
+            e.getValue().forEach(id -> present.add(apps.get(id)));
+            ports.put(e.getKey(), allocatePort(e.getKey(), topology.queues(e.getKey()), present, levels, hierarchy));
+        }
+        return new AllocationResult(levels.levelOfApp(), levels.levelCentroids(), ports);
+    }
+
+    /** Application → level clustering (done on register / deregister only). */
+    public LevelAssignment assignLevels(Collection<Application> applications) {
+        Map<String, SensitivityModel> models = new HashMap<>();
+        for (Application a : applications) {
+            models.put(a.id(), a.model());
+        }
+        return assigner.assign(models);
+    }
+
+    /** The level hierarchy for an assignment, down to the topology's smallest count of Saba queues. */
+    public LevelHierarchy hierarchy(LevelAssignment levels, Topology topology) {
+        return LevelHierarchy.build(levels.levelCentroids(), Math.max(1, topology.minQueues() - 1));
+    }
+
+    /**
+     * One port's allocation: Eq. 2 over the applications present, levels fitted into queues 1..Q-1, queue weights
+     * summed. Queue 0 carries level 0 and gets 1 - C_Saba; queues no level maps to get 0. A lone application gets
+     * C_Saba without asking the solver.
+     *
+     * @param port         the port
+     * @param queues       its queue count Q (≥ 2)
+     * @param appsOnPort   the applications with at least one connection across the port (each once, non-empty)
+     * @param levels       the current level assignment (must cover these applications)
+     * @param hierarchy    the current level hierarchy
+     */
+    public PortAllocation allocatePort(PortId port, int queues, Collection<Application> appsOnPort,
+                                       LevelAssignment levels, LevelHierarchy hierarchy) {
+        if (queues < 2) {
+            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
+        }
+        List<Application> apps = new ArrayList<>(appsOnPort);
+        if (apps.isEmpty()) {
+            throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
+        }
+        apps.sort((a, b) -> a.id().compareTo(b.id()));
+        List<SensitivityModel> models = new ArrayList<>();
+        Set<Integer> present = new TreeSet<>();
+        for (Application a : apps) {
+            Integer level = levels.levelOfApp().get(a.id());
+            if (level == null) {
+                throw new IllegalArgumentException("application " + a.id() + " has no priority level");
+            }
+            models.add(a.model());
+            present.add(level);
+        }
+        // one application needs no optimisation: it gets all of C_Saba (exactly, and without a solver call)
+        double[] w = models.size() == 1 ? new double[] {cSaba} : solver.solve(models, cSaba).weights();
+        if (w.length != apps.size()) {
+            throw new IllegalStateException("solver returned " + w.length + " weights for " + apps.size() + " applications");
+        }
+        Map<Integer, Integer> queueOfLevel = new TreeMap<>();
+        queueOfLevel.put(LevelAssigner.DEFAULT_LEVEL, DEFAULT_QUEUE);
+        hierarchy.queueMap(present, queues - 1).forEach((level, q) -> queueOfLevel.put(level, q + 1));
+        double[] queueWeights = new double[queues];
+        queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
+        Map<String, Double> appWeights = new TreeMap<>();
+        for (int i = 0; i < apps.size(); i++) {
+            Application a = apps.get(i);
+            queueWeights[queueOfLevel.get(levels.levelOfApp().get(a.id()))] += w[i];
+            appWeights.put(a.id(), w[i]);
+        }
+        return new PortAllocation(port, queueOfLevel, queueWeights, appWeights);
+    }
+
+    /** Whether two port allocations say the same (value comparison, including the weight arrays). */
+    public static boolean sameAllocation(PortAllocation a, PortAllocation b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.port().equals(b.port()) && a.queueOfLevel().equals(b.queueOfLevel())
+                && Arrays.equals(a.queueWeights(), b.queueWeights()) && a.appWeights().equals(b.appWeights());
+    }
+
+    static Map<String, Application> byId(Collection<Application> applications) {
+        Map<String, Application> apps = new TreeMap<>();
+        for (Application a : applications) {
+            if (apps.put(a.id(), a) != null) {
+                throw new IllegalArgumentException("application " + a.id() + " is listed twice");
+            }
+        }
+        return apps;
+    }
+}

@@ -1,0 +1,200 @@
+package io.saba.core.cluster;
+
+import io.saba.core.model.SensitivityModel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.commons.math3.ml.clustering.CentroidCluster;
+import org.apache.commons.math3.ml.clustering.DoublePoint;
+import org.apache.commons.math3.ml.clustering.KMeansPlusPlusClusterer;
+import org.apache.commons.math3.ml.clustering.MultiKMeansPlusPlusClusterer;
+import org.apache.commons.math3.ml.distance.EuclideanDistance;
+import org.apache.commons.math3.random.JDKRandomGenerator;
+
+/**
+ * Groups applications into priority levels by K-means on their sensitivity models' coefficients (paper §5.3.1).
+ *
+ * <p><b>Features.</b> Each model's coefficients c0..c3, padded with zeros to degree 3, unscaled. Because b is a
+ * fraction of the link, every monomial b^i lies in [0, 1], so a coefficient difference of δ moves D(b) by at most δ
+ * anywhere on the interval and Euclidean distance between vectors bounds the distance between the slowdown curves
+ * (|ΔD(b)| ≤ Σ|Δc_i| ≤ 2‖Δc‖). Standardising each coefficient would instead magnify the dimensions in which all
+ * models nearly agree (e.g. c3 of quadratic fits) and let their noise decide the grouping, so we do not.
+ *
+ * <p><b>Levels.</b> Level 0 is reserved for the default class (unregistered traffic). With S levels, applications
+ * are clustered into at most S-1 groups. If there are no more distinct coefficient vectors than that, every distinct
+ * vector gets its own level and K-means is not run. Groups are numbered 1..m in increasing sensitivity, measured as
+ * the centroid's predicted slowdown at a 25 % share ({@link #PROBE_SHARE}): the most sensitive group gets the
+ * highest number. Identical models always share a level.
+ *
+ * <p><b>Determinism.</b> K-means++ seeding uses a {@link JDKRandomGenerator} with a fixed seed, and the points are
+ * fed in lexicographic order of their coefficient vectors, so the result depends only on the multiset of models and
+ * on which application has which model — not on the order of the input map.
+ */
+public final class LevelAssigner {
+    /** The level unregistered and unknown traffic uses; never assigned to an application. */
+    public static final int DEFAULT_LEVEL = 0;
+    /** InfiniBand has 16 service levels. */
+    public static final int INFINIBAND_LEVELS = 16;
+    /** Ethernet PCP has 8 priority values. */
+    public static final int ETHERNET_LEVELS = 8;
+    /** The share at which groups are compared to number them by sensitivity. */
+    public static final double PROBE_SHARE = 0.25;
+    /** Seed used by {@link #LevelAssigner(int)}. */
+    public static final long DEFAULT_SEED = 0x5ABAL;
+
+    private static final int DIMENSIONS = SensitivityModel.MAX_DEGREE + 1;
+    private static final int MAX_ITERATIONS = 1000;
+    private static final int TRIALS = 8;
+    private static final Comparator<double[]> LEXICOGRAPHIC = Arrays::compare;
+
+    private final int levels;
+    private final long seed;
+
+    /** An assigner for {@code levels} priority levels (including level 0) with the default seed. */
+    public LevelAssigner(int levels) {
+        this(levels, DEFAULT_SEED);
+    }
+
+    /**
+     * @param levels number of priority levels S the fabric carries, including the default level 0 (≥ 2)
+     * @param seed   seed of K-means++'s random choices
+     */
+    public LevelAssigner(int levels, long seed) {
+        if (levels < 2) {
+            throw new IllegalArgumentException("need at least 2 priority levels (0 is the default class), got " + levels);
+        }
+        this.levels = levels;
+        this.seed = seed;
+    }
+
+    /** Number of priority levels S, including the default level 0. */
+    public int levels() {
+        return levels;
+    }
+
+    /**
+     * Clusters the applications into at most S-1 levels.
+     *
+     * @param modelOfApp application id → its sensitivity model
+     * @return each application's level (1..S-1) and each used level's centroid
+     */
+    public LevelAssignment assign(Map<String, SensitivityModel> modelOfApp) {
+        Objects.requireNonNull(modelOfApp, "modelOfApp");
+        if (modelOfApp.isEmpty()) {
+            return LevelAssignment.empty();
+        }
+        // distinct feature vector → its applications (sorted by id); vectors in lexicographic order
+        TreeMap<double[], List<String>> appsOfVector = new TreeMap<>(LEXICOGRAPHIC);
+        for (Map.Entry<String, SensitivityModel> e : new TreeMap<>(modelOfApp).entrySet()) {
+            SensitivityModel model = Objects.requireNonNull(e.getValue(), () -> "no model for application " + e.getKey());
+            appsOfVector.computeIfAbsent(features(model), v -> new ArrayList<>()).add(e.getKey());
+        }
+        int groups = levels - 1;
+        List<List<double[]>> clusters = appsOfVector.size() <= groups
+                ? singletons(appsOfVector)
+                : kMeans(appsOfVector, groups);
+
+        // centroid of each cluster, weighted by how many applications share each vector
+        List<double[]> centroids = new ArrayList<>();
+        for (List<double[]> members : clusters) {
+            double[] sum = new double[DIMENSIONS];
+            int count = 0;
+            for (double[] v : members) {
+                int n = appsOfVector.get(v).size();
+                for (int d = 0; d < DIMENSIONS; d++) {
+                    sum[d] += v[d] * n;
+                }
+                count += n;
+            }
+            for (int d = 0; d < DIMENSIONS; d++) {
+                sum[d] /= count;
+            }
+            centroids.add(sum);
+        }
+        Integer[] order = new Integer[clusters.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.<Integer>comparingDouble(i -> sensitivity(centroids.get(i)))
+                .thenComparing(i -> centroids.get(i), LEXICOGRAPHIC));
+
+        Map<String, Integer> levelOfApp = new HashMap<>();
+        Map<Integer, SensitivityModel> levelCentroids = new HashMap<>();
+        for (int rank = 0; rank < order.length; rank++) {
+            int level = rank + 1;
+            int cluster = order[rank];
+            levelCentroids.put(level, SensitivityModel.of(centroids.get(cluster)));
+            for (double[] v : clusters.get(cluster)) {
+                for (String app : appsOfVector.get(v)) {
+                    levelOfApp.put(app, level);
+                }
+            }
+        }
+        return new LevelAssignment(levelOfApp, levelCentroids);
+    }
+
+    /** A model's K-means features: c0..c3, zero-padded. */
+    public static double[] features(SensitivityModel model) {
+        double[] v = new double[DIMENSIONS];
+        for (int i = 0; i < DIMENSIONS; i++) {
+            v[i] = model.coefficient(i) + 0.0; // folds -0.0 into 0.0
+        }
+        return v;
+    }
+
+    /** The sensitivity a group is ranked by: predicted slowdown at {@link #PROBE_SHARE}. */
+    static double sensitivity(double[] coefficients) {
+        double v = 0;
+        for (int i = coefficients.length - 1; i >= 0; i--) {
+            v = v * PROBE_SHARE + coefficients[i];
+        }
+        return v;
+    }
+
+    private static List<List<double[]>> singletons(TreeMap<double[], List<String>> appsOfVector) {
+        List<List<double[]>> clusters = new ArrayList<>();
+        for (double[] v : appsOfVector.keySet()) {
+            clusters.add(List.of(v));
+        }
+        return clusters;
+    }
+
+    private List<List<double[]>> kMeans(TreeMap<double[], List<String>> appsOfVector, int k) {
+        // one point per application (so popular models pull centroids), in vector order
+        List<DoublePoint> points = new ArrayList<>();
+        Map<DoublePoint, double[]> vectorOfPoint = new HashMap<>();
+        for (Map.Entry<double[], List<String>> e : appsOfVector.entrySet()) {
+            for (int i = 0; i < e.getValue().size(); i++) {
+                DoublePoint p = new DoublePoint(e.getKey());
+                points.add(p);
+                vectorOfPoint.putIfAbsent(p, e.getKey());
+            }
+        }
+        JDKRandomGenerator random = new JDKRandomGenerator();
+        random.setSeed(seed);
+        KMeansPlusPlusClusterer<DoublePoint> one = new KMeansPlusPlusClusterer<>(k, MAX_ITERATIONS,
+                new EuclideanDistance(), random, KMeansPlusPlusClusterer.EmptyClusterStrategy.LARGEST_VARIANCE);
+        List<CentroidCluster<DoublePoint>> result = new MultiKMeansPlusPlusClusterer<>(one, TRIALS).cluster(points);
+
+        // a distinct vector belongs to the cluster its first point landed in (identical points land together anyway)
+        Map<double[], Integer> clusterOfVector = new LinkedHashMap<>();
+        for (int c = 0; c < result.size(); c++) {
+            for (DoublePoint p : result.get(c).getPoints()) {
+                clusterOfVector.putIfAbsent(vectorOfPoint.get(p), c);
+            }
+        }
+        List<List<double[]>> clusters = new ArrayList<>();
+        Map<Integer, List<double[]>> byIndex = new TreeMap<>();
+        for (double[] v : appsOfVector.keySet()) {
+            byIndex.computeIfAbsent(clusterOfVector.get(v), c -> new ArrayList<>()).add(v);
+        }
+        clusters.addAll(byIndex.values());
+        return clusters;
+    }
+}
