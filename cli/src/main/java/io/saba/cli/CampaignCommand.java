@@ -1,0 +1,60 @@
+package io.saba.cli;
+
+import io.saba.harness.campaign.TestbedCampaign;
+import io.saba.harness.campaign.TestbedCampaignConfig;
+import io.saba.harness.campaign.OutputFolder;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code saba campaign}: reproduces the Saba paper's evaluation figures in the flow-level simulator and prints our
+ * numbers beside the paper's. Progress goes to stderr, the comparison to stdout, CSV and PNG to {@code --out}.
+ */
+@Command(name = "campaign", mixinStandardHelpOptions = true,
+        description = "Reproduce the Saba paper's figures in the simulator (fig8: 500-setup testbed campaign).")
+public final class CampaignCommand implements Callable<Integer> {
+    @Option(names = "--figure", defaultValue = "fig8",
+            description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b")
+    String figure;
+
+    @Option(names = "--setups", defaultValue = "500", description = "cluster setups for fig8 (default ${DEFAULT-VALUE})")
+    int setups;
+
+    @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--degree", defaultValue = "3", description = "polynomial degree k of the models (default ${DEFAULT-VALUE})")
+    int degree;
+
+    @Option(names = "--queues", defaultValue = "8", description = "Saba queues per port (default ${DEFAULT-VALUE})")
+    int queues;
+
+    @Option(names = "--threads", description = "worker threads (default: all cores)")
+    Integer threads;
+
+    @Option(names = "--out", description = "output folder; an interrupted run resumes from it (default campaign-<figure>)")
+    Path out;
+
+    @Override
+    public Integer call() {
+        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        Path dir = out != null ? out : Path.of("campaign-" + figure);
+        switch (figure.toLowerCase(Locale.ROOT)) {
+            case "fig8" -> {
+                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups, seed, degree, queues, 1.0, t, dir);
+                TestbedCampaign.Result r = TestbedCampaign.run(cfg, System.err);
+                String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
+                        "%nran %d setups now (%d resumed) in %.1f s on %d threads; output in %s%n", r.ranNow(),
+                        r.resumed(), r.seconds(), t, dir);
+                TestbedCampaign.writeFigures(dir, r.rows());
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                System.out.print(report);
+                return 0;
+            }
+            default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
+        }
+    }
+}
