@@ -1,12 +1,14 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.solve.Eq2Solver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.fabric.Fabric;
-import io.saba.harness.sim.fabric.SingleSwitchFabric;
-import io.saba.harness.sim.policy.InterimSabaController;
+import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.policy.CanonicalCachingSolver;
+import io.saba.harness.sim.policy.CoreSabaController;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
 import io.saba.harness.sim.policy.SabaPolicy;
 import io.saba.harness.sim.workload.HibenchCatalog;
@@ -47,12 +49,13 @@ public final class TestbedCampaign {
     public static Result run(TestbedCampaignConfig cfg, PrintStream progress) {
         long t0 = System.nanoTime();
         OutputFolder.prepare(cfg.out(), cfg.fingerprint());
-        Fabric fabric = SingleSwitchFabric.testbed();
+        Fabric fabric = Fabrics.testbed();
         List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(fabric.hostLinkRate()).values());
         SensitivityTable table = new SimulatedProfiler(fabric, cfg.degree()).profile(workloads);
         OutputFolder.write(cfg.out().resolve("sensitivity-table.json"), SensitivityTableCodec.toJson(table));
-        PolicyFactory saba = SabaPolicy.factory(
-                new InterimSabaController(table, new Eq2Solver(), cfg.queues(), cfg.capacity()));
+        PolicyFactory saba = SabaPolicy.factory(CoreSabaController.centralised(table,
+                new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, cfg.queues(),
+                cfg.capacity()));
         SetupGenerator gen = new SetupGenerator(workloads, fabric.hosts(), SetupRules.paper(), cfg.seed());
 
         OutcomeCsv csv = new OutcomeCsv(cfg.out().resolve("jobs.csv"));
