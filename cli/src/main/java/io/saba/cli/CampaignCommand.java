@@ -3,6 +3,8 @@ package io.saba.cli;
 import io.saba.harness.campaign.TestbedCampaign;
 import io.saba.harness.campaign.TestbedCampaignConfig;
 import io.saba.harness.campaign.OutputFolder;
+import io.saba.harness.campaign.ScaleStudy;
+import io.saba.harness.campaign.SensitivityStudies;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -50,6 +52,32 @@ public final class CampaignCommand implements Callable<Integer> {
                         "%nran %d setups now (%d resumed) in %.1f s on %d threads; output in %s%n", r.ranNow(),
                         r.resumed(), r.seconds(), t, dir);
                 TestbedCampaign.writeFigures(dir, r.rows());
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                System.out.print(report);
+                return 0;
+            }
+            case "fig9" -> {
+                OutputFolder.prepare(dir, "fig9");
+                long t0 = System.nanoTime();
+                var variants = SensitivityStudies.run(t, System.err);
+                String report = SensitivityStudies.report(variants) + String.format(Locale.ROOT,
+                        "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
+                SensitivityStudies.writeFigures(dir, variants);
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                System.out.print(report);
+                return 0;
+            }
+            case "fig10", "fig11a", "fig11b" -> {
+                String f = figure.toLowerCase(Locale.ROOT);
+                OutputFolder.prepare(dir, f + " seed=" + seed);
+                long t0 = System.nanoTime();
+                ScaleStudy study = ScaleStudy.paper(seed);
+                System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
+                        (System.nanoTime() - t0) / 1e9);
+                var schemes = study.run(f, t, System.err);
+                String report = ScaleStudy.report(f, schemes) + String.format(Locale.ROOT,
+                        "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
+                ScaleStudy.writeFigures(dir, f, schemes);
                 OutputFolder.write(dir.resolve("summary.txt"), report);
                 System.out.print(report);
                 return 0;

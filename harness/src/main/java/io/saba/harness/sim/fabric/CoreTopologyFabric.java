@@ -21,6 +21,7 @@ public final class CoreTopologyFabric implements Fabric {
     private final List<String> hosts;
     private final double hostRate;
     private final Map<String, Boolean> isHost = new HashMap<>();
+    private final java.util.Set<PortId> towardHost = new java.util.HashSet<>();
 
     /**
      * @param topology the network
@@ -31,6 +32,14 @@ public final class CoreTopologyFabric implements Fabric {
         this.hosts = List.copyOf(topology.hosts());
         this.hostRate = hostGbps * 1e9 / 8;
         hosts.forEach(h -> isHost.put(h, true));
+        for (io.saba.core.topology.Link l : topology.links()) {
+            if (isHost.containsKey(l.b())) {
+                towardHost.add(new PortId(l.a(), l.portA()));
+            }
+            if (isHost.containsKey(l.a())) {
+                towardHost.add(new PortId(l.b(), l.portB()));
+            }
+        }
     }
 
     public Topology topology() {
@@ -40,6 +49,11 @@ public final class CoreTopologyFabric implements Fabric {
     /** Whether a port is a host NIC (not a switch port of the topology). */
     public boolean isHostPort(PortId port) {
         return port.port() == HOST_NIC && isHost.containsKey(port.node());
+    }
+
+    /** Whether a port is a switch's last hop toward a host (where a receiver-driven transport schedules). */
+    public boolean isTowardHost(PortId port) {
+        return towardHost.contains(port);
     }
 
     @Override
