@@ -48,7 +48,7 @@ class SimulatedProfilerTest {
             sum += d;
         }
         assertEquals(2.1, sum / specs.size(), 0.05);
-        List<String> order = List.of("rf", "lr", "gbt", "svm", "ni", "nw", "pagerank", "sql", "wordcount", "sort");
+        List<String> order = List.of("rf", "lr", "gbt", "svm", "nutchindexing", "nweight", "pagerank", "sql", "wordcount", "sort");
         for (int i = 0; i + 1 < order.size(); i++) {
             assertTrue(at25.get(order.get(i)) >= at25.get(order.get(i + 1)), order.get(i) + " vs " + order.get(i + 1));
         }
