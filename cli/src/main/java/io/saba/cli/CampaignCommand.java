@@ -34,6 +34,11 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--queues", defaultValue = "8", description = "Saba queues per port (default ${DEFAULT-VALUE})")
     int queues;
 
+    @Option(names = "--hol-blocking",
+            description = "fig8: model head-of-line blocking in the switch's input buffers (InfiniBand congestion "
+                    + "spreading) for both runs; default: ideal fluid per-flow max-min")
+    boolean holBlocking;
+
     @Option(names = "--threads", description = "worker threads (default: all cores)")
     Integer threads;
 
@@ -46,7 +51,8 @@ public final class CampaignCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("campaign-" + figure);
         switch (figure.toLowerCase(Locale.ROOT)) {
             case "fig8" -> {
-                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups, seed, degree, queues, 1.0, t, dir);
+                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups, seed, degree, queues, 1.0, t, dir,
+                        holBlocking);
                 TestbedCampaign.Result r = TestbedCampaign.run(cfg, System.err);
                 String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
                         "%nran %d setups now (%d resumed) in %.1f s on %d threads; output in %s%n", r.ranNow(),

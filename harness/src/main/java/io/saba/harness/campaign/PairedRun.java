@@ -15,8 +15,14 @@ public final class PairedRun {
 
     public static List<JobOutcome> run(int setup, Fabric fabric, List<JobSpec> jobs, PolicyFactory baseline,
                                        PolicyFactory policy) {
-        SimResult b = new Simulation(fabric, jobs, baseline).run();
-        SimResult p = new Simulation(fabric, jobs, policy).run();
+        return run(setup, fabric, jobs, baseline, policy, false);
+    }
+
+    /** As above, optionally with head-of-line blocking at switch input buffers (for both runs). */
+    public static List<JobOutcome> run(int setup, Fabric fabric, List<JobSpec> jobs, PolicyFactory baseline,
+                                       PolicyFactory policy, boolean headOfLineBlocking) {
+        SimResult b = new Simulation(fabric, jobs, baseline, headOfLineBlocking).run();
+        SimResult p = new Simulation(fabric, jobs, policy, headOfLineBlocking).run();
         List<JobOutcome> out = new ArrayList<>(jobs.size());
         for (JobSpec j : jobs) {
             out.add(new JobOutcome(setup, j.id(), j.workload().name(), j.datasetScale(), j.hosts().size(),

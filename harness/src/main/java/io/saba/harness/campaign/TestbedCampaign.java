@@ -72,7 +72,8 @@ public final class TestbedCampaign {
             List<Future<?>> futures = new ArrayList<>();
             for (int i : pending) {
                 futures.add(pool.submit(() -> {
-                    csv.append(PairedRun.run(i, fabric, gen.setup(i), PerFlowMaxMinPolicy.FACTORY, saba));
+                    csv.append(PairedRun.run(i, fabric, gen.setup(i), PerFlowMaxMinPolicy.FACTORY, saba,
+                            cfg.headOfLineBlocking()));
                     bar.step();
                 }));
             }

@@ -1,6 +1,7 @@
 package io.saba.harness.sim.engine;
 
 import io.saba.core.alloc.PortId;
+import io.saba.harness.sim.fabric.CoreTopologyFabric;
 import io.saba.harness.sim.fabric.Fabric;
 import io.saba.harness.sim.sharing.PortFixedPointSharing;
 import io.saba.harness.sim.sharing.PortLoad;
@@ -29,6 +30,7 @@ public final class Simulation {
 
     private final Fabric fabric;
     private final SharingPolicy policy;
+    private final boolean headOfLineBlocking;
     private final List<SimJob> jobs = new ArrayList<>();
     private final PriorityQueue<Event> queue = new PriorityQueue<>();
     private final List<FlowGroup> active = new ArrayList<>();
@@ -58,7 +60,19 @@ public final class Simulation {
     }
 
     public Simulation(Fabric fabric, List<JobSpec> specs, PolicyFactory policyFactory) {
+        this(fabric, specs, policyFactory, false);
+    }
+
+    /**
+     * @param headOfLineBlocking model the input buffers of a lossless switch as FIFOs: the flows leaving a host
+     *                           NIC in the same queue (the same VL of the switch's input buffer) advance at the
+     *                           pace of the slowest of them, and what that queue cannot use goes to the other
+     *                           queues. This is InfiniBand's congestion spreading; it applies to every policy,
+     *                           since it is a property of the switch, not of the allocation.
+     */
+    public Simulation(Fabric fabric, List<JobSpec> specs, PolicyFactory policyFactory, boolean headOfLineBlocking) {
         this.fabric = fabric;
+        this.headOfLineBlocking = headOfLineBlocking;
         for (int i = 0; i < specs.size(); i++) {
             jobs.add(new SimJob(specs.get(i), i, fabric));
         }
@@ -208,7 +222,7 @@ public final class Simulation {
             }
         }
         List<PortLoad> loads = new ArrayList<>(byPort.size());
-        boolean exact = policy.isPerFlowMaxMin();
+        boolean exact = policy.isPerFlowMaxMin() && !headOfLineBlocking;
         for (Map.Entry<PortId, List<FlowGroup>> e : byPort.entrySet()) {
             List<FlowGroup> here = e.getValue();
             int[] gs = new int[here.size()];
@@ -218,6 +232,9 @@ public final class Simulation {
                 mult[k] = here.get(k).job().flowsPerPort().get(e.getKey());
             }
             PortSchedule sched = exact ? null : policy.arrange(e.getKey(), List.copyOf(here));
+            if (headOfLineBlocking && fabric instanceof CoreTopologyFabric f && f.isHostPort(e.getKey())) {
+                sched = sched.asFifoBuffers();
+            }
             loads.add(new PortLoad(fabric.capacity(e.getKey()), gs, mult, sched));
         }
         double[] caps = new double[active.size()];

@@ -11,8 +11,14 @@ import java.util.List;
  * (its multiplicity), because fairness inside a queue is per flow. Built once per port per rate computation.
  */
 public final class PortSchedule {
-    /** One weighted queue: its weight and the groups in it. */
-    public record Queue(double weight, int[] members) {
+    /**
+     * One weighted queue: its weight and the groups in it.
+     *
+     * @param fifo true when the queue is one FIFO input buffer of a lossless switch: a packet at its head that
+     *             cannot leave blocks those behind it, so all its flows advance at the rate of the slowest
+     *             (head-of-line blocking); what the queue cannot use goes to the other queues
+     */
+    public record Queue(double weight, int[] members, boolean fifo) {
     }
 
     private final List<List<Queue>> classes = new ArrayList<>();
@@ -31,8 +37,21 @@ public final class PortSchedule {
         if (!(weight >= 0) || Double.isInfinite(weight)) {
             throw new IllegalArgumentException("queue weight must be finite and ≥ 0, got " + weight);
         }
-        classes.get(classes.size() - 1).add(new Queue(weight, members.clone()));
+        classes.get(classes.size() - 1).add(new Queue(weight, members.clone(), false));
         return this;
+    }
+
+    /** The same schedule with every queue a head-of-line-blocking FIFO (see {@link Queue#fifo}). */
+    public PortSchedule asFifoBuffers() {
+        PortSchedule s = new PortSchedule();
+        for (List<Queue> cls : classes) {
+            List<Queue> copy = new ArrayList<>();
+            for (Queue q : cls) {
+                copy.add(new Queue(q.weight(), q.members(), true));
+            }
+            s.classes.add(copy);
+        }
+        return s;
     }
 
     /** A single FIFO-fair queue holding every group: per-flow fairness on this port. */
@@ -68,8 +87,16 @@ public final class PortSchedule {
             for (int q = 0; q < cls.size(); q++) {
                 // A zero weight still gets leftovers (work conservation), just after everyone else.
                 qWeights[q] = Math.max(cls.get(q).weight(), 1e-9);
+                double slowest = Double.POSITIVE_INFINITY;
+                double flows = 0;
                 for (int g : cls.get(q).members()) {
                     qDemand[q] += multiplicity[g] * demand[g];
+                    slowest = Math.min(slowest, demand[g]);
+                    flows += multiplicity[g];
+                }
+                if (cls.get(q).fifo()) {
+                    // every flow of a FIFO moves at the slowest one's pace, so it can use no more than this
+                    qDemand[q] = Math.min(qDemand[q], slowest * flows);
                 }
             }
             double[] qShare = WaterFill.fill(left, qWeights, qDemand);
@@ -81,7 +108,7 @@ public final class PortSchedule {
                     w[k] = multiplicity[members[k]];
                     d[k] = multiplicity[members[k]] * demand[members[k]];
                 }
-                double[] agg = WaterFill.fill(qShare[q], w, d);
+                double[] agg = cls.get(q).fifo() ? lockstep(qShare[q], w, d) : WaterFill.fill(qShare[q], w, d);
                 for (int k = 0; k < members.length; k++) {
                     perFlow[members[k]] = agg[k] / multiplicity[members[k]];
                     left -= agg[k];
@@ -89,5 +116,21 @@ public final class PortSchedule {
             }
         }
         return perFlow;
+    }
+
+    /** A FIFO's share split so that every flow gets the same rate, bounded by the slowest flow's demand. */
+    private static double[] lockstep(double share, double[] flows, double[] aggregateDemand) {
+        double total = 0;
+        double perFlow = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < flows.length; k++) {
+            total += flows[k];
+            perFlow = Math.min(perFlow, aggregateDemand[k] / flows[k]);
+        }
+        perFlow = Math.min(perFlow, share / total);
+        double[] out = new double[flows.length];
+        for (int k = 0; k < flows.length; k++) {
+            out[k] = perFlow * flows[k];
+        }
+        return out;
     }
 }

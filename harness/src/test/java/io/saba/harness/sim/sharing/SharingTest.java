@@ -138,4 +138,19 @@ class SharingTest {
             }
         }
     }
+
+    @Test
+    void aFifoBufferMovesAllItsFlowsAtTheSlowestOnesPaceAndLeavesTheRestToOtherQueues() {
+        // NIC port (cap 10): groups 0 and 1 in one FIFO queue, group 2 in another; group 0 is held to 1 elsewhere.
+        PortSchedule fifo = new PortSchedule().queue(0.5, 0, 1).queue(0.5, 2).asFifoBuffers();
+        PortLoad nic = new PortLoad(10, new int[] {0, 1, 2}, new double[] {1, 1, 1}, fifo);
+        PortLoad elsewhere = new PortLoad(1, new int[] {0}, new double[] {1}, PortSchedule.oneQueue(1));
+        double[] r = PortFixedPointSharing.solve(new double[] {INF, INF, INF}, List.of(nic, elsewhere));
+        assertArrayEquals(new double[] {1, 1, 8}, r, 1e-9);
+        // without head-of-line blocking group 1 would take what group 0 leaves in its queue
+        PortSchedule plain = new PortSchedule().queue(0.5, 0, 1).queue(0.5, 2);
+        double[] p = PortFixedPointSharing.solve(new double[] {INF, INF, INF},
+                List.of(new PortLoad(10, new int[] {0, 1, 2}, new double[] {1, 1, 1}, plain), elsewhere));
+        assertArrayEquals(new double[] {1, 4, 5}, p, 1e-9);
+    }
 }
