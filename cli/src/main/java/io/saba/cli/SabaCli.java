@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.cli.rperf.RperfCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,6 +11,8 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             FitCommand.class,
             AllocateCommand.class,
+            BenchCommand.class,
+            RperfCommand.class,
             CampaignCommand.class,
         })
 public final class SabaCli {
