@@ -132,16 +132,16 @@ public final class TestbedCampaign {
         StringBuilder s = new StringBuilder();
         Map<String, Double> per = Stats.perWorkload(rows);
         s.append("Fig. 8a  speedup of Saba over per-flow max-min, geometric mean per workload\n");
-        s.append(String.format(Locale.ROOT, "%-10s %8s %8s %6s%n", "workload", "ours", "paper", "jobs"));
+        s.append(String.format(Locale.ROOT, "%-14s %8s %8s %6s%n", "workload", "ours", "paper", "jobs"));
         Map<String, Long> counts = new HashMap<>();
         rows.forEach(o -> counts.merge(o.workload(), 1L, Long::sum));
-        per.forEach((w, v) -> s.append(String.format(Locale.ROOT, "%-10s %8.2f %8s %6d%n", w, v,
+        per.forEach((w, v) -> s.append(String.format(Locale.ROOT, "%-14s %8.2f %8s %6d%n", w, v,
                 PaperFigures.FIG8A.containsKey(w) ? String.format(Locale.ROOT, "%.2f", PaperFigures.FIG8A.get(w))
                         : "-", counts.get(w))));
         double meanOfWorkloads = Stats.geomean(per.values());
-        s.append(String.format(Locale.ROOT, "%-10s %8.2f %8.2f%n", "mean (wl)", meanOfWorkloads,
+        s.append(String.format(Locale.ROOT, "%-14s %8.2f %8.2f%n", "mean (wl)", meanOfWorkloads,
                 PaperFigures.FIG8_MEAN));
-        s.append(String.format(Locale.ROOT, "%-10s %8.2f %8.2f%n", "mean (jobs)", Stats.allJobs(rows),
+        s.append(String.format(Locale.ROOT, "%-14s %8.2f %8.2f%n", "mean (jobs)", Stats.allJobs(rows),
                 PaperFigures.FIG8_MEAN));
         List<Double> setups = Stats.perSetup(rows);
         long slower = setups.stream().filter(x -> x < 1).count();

@@ -27,7 +27,9 @@ public final class SimJob {
                 }
             }
         }
-        this.flowsPerPort = Map.copyOf(m);
+        // Insertion order (hosts, then hops), never Map.copyOf: its iteration order changes from JVM to JVM, and
+        // the order ports are visited decides float sums and, with strict priorities, which fixed point is found.
+        this.flowsPerPort = java.util.Collections.unmodifiableMap(m);
     }
 
     public JobSpec spec() {

@@ -9,6 +9,6 @@ import java.util.Set;
  */
 public record AppPresence(String appId, String workload, Set<PortId> ports) {
     public AppPresence {
-        ports = Set.copyOf(ports);
+        ports = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(ports)); // stable order
     }
 }
