@@ -39,6 +39,10 @@ public final class CampaignCommand implements Callable<Integer> {
                     + "spreading) for both runs; default: ideal fluid per-flow max-min")
     boolean holBlocking;
 
+    @Option(names = "--oversubscription", defaultValue = "1",
+            description = "fig10/11: ToR oversubscription of the 1,944-server fabric (1 = the core's wiring)")
+    int oversubscription;
+
     @Option(names = "--threads", description = "worker threads (default: all cores)")
     Integer threads;
 
@@ -75,9 +79,9 @@ public final class CampaignCommand implements Callable<Integer> {
             }
             case "fig10", "fig11a", "fig11b" -> {
                 String f = figure.toLowerCase(Locale.ROOT);
-                OutputFolder.prepare(dir, f + " seed=" + seed);
+                OutputFolder.prepare(dir, f + " seed=" + seed + " oversubscription=" + oversubscription);
                 long t0 = System.nanoTime();
-                ScaleStudy study = ScaleStudy.paper(seed);
+                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed);
                 System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
                         (System.nanoTime() - t0) / 1e9);
                 var schemes = study.run(f, t, System.err);

@@ -84,6 +84,20 @@ public final class ScaleStudy {
         return new ScaleStudy(Fabrics.spineLeaf(), INSTANCES, seed);
     }
 
+    /**
+     * The paper's 1,944 servers with ToR uplinks cut to give the oversubscription asked for (1 = the core's
+     * near-non-blocking wiring, 17 leaves per pod). Not the paper's switch counts: a what-if for a congested core.
+     */
+    public static ScaleStudy oversubscribed(int ratio, long seed) {
+        if (ratio <= 1) {
+            return paper(seed);
+        }
+        int leavesPerPod = Math.max(1, (int) Math.round(18.0 / ratio));
+        return new ScaleStudy(new CoreTopologyFabric(io.saba.core.topology.Topologies.spineLeaf(6, 18, leavesPerPod,
+                18, 54, 18, Fabrics.GBPS, io.saba.core.topology.Topologies.PAPER_QUEUES), Fabrics.GBPS), INSTANCES,
+                seed);
+    }
+
     public SensitivityTable table() {
         return table;
     }
