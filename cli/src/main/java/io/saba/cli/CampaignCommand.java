@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code saba campaign}: reproduces the Saba paper's evaluation figures in the flow-level simulator and prints our
@@ -18,6 +20,9 @@ import picocli.CommandLine.Option;
 @Command(name = "campaign", mixinStandardHelpOptions = true,
         description = "Reproduce the Saba paper's figures in the simulator (fig8: 500-setup testbed campaign).")
 public final class CampaignCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--figure", defaultValue = "fig8",
             description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b")
     String figure;
@@ -63,7 +68,8 @@ public final class CampaignCommand implements Callable<Integer> {
                         r.resumed(), r.seconds(), t, dir);
                 TestbedCampaign.writeFigures(dir, r.rows());
                 OutputFolder.write(dir.resolve("summary.txt"), report);
-                System.out.print(report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
                 return 0;
             }
             case "fig9" -> {
@@ -74,7 +80,8 @@ public final class CampaignCommand implements Callable<Integer> {
                         "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
                 SensitivityStudies.writeFigures(dir, variants);
                 OutputFolder.write(dir.resolve("summary.txt"), report);
-                System.out.print(report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
                 return 0;
             }
             case "fig10", "fig11a", "fig11b" -> {
@@ -89,7 +96,8 @@ public final class CampaignCommand implements Callable<Integer> {
                         "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
                 ScaleStudy.writeFigures(dir, f, schemes);
                 OutputFolder.write(dir.resolve("summary.txt"), report);
-                System.out.print(report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
                 return 0;
             }
             default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
