@@ -46,6 +46,7 @@ public final class Plots {
     public static void cdf(Path png, String title, String xLabel, List<Double> sorted) {
         XYChart c = new XYChartBuilder().width(700).height(500).title(title).xAxisTitle(xLabel).yAxisTitle("CDF")
                 .build();
+        c.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0").setYAxisTickMarkSpacingHint(60);
         List<Double> ys = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
             ys.add((i + 1.0) / sorted.size());
