@@ -76,6 +76,6 @@ public final class CoreAllocationEngine implements AllocationEngine {
             int g = groupOfApp[i];
             appWeights.put(apps.get(i).appId(), q.shares().weight(g, next[g]++));
         }
-        return new PortAllocation(port, q.queueOfLevel(), q.queueWeights(), appWeights);
+        return new PortAllocation(port, q.queueMap(), q.queueWeights(), appWeights);
     }
 }
