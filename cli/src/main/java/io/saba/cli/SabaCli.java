@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
             AllocateCommand.class,
             BenchCommand.class,
             RperfCommand.class,
+            CampaignCommand.class,
+            ControllerCommand.class,
             TestbedCommand.class,
         })
 public final class SabaCli {

@@ -1,0 +1,214 @@
+package io.saba.client;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.TlsChannelCredentials;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Saba library's entry point: one per process (a driver, a JobManager, an RPerf run), shared by the
+ * applications it registers.
+ *
+ * <pre>{@code
+ * try (SabaClient saba = SabaClient.connect(ClientConfig.defaults("controller:7070"))) {
+ *     SabaApplication app = saba.register(new AppSpec("app-1", "lr", "spark", "alice", 0));
+ *     SocketTagging.tag(socket, app.tos());           // level 0 until the controller answers
+ *     app.connectionOpened(src, dst, Transport.TCP);
+ *     ...
+ *     app.deregister();
+ * }
+ * }</pre>
+ *
+ * <p>Guarantees: no method blocks on the network, throws because of the controller, or waits for a lock held
+ * across I/O. Work goes through a bounded queue to one sender thread. When the queue overflows, events are dropped
+ * and the client re-syncs its whole mirror instead (latest state wins). When the controller is unreachable every
+ * application runs at its last level (0 before the first answer), one warning is logged per outage, the sender
+ * retries with exponential backoff, and on return it re-registers every application and replays its open
+ * connections.
+ */
+public final class SabaClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SabaClient.class);
+
+    private final ClientConfig config;
+    private final ManagedChannel channel;
+    private final Map<String, SabaApplication> apps = new ConcurrentHashMap<>();
+    private final BlockingQueue<Op> queue;
+    private final AtomicLong seq = new AtomicLong();
+    private final AtomicBoolean overflowed = new AtomicBoolean();
+    private final AtomicLong dropped = new AtomicLong();
+    private final Sender sender;
+    private final Thread senderThread;
+
+    private SabaClient(ClientConfig config, ManagedChannel channel) {
+        this.config = config;
+        this.channel = channel;
+        this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
+        this.sender = new Sender(this, channel, config);
+        this.senderThread = new Thread(sender, "saba-client-sender");
+        senderThread.setDaemon(true);
+        senderThread.start();
+    }
+
+    /** Creates the client; the channel connects lazily, so this never waits for the controller. */
+    public static SabaClient connect(ClientConfig config) {
+        ManagedChannel ch = Grpc.newChannelBuilder(config.target(), credentials(config))
+                .intercept(new BearerTokenInterceptor(config.token()))
+                .maxInboundMessageSize(64 << 20)
+                .build();
+        return new SabaClient(config, ch);
+    }
+
+    private static ChannelCredentials credentials(ClientConfig config) {
+        if (config.trustCertPem() == null) {
+            return InsecureChannelCredentials.create();
+        }
+        try {
+            return TlsChannelCredentials.newBuilder().trustManager(config.trustCertPem().toFile()).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read TLS trust certificates " + config.trustCertPem(), e);
+        }
+    }
+
+    /**
+     * Registers an application (or returns the handle already registered under its id). The level is assigned by
+     * the controller; the handle reports 0 until then.
+     */
+    public SabaApplication register(AppSpec spec) {
+        SabaApplication existing = apps.get(spec.appId());
+        if (existing != null && !existing.isDeregistered()) {
+            return existing;
+        }
+        SabaApplication app = new SabaApplication(this, spec);
+        apps.put(spec.appId(), app);
+        if (!sender.healthy()) {
+            app.unreachable();
+        }
+        offer(new Op.Register(app));
+        return app;
+    }
+
+    /** The handle of a registered application, or null. */
+    public SabaApplication application(String appId) {
+        return apps.get(appId);
+    }
+
+    public DscpMap dscpMap() {
+        return config.dscpMap();
+    }
+
+    /** True while the last call to the controller succeeded. */
+    public boolean controllerReachable() {
+        return sender.healthy();
+    }
+
+    /** Outage warnings logged so far (one per outage, however long it lasts). */
+    public long outageWarnings() {
+        return sender.outageWarnings();
+    }
+
+    /** Events dropped because the queue was full (each drop schedules a full re-sync instead). */
+    public long droppedEvents() {
+        return dropped.get();
+    }
+
+    /** Events waiting for the sender. */
+    public int queued() {
+        return queue.size();
+    }
+
+    /**
+     * Sends what is still queued (bounded by the deadline; nothing while the controller is unreachable), then
+     * stops. Applications not deregistered keep their registration until their lease runs out.
+     */
+    @Override
+    public void close() {
+        sender.drainThenStop();
+        try {
+            senderThread.join(config.deadline().toMillis() + 500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sender.stop();
+        senderThread.interrupt();
+        try {
+            senderThread.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        channel.shutdown();
+        try {
+            if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+                channel.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            channel.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    long nextSeq() {
+        return seq.incrementAndGet();
+    }
+
+    void enqueueEvent(SabaApplication app, boolean open, ConnectionKey key, long s) {
+        offer(new Op.Event(app, open, key, s));
+    }
+
+    void enqueueDeregister(SabaApplication app) {
+        apps.remove(app.spec().appId(), app);
+        offer(new Op.Deregister(app));
+    }
+
+    private void offer(Op op) {
+        if (!queue.offer(op)) {
+            dropped.incrementAndGet();
+            if (overflowed.compareAndSet(false, true)) {
+                LOG.warn("Saba client queue full ({} events); dropping events and re-syncing all applications",
+                        config.queueCapacity());
+            }
+            sender.requestResync();
+        }
+    }
+
+    BlockingQueue<Op> queue() {
+        return queue;
+    }
+
+    Collection<SabaApplication> applications() {
+        return List.copyOf(apps.values());
+    }
+
+    void overflowHandled() {
+        overflowed.set(false);
+    }
+
+    /** Work for the sender thread, in caller order. */
+    sealed interface Op {
+        record Register(SabaApplication app) implements Op {
+        }
+
+        record Event(SabaApplication app, boolean open, ConnectionKey key, long seq) implements Op {
+        }
+
+        record Deregister(SabaApplication app) implements Op {
+        }
+
+        /** No work: wakes the sender (on close). */
+        record Wake() implements Op {
+        }
+    }
+}

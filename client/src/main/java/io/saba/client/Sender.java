@@ -1,0 +1,288 @@
+package io.saba.client;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.saba.proto.v1.BatchedEvent;
+import io.saba.proto.v1.Connection;
+import io.saba.proto.v1.ConnectionBatch;
+import io.saba.proto.v1.ConnectionEvent;
+import io.saba.proto.v1.ControllerGrpc;
+import io.saba.proto.v1.DeregisterRequest;
+import io.saba.proto.v1.Endpoint;
+import io.saba.proto.v1.EventAck;
+import io.saba.proto.v1.HeartbeatRequest;
+import io.saba.proto.v1.HeartbeatResponse;
+import io.saba.proto.v1.RegisterRequest;
+import io.saba.proto.v1.RegisterResponse;
+import io.saba.proto.v1.SyncRequest;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's only thread that talks to the controller. Blocking stubs with a deadline keep it simple: there is
+ * one call in flight, the queue absorbs bursts, and batching keeps throughput high.
+ *
+ * <p>States: healthy (drain the queue, heartbeat) and unhealthy (queue drained and discarded, since the mirror in
+ * each {@link SabaApplication} holds the truth; retry a full re-sync with exponential backoff and jitter).
+ */
+final class Sender implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(Sender.class);
+
+    private final SabaClient client;
+    private final ControllerGrpc.ControllerBlockingStub stub;
+    private final ClientConfig config;
+    private final AtomicLong outageWarnings = new AtomicLong();
+    private volatile boolean healthy = true;
+    private volatile boolean resync;
+    private volatile boolean stopped;
+    private volatile boolean draining;
+    private volatile long heartbeatIntervalNanos = TimeUnit.SECONDS.toNanos(5);
+    private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
+    private long backoffMillis;
+
+    Sender(SabaClient client, ManagedChannel channel, ClientConfig config) {
+        this.client = client;
+        this.stub = ControllerGrpc.newBlockingStub(channel);
+        this.config = config;
+        this.backoffMillis = config.initialBackoff().toMillis();
+    }
+
+    boolean healthy() {
+        return healthy;
+    }
+
+    long outageWarnings() {
+        return outageWarnings.get();
+    }
+
+    void requestResync() {
+        resync = true;
+    }
+
+    void stop() {
+        stopped = true;
+    }
+
+    /** Finish what is queued (a deregistration just before close, say), then stop; gives up while unhealthy. */
+    void drainThenStop() {
+        draining = true;
+        client.queue().offer(new SabaClient.Op.Wake()); // ends a poll that would otherwise wait for a heartbeat
+    }
+
+    @Override
+    public void run() {
+        while (!stopped) {
+            try {
+                if (draining && (!healthy || client.queue().isEmpty())) {
+                    return;
+                }
+                if (!healthy || resync) {
+                    resyncAll();
+                    continue;
+                }
+                if (System.nanoTime() >= nextHeartbeat) {
+                    heartbeatAll();
+                }
+                long waitNanos = draining ? 0 : Math.max(0, nextHeartbeat - System.nanoTime());
+                SabaClient.Op first = client.queue().poll(waitNanos, TimeUnit.NANOSECONDS);
+                if (first != null) {
+                    List<SabaClient.Op> ops = new ArrayList<>();
+                    ops.add(first);
+                    client.queue().drainTo(ops, config.maxBatch() - 1);
+                    process(ops);
+                }
+            } catch (InterruptedException e) {
+                if (stopped) {
+                    return;
+                }
+            } catch (StatusRuntimeException e) {
+                failed(e);
+            } catch (RuntimeException e) {
+                // never let a bug kill the thread the application's state depends on
+                LOG.error("Saba client sender: unexpected error; re-syncing", e);
+                failed(Status.INTERNAL.withCause(e).asRuntimeException());
+            }
+        }
+    }
+
+    private ControllerGrpc.ControllerBlockingStub stub() {
+        return stub.withDeadlineAfter(config.deadline().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void process(List<SabaClient.Op> ops) {
+        List<BatchedEvent> batch = new ArrayList<>();
+        for (SabaClient.Op op : ops) {
+            if (op instanceof SabaClient.Op.Event e) {
+                if (!e.app().isDeregistered() && e.app().refusal() == null) {
+                    batch.add(BatchedEvent.newBuilder().setOpen(e.open())
+                            .setEvent(event(e.app().spec().appId(), e.key(), e.seq())).build());
+                }
+                continue;
+            }
+            flush(batch);
+            if (op instanceof SabaClient.Op.Register r) {
+                register(r.app());
+            } else if (op instanceof SabaClient.Op.Deregister d) {
+                stub().deregister(DeregisterRequest.newBuilder().setAppId(d.app().spec().appId()).build());
+            }
+        }
+        flush(batch);
+    }
+
+    private void flush(List<BatchedEvent> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        EventAck ack = stub().reportConnections(ConnectionBatch.newBuilder().addAllEvents(batch).build());
+        batch.clear();
+        if (ack.getRejected() > 0) {
+            LOG.debug("controller skipped {} connection events: {}", ack.getRejected(), ack.getFirstRejection());
+        }
+        for (String appId : ack.getUnknownAppsList()) {
+            SabaApplication app = client.application(appId);
+            if (app != null && app.refusal() == null) {
+                // the controller forgot it (lease expired while we were partitioned): register and replay
+                register(app);
+                sync(app);
+            }
+        }
+    }
+
+    private void register(SabaApplication app) {
+        AppSpec s = app.spec();
+        try {
+            RegisterRequest req = RegisterRequest.newBuilder().setAppId(s.appId()).setWorkload(s.workload())
+                    .setFramework(s.framework()).setUser(s.user()).setAttempt(s.attempt()).build();
+            RegisterResponse r = stub().register(req);
+            app.levelAssigned(r.getLevel());
+            if (r.getLeaseMillis() > 0) {
+                heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(50, r.getLeaseMillis() / 3));
+                nextHeartbeat = Math.min(nextHeartbeat, System.nanoTime() + heartbeatIntervalNanos);
+            }
+        } catch (StatusRuntimeException e) {
+            if (isRequestError(e.getStatus().getCode())) {
+                // retrying cannot help; the application runs at the default level
+                LOG.error("Saba controller refused to register {}: {}; it runs at level 0 and its events are "
+                        + "not sent", s.appId(), e.getStatus());
+                app.refused(e.getStatus().toString());
+                return;
+            }
+            throw e;
+        }
+    }
+
+    private void sync(SabaApplication app) {
+        SabaApplication.Snapshot snap = app.snapshot();
+        SyncRequest.Builder b = SyncRequest.newBuilder().setAppId(app.spec().appId()).setSeq(snap.seq());
+        for (ConnectionKey k : snap.open()) {
+            b.addOpen(connection(k));
+        }
+        stub().syncConnections(b.build());
+    }
+
+    private void heartbeatAll() {
+        nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
+        for (SabaApplication app : client.applications()) {
+            if (app.refusal() != null) {
+                continue;
+            }
+            try {
+                HeartbeatResponse r = stub().heartbeat(
+                        HeartbeatRequest.newBuilder().setAppId(app.spec().appId()).build());
+                app.levelAssigned(r.getLevel());
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
+                    throw e;
+                }
+                register(app);
+                sync(app);
+            }
+        }
+    }
+
+    /** Sends queued deregistrations, forgets queued events (the mirrors hold them), registers and syncs everyone. */
+    private void resyncAll() throws InterruptedException {
+        if (!healthy) {
+            Thread.sleep(jitter(backoffMillis));
+            backoffMillis = Math.min(config.maxBackoff().toMillis(), backoffMillis * 2);
+        }
+        resync = false;
+        client.overflowHandled();
+        List<SabaClient.Op> pending = new ArrayList<>();
+        client.queue().drainTo(pending);
+        Set<String> deregistered = new HashSet<>();
+        try {
+            for (SabaClient.Op op : pending) {
+                if (op instanceof SabaClient.Op.Deregister d && deregistered.add(d.app().spec().appId())) {
+                    stub().deregister(DeregisterRequest.newBuilder().setAppId(d.app().spec().appId()).build());
+                }
+            }
+            for (SabaApplication app : client.applications()) {
+                register(app);
+                if (app.refusal() == null) {
+                    sync(app);
+                }
+            }
+        } catch (StatusRuntimeException e) {
+            // put the deregistrations back so the next attempt sends them
+            for (SabaClient.Op op : pending) {
+                if (op instanceof SabaClient.Op.Deregister) {
+                    client.queue().offer(op);
+                }
+            }
+            failed(e);
+            return;
+        }
+        if (!healthy) {
+            LOG.info("Saba controller at {} is reachable again; {} applications re-registered and re-synced",
+                    config.target(), client.applications().size());
+        }
+        healthy = true;
+        backoffMillis = config.initialBackoff().toMillis();
+        nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
+    }
+
+    private void failed(StatusRuntimeException e) {
+        if (healthy) {
+            healthy = false;
+            outageWarnings.incrementAndGet();
+            LOG.warn("Saba controller at {} unreachable ({}); applications keep their last level (0 if never "
+                    + "assigned) and the client retries in the background", config.target(), e.getStatus());
+        } else {
+            LOG.debug("Saba controller still unreachable: {}", e.getStatus());
+        }
+        for (SabaApplication app : client.applications()) {
+            app.unreachable();
+        }
+    }
+
+    private static boolean isRequestError(Status.Code c) {
+        return c == Status.Code.INVALID_ARGUMENT || c == Status.Code.PERMISSION_DENIED
+                || c == Status.Code.ALREADY_EXISTS || c == Status.Code.FAILED_PRECONDITION;
+    }
+
+    private static long jitter(long millis) {
+        return millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1);
+    }
+
+    static ConnectionEvent event(String appId, ConnectionKey k, long seq) {
+        return ConnectionEvent.newBuilder().setAppId(appId).setConnection(connection(k)).setSeq(seq).build();
+    }
+
+    static Connection connection(ConnectionKey k) {
+        return Connection.newBuilder()
+                .setSrc(Endpoint.newBuilder().setIp(k.srcIp()).setPort(k.srcPort()))
+                .setDst(Endpoint.newBuilder().setIp(k.dstIp()).setPort(k.dstPort()))
+                .setTransport(k.transport() == Transport.RDMA
+                        ? io.saba.proto.v1.Transport.RDMA : io.saba.proto.v1.Transport.TCP)
+                .build();
+    }
+}

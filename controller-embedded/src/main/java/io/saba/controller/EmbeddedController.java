@@ -1,0 +1,253 @@
+package io.saba.controller;
+
+import io.saba.controller.alloc.AllocationEngine;
+import io.saba.controller.alloc.CoreAllocationEngine;
+import io.saba.controller.fabric.DryRunBackend;
+import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.grpc.AuthInterceptor;
+import io.saba.controller.grpc.ControllerServer;
+import io.saba.controller.grpc.ControllerService;
+import io.saba.controller.http.StatusHttpServer;
+import io.saba.controller.journal.FsyncPolicy;
+import io.saba.controller.journal.Journal;
+import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.topology.TopologyResolver;
+import io.saba.core.alloc.Allocator;
+import io.saba.core.cluster.LevelAssigner;
+import io.saba.core.solve.Eq2Solver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A whole controller in one object: state, journal, gRPC server, optional status page. Used in-process (a driver,
+ * a JobManager, a test: ephemeral port, {@link #start()} returns the address) and by the standalone daemon, which
+ * builds one from its configuration file.
+ *
+ * <pre>{@code
+ * try (EmbeddedController c = EmbeddedController.builder()
+ *         .topology(TopologyLoader.fromNode(...)).table(catalog).build()) {
+ *     InetSocketAddress at = c.start();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class EmbeddedController implements AutoCloseable {
+    private final Builder b;
+    private SabaController controller;
+    private ControllerServer server;
+    private ControllerService service;
+    private StatusHttpServer http;
+
+    private EmbeddedController(Builder b) {
+        this.b = b;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts everything; returns the gRPC address (the real port when port 0 was asked for). */
+    public InetSocketAddress start() {
+        Metrics metrics = new Metrics();
+        Journal journal = b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis);
+        AllocationEngine engine = b.engine != null ? b.engine
+                : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.topology());
+        controller = new SabaController(b.topology, engine, b.table, b.backend, b.journalDir, journal,
+                json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout, metrics, b.roundInterval).start();
+        service = new ControllerService(controller, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
+        server = new ControllerServer(b.listen, service, new AuthInterceptor(b.tokens), b.tlsCert, b.tlsKey,
+                b.grpcThreads).start();
+        if (b.http != null) {
+            http = new StatusHttpServer(b.http, controller).start();
+        }
+        return server.address();
+    }
+
+    private String configuredTable() {
+        if (b.tableFile == null) {
+            throw new IllegalArgumentException("no table_json given and no table file configured");
+        }
+        try {
+            return Files.readString(b.tableFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the configured table " + b.tableFile, e);
+        }
+    }
+
+    /** "host:port" for {@code ClientConfig.defaults}. */
+    public String target() {
+        InetSocketAddress a = server.address();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    /** The status page's address, or null when disabled. */
+    public InetSocketAddress httpAddress() {
+        return http == null ? null : http.address();
+    }
+
+    public SabaController controller() {
+        return controller;
+    }
+
+    public FabricBackend backend() {
+        return b.backend;
+    }
+
+    /** Stops serving, then closes state, journal and backend (in that order, so no request sees a closed journal). */
+    @Override
+    public void close() {
+        if (http != null) {
+            http.close();
+        }
+        if (service != null) {
+            service.closeWatches();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        if (b.closeBackend) {
+            b.backend.close();
+        }
+    }
+
+    /** Settings with the defaults of an embedded controller: loopback, ephemeral port, memory only, dry-run. */
+    public static final class Builder {
+        private InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 0);
+        private InetSocketAddress http;
+        private TopologyResolver topology;
+        private AllocationEngine engine;
+        private ModelCatalog table = ModelCatalog.empty();
+        private Path tableFile;
+        private double cSaba = 0.9;
+        private int levels = LevelAssigner.ETHERNET_LEVELS;
+        private FabricBackend backend;
+        private boolean closeBackend = true;
+        private Path journalDir;
+        private FsyncPolicy fsync = FsyncPolicy.INTERVAL;
+        private long fsyncMillis = 20;
+        private Duration leaseTimeout = Duration.ofSeconds(30);
+        private Path tlsCert;
+        private Path tlsKey;
+        private Map<String, String> tokens = Map.of();
+        private Set<String> adminTenants = Set.of();
+        private int grpcThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        private Duration roundInterval = Duration.ofMillis(5);
+
+        /** Least time between recomputation rounds (default 5 ms); see {@code Recomputer}. */
+        public Builder recomputeInterval(Duration d) {
+            roundInterval = d;
+            return this;
+        }
+
+        public Builder listen(InetSocketAddress a) {
+            listen = a;
+            return this;
+        }
+
+        public Builder http(InetSocketAddress a) {
+            http = a;
+            return this;
+        }
+
+        public Builder topology(TopologyResolver t) {
+            topology = t;
+            return this;
+        }
+
+        /** Replaces core's allocator (tests that need a deterministic toy engine); rarely needed. */
+        public Builder engine(AllocationEngine e) {
+            engine = e;
+            return this;
+        }
+
+        public Builder table(ModelCatalog t) {
+            table = t;
+            return this;
+        }
+
+        /** The table file a ReloadTable without inline JSON rereads. */
+        public Builder tableFile(Path f) {
+            tableFile = f;
+            return this;
+        }
+
+        public Builder cSaba(double c) {
+            cSaba = c;
+            return this;
+        }
+
+        public Builder levels(int l) {
+            levels = l;
+            return this;
+        }
+
+        /** The backend; the controller closes it on {@link #close()} unless {@code owned} is false. */
+        public Builder backend(FabricBackend f, boolean owned) {
+            backend = f;
+            closeBackend = owned;
+            return this;
+        }
+
+        public Builder journal(Path dir, FsyncPolicy policy, long fsyncIntervalMillis) {
+            journalDir = dir;
+            fsync = policy;
+            fsyncMillis = fsyncIntervalMillis;
+            return this;
+        }
+
+        public Builder leaseTimeout(Duration d) {
+            leaseTimeout = d;
+            return this;
+        }
+
+        public Builder tls(Path certPem, Path keyPem) {
+            tlsCert = certPem;
+            tlsKey = keyPem;
+            return this;
+        }
+
+        /** tenant → bearer token; empty turns authentication off. */
+        public Builder tokens(Map<String, String> t) {
+            tokens = Map.copyOf(t);
+            return this;
+        }
+
+        public Builder adminTenants(Set<String> a) {
+            adminTenants = Set.copyOf(a);
+            return this;
+        }
+
+        public Builder grpcThreads(int n) {
+            grpcThreads = n;
+            return this;
+        }
+
+        public EmbeddedController build() {
+            Objects.requireNonNull(topology, "a controller needs a topology");
+            if (backend == null) {
+                backend = new DryRunBackend(true, 10_000);
+            }
+            if (cSaba <= 0 || cSaba > 1) {
+                throw new IllegalArgumentException("c-saba must be in (0, 1], got " + cSaba);
+            }
+            if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
+                throw new IllegalArgumentException("lease timeout must be positive, got " + leaseTimeout);
+            }
+            return new EmbeddedController(this);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.saba.controller;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * The controller's counters, written in the Prometheus text format (version 0.0.4) by {@link #prometheus()}.
+ * Hand-written because the format is ten lines of code and a client library would be one more jar to keep.
+ */
+public final class Metrics {
+    public final LongAdder registrations = new LongAdder();
+    public final LongAdder deregistrations = new LongAdder();
+    public final LongAdder leaseExpirations = new LongAdder();
+    public final LongAdder connectionEvents = new LongAdder();
+    public final LongAdder connectionEventsApplied = new LongAdder();
+    public final LongAdder requestsRejected = new LongAdder();
+    public final LongAdder recomputations = new LongAdder();
+    public final LongAdder recomputeFailures = new LongAdder();
+    public final LongAdder backendPushes = new LongAdder();
+    public final LongAdder backendFailures = new LongAdder();
+    public final LongAdder tableReloads = new LongAdder();
+    public final SecondsHistogram recomputeSeconds = new SecondsHistogram();
+    public final LagRecorder pushLag = new LagRecorder();
+    private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
+
+    /** Registers a gauge read at scrape time. */
+    public synchronized void gauge(String name, LongSupplier value) {
+        gauges.put(name, value);
+    }
+
+    public synchronized String prometheus() {
+        StringBuilder s = new StringBuilder(2048);
+        counter(s, "saba_registrations_total", "Register calls accepted", registrations);
+        counter(s, "saba_deregistrations_total", "applications deregistered", deregistrations);
+        counter(s, "saba_lease_expirations_total", "applications dropped because their lease ran out",
+                leaseExpirations);
+        counter(s, "saba_connection_events_total", "connection events received", connectionEvents);
+        counter(s, "saba_connection_events_applied_total", "connection events that changed state",
+                connectionEventsApplied);
+        counter(s, "saba_requests_rejected_total", "requests refused with an error", requestsRejected);
+        counter(s, "saba_recomputations_total", "coalesced recomputation rounds", recomputations);
+        counter(s, "saba_recompute_failures_total", "recomputation rounds that failed", recomputeFailures);
+        counter(s, "saba_backend_pushes_total", "calls to the fabric backend", backendPushes);
+        counter(s, "saba_backend_failures_total", "ports the fabric backend failed to configure", backendFailures);
+        counter(s, "saba_table_reloads_total", "sensitivity table reloads", tableReloads);
+        recomputeSeconds.write(s, "saba_recompute_seconds", "duration of a recomputation round");
+        Histogram lag = pushLag.cumulative();
+        s.append("# HELP saba_push_lag_seconds time from a state change to its backend push\n");
+        s.append("# TYPE saba_push_lag_seconds summary\n");
+        for (double q : new double[] {0.5, 0.99, 0.999}) {
+            s.append("saba_push_lag_seconds{quantile=\"").append(q).append("\"} ")
+                    .append(lag.getValueAtPercentile(q * 100) / 1e9).append('\n');
+        }
+        s.append("saba_push_lag_seconds_count ").append(lag.getTotalCount()).append('\n');
+        for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
+            s.append("# TYPE ").append(g.getKey()).append(" gauge\n");
+            s.append(g.getKey()).append(' ').append(g.getValue().getAsLong()).append('\n');
+        }
+        return s.toString();
+    }
+
+    private static void counter(StringBuilder s, String name, String help, LongAdder v) {
+        s.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        s.append("# TYPE ").append(name).append(" counter\n");
+        s.append(name).append(' ').append(v.sum()).append('\n');
+    }
+
+    /** A fixed-bucket Prometheus histogram of durations. */
+    public static final class SecondsHistogram {
+        private static final double[] BOUNDS = {1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1,
+            0.25, 0.5, 1, 2.5, 5};
+        private final LongAdder[] buckets = new LongAdder[BOUNDS.length];
+        private final LongAdder count = new LongAdder();
+        private final LongAdder sumNanos = new LongAdder();
+
+        SecondsHistogram() {
+            for (int i = 0; i < buckets.length; i++) {
+                buckets[i] = new LongAdder();
+            }
+        }
+
+        public void observeNanos(long nanos) {
+            double seconds = nanos / 1e9;
+            for (int i = 0; i < BOUNDS.length; i++) {
+                if (seconds <= BOUNDS[i]) {
+                    buckets[i].increment();
+                    break;
+                }
+            }
+            count.increment();
+            sumNanos.add(nanos);
+        }
+
+        public long count() {
+            return count.sum();
+        }
+
+        void write(StringBuilder s, String name, String help) {
+            s.append("# HELP ").append(name).append(' ').append(help).append('\n');
+            s.append("# TYPE ").append(name).append(" histogram\n");
+            long cumulative = 0;
+            for (int i = 0; i < BOUNDS.length; i++) {
+                cumulative += buckets[i].sum();
+                s.append(name).append("_bucket{le=\"").append(BOUNDS[i]).append("\"} ").append(cumulative)
+                        .append('\n');
+            }
+            s.append(name).append("_bucket{le=\"+Inf\"} ").append(count.sum()).append('\n');
+            s.append(name).append("_sum ").append(sumNanos.sum() / 1e9).append('\n');
+            s.append(name).append("_count ").append(count.sum()).append('\n');
+        }
+    }
+
+    /** Event-to-push lag in nanoseconds (HdrHistogram: exact percentiles for the benchmark and the summary). */
+    public static final class LagRecorder {
+        private final Recorder recorder = new Recorder(3);
+        private final Histogram total = new Histogram(3);
+
+        public void recordNanos(long nanos) {
+            recorder.recordValue(Math.max(0, nanos));
+        }
+
+        /** Everything recorded since start. */
+        public synchronized Histogram cumulative() {
+            total.add(recorder.getIntervalHistogram());
+            return total.copy();
+        }
+    }
+}

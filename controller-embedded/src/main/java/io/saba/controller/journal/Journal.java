@@ -1,0 +1,256 @@
+package io.saba.controller.journal;
+
+import io.saba.controller.state.Mutation;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's durable state: an append-only log of {@link Mutation}s, replayed at start and then compacted
+ * into the minimal mutations that rebuild the live state.
+ *
+ * <p>Why a journal and not an embedded store: the state is small and changes by tiny events at a high rate; an
+ * append is one buffered write, replay reuses the exact code path of live updates, and there is no dependency to
+ * shade or to migrate. Compaction bounds the file.
+ *
+ * <p>Record framing: {@code int length, int crc32, payload}. A torn or corrupt tail (a crash mid-write) fails its
+ * length or CRC check; replay stops there and truncates the file so new records follow the last good one.
+ *
+ * <p>Not thread-safe for appends: the controller appends under its state lock, which also fixes the order.
+ */
+public final class Journal implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
+    private static final String FILE = "journal.log";
+    private static final int MAX_RECORD = 64 << 20;
+
+    private final Path dir;
+    private final Path file;
+    private final FsyncPolicy policy;
+    private final ScheduledExecutorService syncer;
+    private FileChannel channel;
+    private DataOutputStream out;
+    private final ByteArrayOutputStream scratch = new ByteArrayOutputStream(256);
+    private final DataOutputStream scratchOut = new DataOutputStream(scratch);
+    private final CRC32 crc = new CRC32();
+    private long appendsSinceCompaction;
+    private volatile boolean dirtyOnDisk;
+
+    /**
+     * Opens (creating) the journal in {@code dir}. Call {@link #replay()} first, then {@link #compact}.
+     *
+     * @param fsyncMillis the INTERVAL policy's period
+     */
+    public Journal(Path dir, FsyncPolicy policy, long fsyncMillis) {
+        this.dir = dir;
+        this.file = dir.resolve(FILE);
+        this.policy = policy;
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create journal directory " + dir, e);
+        }
+        if (policy == FsyncPolicy.INTERVAL) {
+            syncer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "saba-journal-fsync");
+                t.setDaemon(true);
+                return t;
+            });
+            syncer.scheduleWithFixedDelay(this::forceQuietly, fsyncMillis, fsyncMillis, TimeUnit.MILLISECONDS);
+        } else {
+            syncer = null;
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Reads every intact record; truncates a torn tail. */
+    public List<Mutation> replay() {
+        List<Mutation> out = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return out;
+        }
+        long good = 0;
+        try (InputStream raw = Files.newInputStream(file);
+             DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
+            while (true) {
+                int len;
+                try {
+                    len = in.readInt();
+                } catch (EOFException e) {
+                    break;
+                }
+                int sum = in.readInt();
+                if (len <= 0 || len > MAX_RECORD) {
+                    LOG.warn("journal {}: bad record length {} at byte {}; ignoring the rest", file, len, good);
+                    break;
+                }
+                byte[] payload = new byte[len];
+                in.readFully(payload);
+                CRC32 c = new CRC32();
+                c.update(payload);
+                if ((int) c.getValue() != sum) {
+                    LOG.warn("journal {}: checksum mismatch at byte {}; ignoring the rest", file, good);
+                    break;
+                }
+                out.add(RecordCodec.read(payload));
+                good += 8 + len;
+            }
+        } catch (EOFException e) {
+            LOG.warn("journal {}: torn record at byte {} (crash during a write); ignoring it", file, good);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read journal " + file, e);
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            if (ch.size() > good) {
+                ch.truncate(good);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot truncate journal " + file, e);
+        }
+        return out;
+    }
+
+    /** Replaces the journal by {@code state} atomically (write temp, fsync, rename, fsync directory) and reopens it. */
+    public void compact(List<Mutation> state) {
+        Path tmp = dir.resolve(FILE + ".tmp");
+        try {
+            closeStream();
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+                 DataOutputStream o = new DataOutputStream(
+                         new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16))) {
+                for (Mutation m : state) {
+                    writeRecord(m, o);
+                }
+                o.flush();
+                ch.force(true);
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            forceDirectory();
+            open();
+            appendsSinceCompaction = 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot compact journal " + file, e);
+        }
+    }
+
+    /** Buffers one record; {@link #commit()} makes it durable under the policy. */
+    public void append(Mutation m) {
+        try {
+            if (out == null) {
+                open();
+            }
+            writeRecord(m, out);
+            appendsSinceCompaction++;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to journal " + file, e);
+        }
+    }
+
+    /** Called before a request is acknowledged: hands the records to the OS (and fsyncs under ALWAYS). */
+    public void commit() {
+        if (out == null) {
+            return;
+        }
+        try {
+            out.flush();
+            if (policy == FsyncPolicy.ALWAYS) {
+                channel.force(false);
+            } else {
+                dirtyOnDisk = true;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write journal " + file, e);
+        }
+    }
+
+    public long appendsSinceCompaction() {
+        return appendsSinceCompaction;
+    }
+
+    private void writeRecord(Mutation m, DataOutputStream o) throws IOException {
+        scratch.reset();
+        RecordCodec.write(m, scratchOut);
+        scratchOut.flush();
+        crc.reset();
+        byte[] bytes = scratch.toByteArray();
+        crc.update(bytes);
+        o.writeInt(bytes.length);
+        o.writeInt((int) crc.getValue());
+        o.write(bytes);
+    }
+
+    private void open() throws IOException {
+        channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND);
+        OutputStream os = Channels.newOutputStream(channel);
+        out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16));
+    }
+
+    private void forceQuietly() {
+        if (!dirtyOnDisk) {
+            return;
+        }
+        dirtyOnDisk = false;
+        try {
+            FileChannel ch = channel;
+            if (ch != null && ch.isOpen()) {
+                ch.force(false);
+            }
+        } catch (IOException e) {
+            LOG.warn("journal fsync failed: {}", e.toString());
+        }
+    }
+
+    private void forceDirectory() {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.debug("cannot fsync directory {}: {}", dir, e.toString());
+        }
+    }
+
+    private void closeStream() throws IOException {
+        if (out != null) {
+            out.flush();
+            channel.force(false);
+            out.close();
+            out = null;
+            channel = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (syncer != null) {
+            syncer.shutdownNow();
+        }
+        try {
+            closeStream();
+        } catch (IOException e) {
+            LOG.warn("journal close failed: {}", e.toString());
+        }
+    }
+}

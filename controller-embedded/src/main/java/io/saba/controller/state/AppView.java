@@ -1,0 +1,9 @@
+package io.saba.controller.state;
+
+import java.util.List;
+
+/** An immutable copy of an application's record for status pages and the Status RPC. */
+public record AppView(String appId, String workload, String framework, String user, int attempt, String tenant,
+                      int level, boolean workloadKnown, int connections, long leaseRemainingMillis,
+                      List<ConnectionKey> open) {
+}

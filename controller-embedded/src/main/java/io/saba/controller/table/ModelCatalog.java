@@ -1,0 +1,82 @@
+package io.saba.controller.table;
+
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.table.SensitivityTable;
+import io.saba.core.table.SensitivityTableCodec;
+import io.saba.core.table.TableEntry;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Workload → sensitivity model, as the controller uses it. Unknown workloads get the <em>default model</em>: the
+ * coefficient-wise mean of the table's models (a "typical" workload, so an unprofiled application is neither
+ * favoured nor starved), or D(b) = 1 (insensitive) when the table is empty. The mean of polynomials is the
+ * polynomial of the mean coefficients, so the default is also the mean predicted slowdown at every share.
+ */
+public final class ModelCatalog {
+    private final Map<String, SensitivityModel> models;
+    private final SensitivityModel defaultModel;
+
+    /** @param models keyed by workload; keys are normalised as the table normalises them */
+    public ModelCatalog(Map<String, SensitivityModel> models) {
+        this.models = new TreeMap<>();
+        models.forEach((w, m) -> this.models.put(SensitivityTable.key(w), m));
+        this.defaultModel = mean(this.models);
+    }
+
+    public static ModelCatalog fromTable(SensitivityTable table) {
+        Map<String, SensitivityModel> m = new TreeMap<>();
+        for (Map.Entry<String, TableEntry> e : table.entries().entrySet()) {
+            m.put(e.getKey(), e.getValue().model());
+        }
+        return new ModelCatalog(m);
+    }
+
+    /** Parses a sensitivity table file's JSON (core's format); throws IllegalArgumentException naming the flaw. */
+    public static ModelCatalog parse(String json, String source) {
+        return fromTable(SensitivityTableCodec.parse(json, source));
+    }
+
+    public static ModelCatalog empty() {
+        return new ModelCatalog(Map.of());
+    }
+
+    public boolean knows(String workload) {
+        return models.containsKey(SensitivityTable.key(workload));
+    }
+
+    public SensitivityModel modelOf(String workload) {
+        return models.getOrDefault(SensitivityTable.key(workload), defaultModel);
+    }
+
+    public SensitivityModel defaultModel() {
+        return defaultModel;
+    }
+
+    public int size() {
+        return models.size();
+    }
+
+    public Map<String, SensitivityModel> models() {
+        return Map.copyOf(models);
+    }
+
+    private static SensitivityModel mean(Map<String, SensitivityModel> models) {
+        if (models.isEmpty()) {
+            return SensitivityModel.flat();
+        }
+        double[] sum = new double[SensitivityModel.MAX_DEGREE + 1];
+        int degree = 0;
+        for (SensitivityModel m : models.values()) {
+            degree = Math.max(degree, m.degree());
+            for (int i = 0; i <= m.degree(); i++) {
+                sum[i] += m.coefficient(i);
+            }
+        }
+        double[] c = new double[degree + 1];
+        for (int i = 0; i <= degree; i++) {
+            c[i] = sum[i] / models.size();
+        }
+        return SensitivityModel.of(c);
+    }
+}
