@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>work conservation</b>: the last app stops; the others must fill ≥ 90 % of the link;</li>
  *   <li><b>live update</b>: weights reversed while the flows run; classes change in place, shares follow;</li>
  *   <li><b>host-based</b>: two applications on one host, the host's own egress divided by the backend;</li>
+ *   <li><b>controller-driven</b>: a real controller with this backend, fed by the client library, sets the
+ *       weights; the senders use the TOS it assigned;</li>
  *   <li><b>release</b>: closing the backend gives the port back as the plain link.</li>
  * </ol>
  * Checks are made on goodput over a steady-state window (after {@code warmup} seconds), never on timings.
@@ -202,6 +204,12 @@ public final class TestbedProof {
             //    (PortId h2:0, device eth0 in h2) is the bottleneck now that the switch port is a FIFO again.
             hostBased(report, backend, apps.get(0).movedTo(2, 3, Tagging.SOCKET),
                     apps.get(apps.size() - 1).movedTo(2, 4, Tagging.SOCKET));
+
+            // 7. The whole loop: a controller with the Linux backend, fed by the client library.
+            new ControllerDrivenPhase(spec, shell, dscpMap,
+                    (app, dscp) -> backend.tagger().tag(spec.hostNamespace(app.host()), Map.of(app.clientPort(), dscp)))
+                    .run(report, apps, (rep, phase, list, tos, weights) ->
+                            measure(rep, phase, list, tos, weights, weights, false, null));
         }
         return report;
     }
