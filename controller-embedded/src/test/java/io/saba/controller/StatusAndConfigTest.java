@@ -106,7 +106,7 @@ class StatusAndConfigTest {
         assertTrue(e.getMessage().contains("unknown key 'topolgy'"), e.getMessage());
         Files.writeString(dir.resolve("bad2.yaml"), "topology: {shape: single-switch:2}\nbackend: nope\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2.yaml")));
-        assertTrue(e.getMessage().contains("unknown fabric backend 'nope'; available: [dry-run]"), e.getMessage());
+        assertTrue(e.getMessage().contains("unknown fabric backend 'nope'; available: [dry-run, linux]"), e.getMessage());
         Files.writeString(dir.resolve("bad3.yaml"), "topology: {shape: ring:4}\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad3.yaml")));
         assertTrue(e.getMessage().contains("unknown topology shape 'ring:4'"), e.getMessage());

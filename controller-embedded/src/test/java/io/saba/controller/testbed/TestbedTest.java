@@ -66,6 +66,18 @@ class TestbedTest {
             server.destroy();
         }
 
+        // backend-options {testbed: NAME}: the backend finds the testbed's ports from what up saved.
+        try (var backend = io.saba.controller.fabric.linux.LinuxBackendOptions.create(java.util.Map.of("testbed", NAME))) {
+            var port = new io.saba.core.alloc.PortId("sw", 2);
+            var r = backend.apply(List.of(new io.saba.core.alloc.PortAllocation(port, java.util.Map.of(1, 0, 2, 1),
+                    new double[] {0.7, 0.3}, java.util.Map.of())));
+            assertTrue(r.ok(), r.toString());
+            String p2 = sh.check(Testbed.inNode(spec, "sw", List.of("tc", "class", "show", "dev", "p2")));
+            assertTrue(p2.contains("1:20") && p2.contains("rate 35Mbit"), p2);
+        }
+        String p2 = sh.check(Testbed.inNode(spec, "sw", List.of("tc", "class", "show", "dev", "p2")));
+        assertFalse(p2.contains("1:20"), "closing the backend gave the port back: " + p2);
+
         List<String> removed = testbed.down(NAME);
         assertEquals(4, removed.size());
         assertTrue(testbed.namespaces(NAME).isEmpty());
