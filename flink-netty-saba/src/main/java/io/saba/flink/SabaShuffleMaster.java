@@ -1,0 +1,219 @@
+package io.saba.flink;
+
+import io.saba.client.AppSpec;
+import io.saba.client.SabaApplication;
+import io.saba.client.Transport;
+import java.net.InetSocketAddress;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.runtime.io.network.partition.ResultPartitionID;
+import org.apache.flink.runtime.shuffle.JobShuffleContext;
+import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor;
+import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor.NetworkPartitionConnectionInfo;
+import org.apache.flink.runtime.shuffle.PartitionDescriptor;
+import org.apache.flink.runtime.shuffle.PartitionWithMetrics;
+import org.apache.flink.runtime.shuffle.ProducerDescriptor;
+import org.apache.flink.runtime.shuffle.ShuffleDescriptor;
+import org.apache.flink.runtime.shuffle.ShuffleMaster;
+import org.apache.flink.runtime.shuffle.ShuffleMasterSnapshot;
+import org.apache.flink.runtime.shuffle.ShuffleMasterSnapshotContext;
+import org.apache.flink.runtime.shuffle.TaskInputsOutputsDescriptor;
+import org.apache.flink.configuration.MemorySize;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Flink's Netty shuffle master plus Saba: each job is an application of the controller from
+ * {@link #registerJob} to {@link #unregisterJob}; each partition's descriptor carries the job's level (so the
+ * producing TaskManager can tag the data) and a connection index that keeps levels on separate sockets
+ * ({@link LevelConnections}).
+ *
+ * <p>Connections reported: Flink's master knows where producers run (host and data port) but not which TaskManager
+ * will consume, so for every pair of TaskManagers that produce data for the job it reports both directions, data
+ * port to data port. That is the set of host pairs an all-to-all shuffle uses; a TaskManager that only consumes is
+ * not seen. Nothing here ever fails a job because of the controller, unless {@code saba.fail-fast} is set.
+ */
+public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescriptor> {
+    private static final Logger LOG = LoggerFactory.getLogger(SabaShuffleMaster.class);
+
+    private final ShuffleMaster<NettyShuffleDescriptor> netty;
+    private final SabaSettings settings;
+    private final Map<JobID, JobState> jobs = new ConcurrentHashMap<>();
+    private volatile ControllerLink link;
+
+    /** One job: its application handle and the TaskManager data endpoints seen producing for it. */
+    private record JobState(SabaApplication app, Set<InetSocketAddress> endpoints) {
+    }
+
+    SabaShuffleMaster(ShuffleMaster<NettyShuffleDescriptor> netty, SabaSettings settings) {
+        this.netty = netty;
+        this.settings = settings;
+    }
+
+    @Override
+    public void start() throws Exception {
+        netty.start();
+        link();
+    }
+
+    private ControllerLink link() {
+        ControllerLink l = link;
+        if (l == null) {
+            synchronized (this) {
+                if (link == null) {
+                    link = ControllerLink.open(settings);
+                }
+                l = link;
+            }
+        }
+        return l;
+    }
+
+    /** The controller connection (tests read the embedded controller's state through it). */
+    ControllerLink controllerLink() {
+        return link();
+    }
+
+    @Override
+    public void registerJob(JobShuffleContext context) {
+        netty.registerJob(context);
+        JobID id = context.getJobId();
+        SabaApplication app = link().client().register(new AppSpec(id.toHexString(), settings.workload(), "flink",
+                System.getProperty("user.name", ""), 0));
+        jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet()));
+        awaitFirstLevel(id, app);
+    }
+
+    /**
+     * Waits a bounded time for the first level so the job's first partitions carry it. A controller already known
+     * to be down answers at once (level 0), so only the first job of an outage waits.
+     */
+    private void awaitFirstLevel(JobID id, SabaApplication app) {
+        long waitNanos = (settings.failFast() ? settings.timeout() : settings.registerWait()).toNanos();
+        boolean answered = false;
+        if (waitNanos > 0) {
+            try {
+                app.assigned().get(waitNanos, TimeUnit.NANOSECONDS);
+                answered = link().client().controllerReachable();
+            } catch (TimeoutException e) {
+                answered = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                answered = false; // assigned() never fails; kept for completeness
+            }
+        }
+        if (settings.failFast() && !answered) {
+            jobs.remove(id);
+            app.deregister();
+            netty.unregisterJob(id);
+            throw new IllegalStateException("Saba controller at " + link().target() + " did not register job " + id
+                    + " within " + settings.timeout() + " and " + SabaOptions.FAIL_FAST.key() + " is true");
+        }
+        LOG.info("Saba: job {} registered (workload '{}', level {})", id, settings.workload(), app.level());
+    }
+
+    @Override
+    public void unregisterJob(JobID jobId) {
+        try {
+            netty.unregisterJob(jobId);
+        } finally {
+            JobState s = jobs.remove(jobId);
+            if (s != null) {
+                s.app().deregister();
+                LOG.info("Saba: job {} deregistered", jobId);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<NettyShuffleDescriptor> registerPartitionWithProducer(
+            JobID jobId, PartitionDescriptor partition, ProducerDescriptor producer) {
+        CompletableFuture<NettyShuffleDescriptor> f = netty.registerPartitionWithProducer(jobId, partition, producer);
+        JobState s = jobs.get(jobId);
+        if (s == null || producer.getDataPort() < 0) {
+            return f; // an unknown job, or a local-only TaskManager: no network connection to tag
+        }
+        InetSocketAddress endpoint = new InetSocketAddress(producer.getAddress(), producer.getDataPort());
+        if (s.endpoints().add(endpoint)) {
+            for (InetSocketAddress other : List.copyOf(s.endpoints())) {
+                if (!other.equals(endpoint)) {
+                    s.app().connectionOpened(endpoint, other, Transport.TCP);
+                    s.app().connectionOpened(other, endpoint, Transport.TCP);
+                }
+            }
+        }
+        int level = s.app().level();
+        int tos = settings.dscpMap().tos(level);
+        int levels = settings.dscpMap().levels();
+        return f.thenApply(d -> {
+            int flinkIndex = d.getConnectionId().getConnectionIndex();
+            NettyShuffleDescriptor.PartitionConnectionInfo info = new NetworkPartitionConnectionInfo(endpoint,
+                    settings.tagConnections()
+                            ? LevelConnections.index(flinkIndex, Math.min(level, levels - 1), levels)
+                            : flinkIndex);
+            return new SabaShuffleDescriptor(d, info, jobId, level, tos);
+        });
+    }
+
+    @Override
+    public void releasePartitionExternally(ShuffleDescriptor shuffleDescriptor) {
+        netty.releasePartitionExternally(shuffleDescriptor);
+    }
+
+    @Override
+    public MemorySize computeShuffleMemorySizeForTask(TaskInputsOutputsDescriptor descriptor) {
+        return netty.computeShuffleMemorySizeForTask(descriptor);
+    }
+
+    @Override
+    public CompletableFuture<Collection<PartitionWithMetrics>> getPartitionWithMetrics(
+            JobID jobId, java.time.Duration timeout, Set<ResultPartitionID> expectedPartitions) {
+        return netty.getPartitionWithMetrics(jobId, timeout, expectedPartitions);
+    }
+
+    @Override
+    public boolean supportsBatchSnapshot() {
+        return netty.supportsBatchSnapshot();
+    }
+
+    @Override
+    public void snapshotState(CompletableFuture<ShuffleMasterSnapshot> snapshotFuture,
+                              ShuffleMasterSnapshotContext context) {
+        netty.snapshotState(snapshotFuture, context);
+    }
+
+    @Override
+    public void restoreState(List<ShuffleMasterSnapshot> snapshots) {
+        netty.restoreState(snapshots);
+    }
+
+    @Override
+    public void notifyPartitionRecoveryStarted(JobID jobId) {
+        netty.notifyPartitionRecoveryStarted(jobId);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            for (JobState s : jobs.values()) {
+                s.app().deregister();
+            }
+            jobs.clear();
+            ControllerLink l = link;
+            if (l != null) {
+                l.close();
+            }
+        } finally {
+            netty.close();
+        }
+    }
+}
