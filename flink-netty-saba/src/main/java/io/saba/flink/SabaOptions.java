@@ -27,8 +27,7 @@ public final class SabaOptions {
     public static final ConfigOption<String> WORKLOAD = ConfigOptions.key("saba.workload")
             .stringType().defaultValue("")
             .withDescription("Sensitivity-table key of the jobs (e.g. 'pagerank'); empty: the controller's default "
-                    + "model. Cluster-wide: Flink gives the shuffle master no access to a job's own configuration, so a "
-                    + "per-job workload needs a per-job or application cluster.");
+                    + "model. A job's own configuration may set it too (read from the JobMaster, Flink 1.20) and wins.");
 
     public static final ConfigOption<Duration> CONTROLLER_TIMEOUT = ConfigOptions.key("saba.controller.timeout")
             .durationType().defaultValue(Duration.ofSeconds(2))

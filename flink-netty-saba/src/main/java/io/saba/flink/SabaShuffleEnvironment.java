@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import io.saba.client.DscpMap;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -14,22 +15,27 @@ import org.apache.flink.runtime.io.network.partition.PartitionProducerStateProvi
 import org.apache.flink.runtime.io.network.partition.ResultPartition;
 import org.apache.flink.runtime.io.network.partition.ResultPartitionID;
 import org.apache.flink.runtime.io.network.partition.consumer.SingleInputGate;
+import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor;
 import org.apache.flink.runtime.shuffle.ShuffleEnvironment;
 import org.apache.flink.runtime.shuffle.ShuffleIOOwnerContext;
 import org.apache.flink.runtime.shuffle.ShuffleMetrics;
 
 /**
- * A TaskManager's Netty shuffle environment that learns, from each produced partition's
- * {@link SabaShuffleDescriptor}, the TOS its data must carry. Everything else is Flink's own environment; the tagging
+ * A TaskManager's Netty shuffle environment that learns, from each produced partition's descriptor, the TOS its
+ * data must carry: the Saba master encoded the job's level in the descriptor's connection index
+ * ({@link LevelConnections}). (A descriptor subclass cannot carry it: Flink's input gates accept exactly
+ * {@code NettyShuffleDescriptor}.) Everything else is Flink's own environment; the tagging
  * itself happens in {@link TaggingPartitionProvider}, which Flink's Netty server calls.
  */
 public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPartition, SingleInputGate> {
     private final NettyShuffleEnvironment netty;
     private final PartitionTosRegistry registry;
+    private final DscpMap dscpMap;
 
-    SabaShuffleEnvironment(NettyShuffleEnvironment netty, PartitionTosRegistry registry) {
+    SabaShuffleEnvironment(NettyShuffleEnvironment netty, PartitionTosRegistry registry, DscpMap dscpMap) {
         this.netty = netty;
         this.registry = registry;
+        this.dscpMap = dscpMap;
     }
 
     @Override
@@ -48,11 +54,22 @@ public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPa
                                                               List<ResultPartitionDeploymentDescriptor> descriptors) {
         List<ResultPartition> partitions = netty.createResultPartitionWriters(ownerContext, descriptors);
         for (int i = 0; i < descriptors.size(); i++) {
-            if (descriptors.get(i).getShuffleDescriptor() instanceof SabaShuffleDescriptor d) {
-                registry.register(d.getResultPartitionID(), d.tos(), partitions.get(i));
+            ResultPartition partition = partitions.get(i);
+            if (descriptors.get(i).getShuffleDescriptor() instanceof NettyShuffleDescriptor d && !d.isUnknown()) {
+                networkIndex(d).ifPresent(index -> registry.register(d.getResultPartitionID(),
+                        dscpMap.tos(LevelConnections.level(index, dscpMap.levels())), partition));
             }
         }
         return partitions;
+    }
+
+    /** The connection index of a partition served over the network; empty for local-only execution. */
+    private static Optional<Integer> networkIndex(NettyShuffleDescriptor d) {
+        try {
+            return Optional.of(d.getConnectionId().getConnectionIndex());
+        } catch (UnsupportedOperationException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Flink's Netty shuffle master plus Saba: each job is an application of the controller from
- * {@link #registerJob} to {@link #unregisterJob}; each partition's descriptor carries the job's level (so the
- * producing TaskManager can tag the data) and a connection index that keeps levels on separate sockets
- * ({@link LevelConnections}).
+ * {@link #registerJob} to {@link #unregisterJob}; each partition's connection index is moved to one congruent to
+ * the job's level, which both keeps levels on separate sockets and tells the producing TaskManager which DSCP the
+ * partition's data carries ({@link LevelConnections}).
  *
  * <p>Connections reported: Flink's master knows where producers run (host and data port) but not which TaskManager
  * will consume, so for every pair of TaskManagers that produce data for the job it reports both directions, data
@@ -49,8 +49,14 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
     private final Map<JobID, JobState> jobs = new ConcurrentHashMap<>();
     private volatile ControllerLink link;
 
-    /** One job: its application handle and the TaskManager data endpoints seen producing for it. */
-    private record JobState(SabaApplication app, Set<InetSocketAddress> endpoints) {
+    /**
+     * One job: its application handle, the TaskManager data endpoints seen producing for it, and (fail-fast only)
+     * why its partitions are refused.
+     */
+    private record JobState(SabaApplication app, Set<InetSocketAddress> endpoints, String refusal) {
+        JobState accepted() {
+            return new JobState(app, endpoints, null);
+        }
     }
 
     SabaShuffleMaster(ShuffleMaster<NettyShuffleDescriptor> netty, SabaSettings settings) {
@@ -86,39 +92,45 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
     public void registerJob(JobShuffleContext context) {
         netty.registerJob(context);
         JobID id = context.getJobId();
-        SabaApplication app = link().client().register(new AppSpec(id.toHexString(), settings.workload(), "flink",
+        String workload = JobConfigurations.of(context)
+                .map(c -> c.get(SabaOptions.WORKLOAD).trim())
+                .filter(w -> !w.isEmpty())
+                .orElse(settings.workload());
+        SabaApplication app = link().client().register(new AppSpec(id.toHexString(), workload, "flink",
                 System.getProperty("user.name", ""), 0));
-        jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet()));
-        awaitFirstLevel(id, app);
+        String refusal = awaitFirstLevel(id, app);
+        jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet(), refusal));
     }
 
     /**
      * Waits a bounded time for the first level so the job's first partitions carry it. A controller already known
      * to be down answers at once (level 0), so only the first job of an outage waits.
+     *
+     * @return null, or (fail-fast and no answer) why the job's partitions are refused. Fail-fast fails the job
+     *         through its first partition registration rather than here: an exception from registerJob would stop
+     *         the JobMaster itself, which Flink treats as a fatal error of the cluster.
      */
-    private void awaitFirstLevel(JobID id, SabaApplication app) {
+    private String awaitFirstLevel(JobID id, SabaApplication app) {
         long waitNanos = (settings.failFast() ? settings.timeout() : settings.registerWait()).toNanos();
         boolean answered = false;
         if (waitNanos > 0) {
             try {
                 app.assigned().get(waitNanos, TimeUnit.NANOSECONDS);
                 answered = link().client().controllerReachable();
-            } catch (TimeoutException e) {
-                answered = false;
+            } catch (TimeoutException | ExecutionException e) {
+                answered = false; // (assigned() never fails; ExecutionException only for completeness)
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (ExecutionException e) {
-                answered = false; // assigned() never fails; kept for completeness
             }
         }
         if (settings.failFast() && !answered) {
-            jobs.remove(id);
-            app.deregister();
-            netty.unregisterJob(id);
-            throw new IllegalStateException("Saba controller at " + link().target() + " did not register job " + id
-                    + " within " + settings.timeout() + " and " + SabaOptions.FAIL_FAST.key() + " is true");
+            String why = "Saba controller at " + link().target() + " did not register job " + id + " within "
+                    + settings.timeout() + " and " + SabaOptions.FAIL_FAST.key() + " is true";
+            LOG.error(why);
+            return why;
         }
-        LOG.info("Saba: job {} registered (workload '{}', level {})", id, settings.workload(), app.level());
+        LOG.info("Saba: job {} registered (workload '{}', level {})", id, app.spec().workload(), app.level());
+        return null;
     }
 
     @Override
@@ -151,17 +163,21 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
                 }
             }
         }
-        int level = s.app().level();
-        int tos = settings.dscpMap().tos(level);
+        if (s.refusal() != null) {
+            if (!link().client().controllerReachable()) {
+                return CompletableFuture.failedFuture(new IllegalStateException(s.refusal()));
+            }
+            jobs.put(jobId, s = s.accepted()); // the controller came back before a restart
+        }
+        if (!settings.tagConnections()) {
+            return f;
+        }
         int levels = settings.dscpMap().levels();
-        return f.thenApply(d -> {
-            int flinkIndex = d.getConnectionId().getConnectionIndex();
-            NettyShuffleDescriptor.PartitionConnectionInfo info = new NetworkPartitionConnectionInfo(endpoint,
-                    settings.tagConnections()
-                            ? LevelConnections.index(flinkIndex, Math.min(level, levels - 1), levels)
-                            : flinkIndex);
-            return new SabaShuffleDescriptor(d, info, jobId, level, tos);
-        });
+        int level = Math.min(s.app().level(), levels - 1);
+        return f.thenApply(d -> new NettyShuffleDescriptor(d.storesLocalResourcesOn().orElseThrow(),
+                new NetworkPartitionConnectionInfo(endpoint,
+                        LevelConnections.index(d.getConnectionId().getConnectionIndex(), level, levels)),
+                d.getResultPartitionID(), d.getTierShuffleDescriptors()));
     }
 
     @Override

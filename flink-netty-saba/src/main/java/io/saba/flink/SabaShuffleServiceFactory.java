@@ -67,6 +67,6 @@ public final class SabaShuffleServiceFactory
                 context.getTaskExecutorResourceId(), context.getEventPublisher(), partitions, connections0,
                 context.getParentMetricGroup(), context.getIoExecutor(), context.getNumberOfSlots(),
                 context.getTmpDirPaths());
-        return new SabaShuffleEnvironment(env, registry);
+        return new SabaShuffleEnvironment(env, registry, settings.dscpMap());
     }
 }
