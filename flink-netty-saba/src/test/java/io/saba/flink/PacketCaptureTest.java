@@ -51,7 +51,11 @@ class PacketCaptureTest {
             SabaApplication wc = warm.register(new AppSpec("running-wc", "wc", "test", "t", 0));
             lr.assigned().get(1, TimeUnit.MINUTES);
             wc.assigned().get(1, TimeUnit.MINUTES);
-            assertNotEquals(lr.level(), wc.level(), "the controller separates the two workloads");
+            // the second registration re-plans; the controller's view is the current one
+            Controllers.eventually("both registered", () -> controller.controller().app("running-wc") != null);
+            int levelLr = controller.controller().app("running-lr").level();
+            int levelWc = controller.controller().app("running-wc").level();
+            assertNotEquals(levelLr, levelWc, "the controller separates the two workloads");
 
             try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), controller.target(),
                     NettyShuffleEnvironmentOptions.DATA_BIND_PORT.key(), from + "-" + to));
@@ -66,8 +70,8 @@ class PacketCaptureTest {
                 Clusters.await(m, a);
                 Clusters.await(m, b);
 
-                int dscpA = 8 * lr.level();
-                int dscpB = 8 * wc.level();
+                int dscpA = 8 * levelLr;
+                int dscpB = 8 * levelWc;
                 Map<Integer, Long> bytesByDscp = new HashMap<>();
                 Map<String, Set<Integer>> dscpsBySocket = new HashMap<>();
                 List<PacketCapture.Packet> packets = capture.stopAndRead();

@@ -108,7 +108,16 @@ final class ShuffleJob {
 
         @Override
         public Tuple3<Long, Long, byte[]> map(Long i) {
-            return Tuple3.of(i % keys, i, new byte[payload]);
+            // incompressible bytes: Flink compresses batch shuffle data, and zeros would hide the volume
+            byte[] bytes = new byte[payload];
+            long x = i * 0x9E3779B97F4A7C15L + 1;
+            for (int b = 0; b < payload; b++) {
+                x ^= x << 13;
+                x ^= x >>> 7;
+                x ^= x << 17;
+                bytes[b] = (byte) x;
+            }
+            return Tuple3.of(i % keys, i, bytes);
         }
     }
 
