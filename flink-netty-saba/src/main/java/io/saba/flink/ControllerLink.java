@@ -67,11 +67,6 @@ final class ControllerLink implements AutoCloseable {
         return target;
     }
 
-    /** The embedded controller, or null when the controller runs elsewhere. */
-    EmbeddedController embedded() {
-        return embedded;
-    }
-
     @Override
     public void close() {
         client.close();

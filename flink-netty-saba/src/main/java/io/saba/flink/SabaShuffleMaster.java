@@ -83,11 +83,6 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
         return l;
     }
 
-    /** The controller connection (tests read the embedded controller's state through it). */
-    ControllerLink controllerLink() {
-        return link();
-    }
-
     @Override
     public void registerJob(JobShuffleContext context) {
         netty.registerJob(context);
@@ -167,7 +162,7 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
             if (!link().client().controllerReachable()) {
                 return CompletableFuture.failedFuture(new IllegalStateException(s.refusal()));
             }
-            jobs.put(jobId, s = s.accepted()); // the controller came back before a restart
+            jobs.put(jobId, s.accepted()); // the controller came back before Flink restarted the job
         }
         if (!settings.tagConnections()) {
             return f;

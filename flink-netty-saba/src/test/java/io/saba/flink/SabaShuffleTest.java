@@ -2,7 +2,6 @@ package io.saba.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -132,7 +131,9 @@ class SabaShuffleTest {
     }
 
     @Test
-    void unknownJobsAreLeftAlone() {
-        assertNull(Controllers.app(controller, new JobID()));
+    void withoutAnAddressTheJobManagerRunsAnEmbeddedController() throws Exception {
+        try (MiniCluster m = Clusters.saba(Map.of())) {
+            assertCorrect(Clusters.run(m, ShuffleJob.build("embedded", N, KEYS, 4, 0, "lr", null)));
+        }
     }
 }
