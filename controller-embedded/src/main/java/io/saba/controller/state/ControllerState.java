@@ -44,6 +44,9 @@ public final class ControllerState {
     private final Map<PortId, Map<String, Integer>> ports = new HashMap<>();
     private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
     private LevelPlan plan = new LevelPlan(Map.of(), null);
+    /** Host pair → path: every event would otherwise resolve its path twice (check, then apply). Bounded. */
+    private final Map<String, List<PortId>> pathCache = new HashMap<>();
+    private static final int PATH_CACHE_LIMIT = 200_000;
     private long openConnections;
 
     public ControllerState(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
@@ -96,7 +99,16 @@ public final class ControllerState {
         String dst = resolver.hostOf(k.dstIp()).orElseThrow(() -> ControllerException.invalid(
                 "destination endpoint " + ConnectionKey.endpoint(k.dstIp(), k.dstPort())
                         + ": no topology host has address " + k.dstIp()));
-        return resolver.path(src, dst);
+        String pair = src + '\u0000' + dst;
+        List<PortId> path = pathCache.get(pair);
+        if (path == null) {
+            if (pathCache.size() >= PATH_CACHE_LIMIT) {
+                pathCache.clear();
+            }
+            path = List.copyOf(resolver.path(src, dst));
+            pathCache.put(pair, path);
+        }
+        return path;
     }
 
     // ---- apply: change state, never refuse ----
