@@ -48,7 +48,7 @@ final class PartitionTosRegistry {
         List<Channel> parked = waiting.remove(id);
         if (parked != null) {
             synchronized (parked) {
-                parked.forEach(ch -> apply(ch, tos));
+                parked.forEach(ch -> tag(ch, tos));
             }
         }
         if (registrations.incrementAndGet() % SWEEP_EVERY == 0) {
@@ -67,7 +67,7 @@ final class PartitionTosRegistry {
     void requested(ResultPartitionID id, Channel channel) {
         Entry e = partitions.get(id);
         if (e != null) {
-            apply(channel, e.tos());
+            tag(channel, e.tos());
             return;
         }
         List<Channel> parked = waiting.computeIfAbsent(id, k -> new ArrayList<>());
@@ -75,15 +75,16 @@ final class PartitionTosRegistry {
             parked.add(channel);
         }
         // the partition may have registered between the lookup and the parking
-        // (tagging twice is harmless: apply() skips a channel that already has the TOS)
+        // (tagging twice is harmless: tag() skips a channel that already has the TOS)
         Entry late = partitions.get(id);
         if (late != null) {
             waiting.remove(id, parked);
-            apply(channel, late.tos());
+            tag(channel, late.tos());
         }
     }
 
-    private synchronized void apply(Channel ch, int tos) {
+    /** Sets {@code tos} on a live socket unless it has it already. */
+    synchronized void tag(Channel ch, int tos) {
         if (!ch.isActive()) {
             return;
         }

@@ -58,11 +58,13 @@ public final class SabaShuffleServiceFactory
         ResultPartitionManager partitions = new ResultPartitionManager(nc.getPartitionRequestListenerTimeout(),
                 context.getScheduledExecutor());
         PartitionTosRegistry registry = new PartitionTosRegistry();
-        // the same connection manager Flink builds, except that its server asks our provider, which tags sockets
+        // the connection manager Flink builds, except that its server asks our provider, which tags the server
+        // sockets, and its client sockets are tagged as they are created
         ConnectionManager connections0 = nc.nettyConfig() == null ? new LocalConnectionManager()
-                : new NettyConnectionManager(new TaggingPartitionProvider(partitions, registry),
-                context.getEventPublisher(), nc.nettyConfig(), nc.getMaxNumberOfConnections(),
-                nc.isConnectionReuseEnabled());
+                : new TaggingConnectionManager(new NettyConnectionManager(
+                        new TaggingPartitionProvider(partitions, registry), context.getEventPublisher(),
+                        nc.nettyConfig(), nc.getMaxNumberOfConnections(), nc.isConnectionReuseEnabled()),
+                registry, settings.dscpMap());
         NettyShuffleEnvironment env = NettyShuffleServiceFactory.createNettyShuffleEnvironment(nc,
                 context.getTaskExecutorResourceId(), context.getEventPublisher(), partitions, connections0,
                 context.getParentMetricGroup(), context.getIoExecutor(), context.getNumberOfSlots(),

@@ -47,7 +47,7 @@ final class TaggingPartitionProvider implements ResultPartitionProvider {
     }
 
     private void tag(ResultPartitionID id, BufferAvailabilityListener listener) {
-        Channel ch = ServerChannels.of(listener);
+        Channel ch = NettyChannels.server(listener);
         if (ch != null) {
             registry.requested(id, ch);
         }

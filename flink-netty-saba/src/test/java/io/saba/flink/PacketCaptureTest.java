@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The wire: two concurrent jobs of different workloads in one MiniCluster (a session cluster: both jobs' tasks share
- * the two TaskManagers), captured on loopback. Every data segment a TaskManager's server sends must carry the DSCP of
- * the level the controller gave the job it belongs to, each socket exactly one, and both levels must be seen.
+ * the two TaskManagers), captured on loopback. Every segment with a payload, data from the servers and requests and
+ * credits from the clients, must carry the DSCP of the level the controller gave one of the jobs, each socket
+ * exactly one, and both levels must be seen.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class PacketCaptureTest {
@@ -75,20 +76,30 @@ class PacketCaptureTest {
                 Map<Integer, Long> bytesByDscp = new HashMap<>();
                 Map<String, Set<Integer>> dscpsBySocket = new HashMap<>();
                 List<PacketCapture.Packet> packets = capture.stopAndRead();
+                Map<Integer, Long> requestSegmentsByDscp = new HashMap<>();
                 for (PacketCapture.Packet p : packets) {
-                    if (p.srcPort() >= from && p.srcPort() <= to && p.length() > 0) {
+                    if (p.length() == 0) {
+                        continue; // handshake and pure ACKs: the handshake precedes tagging
+                    }
+                    boolean fromServer = p.srcPort() >= from && p.srcPort() <= to;
+                    String socket = fromServer ? p.srcPort() + "<>" + p.dstPort() : p.dstPort() + "<>" + p.srcPort();
+                    dscpsBySocket.computeIfAbsent(socket, k -> new TreeSet<>()).add(p.dscp());
+                    if (fromServer) {
                         bytesByDscp.merge(p.dscp(), (long) p.length(), Long::sum);
-                        dscpsBySocket.computeIfAbsent(p.srcPort() + ">" + p.dstPort(), k -> new TreeSet<>())
-                                .add(p.dscp());
+                    } else {
+                        requestSegmentsByDscp.merge(p.dscp(), 1L, Long::sum);
                     }
                 }
-                System.out.printf("captured %d segments; data bytes by DSCP %s (job A lr=%d, job B wc=%d); "
-                        + "sockets %s%n", packets.size(), bytesByDscp, dscpA, dscpB, dscpsBySocket);
+                System.out.printf("captured %d segments; data bytes by DSCP %s, request/credit segments by DSCP %s "
+                        + "(job A lr=%d, job B wc=%d); sockets %s%n", packets.size(), bytesByDscp,
+                        requestSegmentsByDscp, dscpA, dscpB, dscpsBySocket);
                 assertFalse(bytesByDscp.isEmpty(), "data crossed the loopback between the TaskManagers");
                 assertEquals(Set.of(dscpA, dscpB), bytesByDscp.keySet(),
                         "data segments carry exactly the two jobs' DSCPs: " + bytesByDscp);
+                assertEquals(Set.of(dscpA, dscpB), requestSegmentsByDscp.keySet(),
+                        "requests and credits travel in the jobs' classes too: " + requestSegmentsByDscp);
                 dscpsBySocket.forEach((socket, dscps) -> assertEquals(1, dscps.size(),
-                        "socket " + socket + " carries one level: " + dscps));
+                        "socket " + socket + " carries one level, both ways: " + dscps));
                 // job A moves ~5x the bytes of job B (64-byte payloads): its DSCP must carry more
                 assertTrue(bytesByDscp.get(dscpA) > bytesByDscp.get(dscpB), bytesByDscp.toString());
             }

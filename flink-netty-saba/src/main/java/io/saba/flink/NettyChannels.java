@@ -2,6 +2,7 @@ package io.saba.flink;
 
 import java.lang.reflect.Field;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.runtime.io.network.PartitionRequestClient;
 import org.apache.flink.runtime.io.network.partition.BufferAvailabilityListener;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandlerContext;
@@ -9,24 +10,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds the server-side socket of a partition request. Flink's Netty server hands the partition provider its
- * per-request reader as the availability listener; the reader holds the connection's request queue, which holds the
- * channel's handler context. Flink exposes neither (no TOS option, no server bootstrap hook), so this reads the two
- * package-private fields by reflection, checked against Flink 1.20; when they are missing (another Flink version),
- * it logs one warning and the data stays untagged, never failing the request.
+ * Finds the sockets of Flink's Netty shuffle, which Flink does not expose (no TOS option, no bootstrap hook).
+ * Server side: Flink's server hands the partition provider its per-request reader as the availability listener;
+ * the reader holds the connection's request queue, which holds the channel's handler context. Client side: the
+ * partition request client holds its channel. Each is a package-private field read by reflection, checked against
+ * Flink 1.20; when a field is missing (another Flink version) this logs one warning and the socket stays untagged,
+ * never failing the request.
  */
-final class ServerChannels {
-    private static final Logger LOG = LoggerFactory.getLogger(ServerChannels.class);
+final class NettyChannels {
+    private static final Logger LOG = LoggerFactory.getLogger(NettyChannels.class);
     private static final String READER = "org.apache.flink.runtime.io.network.netty.CreditBasedSequenceNumberingViewReader";
+    private static final String CLIENT = "org.apache.flink.runtime.io.network.netty.NettyPartitionRequestClient";
     private static final AtomicBoolean WARNED = new AtomicBoolean();
     private static volatile Field requestQueue;
     private static volatile Field ctx;
+    private static volatile Field tcpChannel;
 
-    private ServerChannels() {
+    private NettyChannels() {
     }
 
     /** The channel serving {@code listener}'s request, or null when it cannot be found. */
-    static Channel of(BufferAvailabilityListener listener) {
+    static Channel server(BufferAvailabilityListener listener) {
         if (listener == null || !READER.equals(listener.getClass().getName())) {
             return null; // e.g. a local input channel: no socket
         }
@@ -40,11 +44,31 @@ final class ServerChannels {
             Object c = queue == null ? null : ctx.get(queue);
             return c instanceof ChannelHandlerContext h ? h.channel() : null;
         } catch (ReflectiveOperationException | RuntimeException e) {
-            if (WARNED.compareAndSet(false, true)) {
-                LOG.warn("Saba: cannot reach Flink's Netty server channels ({}); data connections stay untagged. "
-                        + "Supported: Flink 1.20.", e.toString());
-            }
+            warn(e);
             return null;
+        }
+    }
+
+    /** The channel of a partition request client, or null when it cannot be found. */
+    static Channel client(PartitionRequestClient client) {
+        if (client == null || !CLIENT.equals(client.getClass().getName())) {
+            return null;
+        }
+        try {
+            if (tcpChannel == null) {
+                tcpChannel = field(client.getClass(), "tcpChannel");
+            }
+            return tcpChannel.get(client) instanceof Channel c ? c : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            warn(e);
+            return null;
+        }
+    }
+
+    private static void warn(Exception e) {
+        if (WARNED.compareAndSet(false, true)) {
+            LOG.warn("Saba: cannot reach Flink's Netty channels ({}); data connections stay untagged. "
+                    + "Supported: Flink 1.20.", e.toString());
         }
     }
 
