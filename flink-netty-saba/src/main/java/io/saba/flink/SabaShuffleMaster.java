@@ -168,7 +168,8 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
             return f;
         }
         int levels = settings.dscpMap().levels();
-        int level = Math.min(s.app().level(), levels - 1);
+        int assigned = s.app().level();
+        int level = assigned < levels ? assigned : 0; // beyond the DSCP map: the default class, as DscpMap does
         return f.thenApply(d -> new NettyShuffleDescriptor(d.storesLocalResourcesOn().orElseThrow(),
                 new NetworkPartitionConnectionInfo(endpoint,
                         LevelConnections.index(d.getConnectionId().getConnectionIndex(), level, levels)),

@@ -108,6 +108,18 @@ class SabaShuffleTest {
     }
 
     @Test
+    void aControllerThatNeverAnswersOnlyDelaysTheStart() throws Exception {
+        // a socket that accepts connections (the kernel's backlog) but never speaks: a hung controller
+        try (ServerSocket mute = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             MiniCluster m = Clusters.saba(Map.of(
+                     SabaOptions.CONTROLLER_ADDRESS.key(), "127.0.0.1:" + mute.getLocalPort(),
+                     SabaOptions.CONTROLLER_TIMEOUT.key(), "1 s",
+                     SabaOptions.REGISTER_WAIT.key(), "500 ms"))) {
+            assertCorrect(Clusters.run(m, ShuffleJob.build("hung", N, KEYS, 4, 0, "lr", null)));
+        }
+    }
+
+    @Test
     void failFastFailsTheJobWhenTheControllerIsAway() throws Exception {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0)) {
