@@ -36,9 +36,10 @@ public final class SabaOptions {
 
     public static final ConfigOption<Duration> REGISTER_WAIT = ConfigOptions.key("saba.controller.register-wait")
             .durationType().defaultValue(Duration.ofSeconds(1))
-            .withDescription("How long a job's start waits for its first level, so that its first partitions "
-                    + "already carry it. 0: never wait (partitions registered before the answer use level 0). "
-                    + "Once the controller is known to be down, no job waits.");
+            .withDescription("How long a new job's partition registrations may wait for its first level, so that "
+                    + "its first partitions already carry it; the JobMaster's thread never waits. 0: never wait "
+                    + "(partitions registered before the answer use level 0). Ignored under the adaptive scheduler, "
+                    + "which requires registrations to complete at once.");
 
     public static final ConfigOption<Boolean> FAIL_FAST = ConfigOptions.key("saba.fail-fast")
             .booleanType().defaultValue(false)

@@ -46,22 +46,29 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
 
     private final ShuffleMaster<NettyShuffleDescriptor> netty;
     private final SabaSettings settings;
+    private final boolean immediate;
     private final Map<JobID, JobState> jobs = new ConcurrentHashMap<>();
     private volatile ControllerLink link;
 
     /**
-     * One job: its application handle, the TaskManager data endpoints seen producing for it, and (fail-fast only)
-     * why its partitions are refused.
+     * One job: its application handle, the TaskManager data endpoints seen producing for it, when its partitions may
+     * be stamped (once its first level arrived or the wait ran out), and (fail-fast only) why they are refused.
      */
-    private record JobState(SabaApplication app, Set<InetSocketAddress> endpoints, String refusal) {
+    private record JobState(SabaApplication app, Set<InetSocketAddress> endpoints,
+                            CompletableFuture<?> firstLevel, String refusal) {
         JobState accepted() {
-            return new JobState(app, endpoints, null);
+            return new JobState(app, endpoints, firstLevel, null);
         }
     }
 
-    SabaShuffleMaster(ShuffleMaster<NettyShuffleDescriptor> netty, SabaSettings settings) {
+    /**
+     * @param immediate true when Flink requires partition registrations to complete at once (the adaptive
+     *                  scheduler, reactive mode): then partitions never wait for a job's first level
+     */
+    SabaShuffleMaster(ShuffleMaster<NettyShuffleDescriptor> netty, SabaSettings settings, boolean immediate) {
         this.netty = netty;
         this.settings = settings;
+        this.immediate = immediate;
     }
 
     @Override
@@ -93,32 +100,41 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
                 .orElse(settings.workload());
         SabaApplication app = link().client().register(new AppSpec(id.toHexString(), workload, "flink",
                 System.getProperty("user.name", ""), 0));
-        String refusal = awaitFirstLevel(id, app);
-        jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet(), refusal));
+        if (settings.failFast()) {
+            String refusal = awaitFirstLevel(id, app);
+            jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet(), CompletableFuture.completedFuture(null),
+                    refusal));
+            return;
+        }
+        // never block the JobMaster's thread: the answer usually arrives while slots are being allocated, and
+        // partition registrations that come earlier wait for it (bounded), so the first partitions carry the level
+        CompletableFuture<?> firstLevel = settings.registerWait().isZero() || immediate
+                ? CompletableFuture.completedFuture(null)
+                : app.assigned().copy().completeOnTimeout(0, settings.registerWait().toNanos(), TimeUnit.NANOSECONDS);
+        app.assigned().thenAccept(level -> LOG.info("Saba: job {} (workload '{}') at level {}", id,
+                workload, level));
+        jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet(), firstLevel, null));
     }
 
     /**
-     * Waits a bounded time for the first level so the job's first partitions carry it. A controller already known
-     * to be down answers at once (level 0), so only the first job of an outage waits.
+     * Fail-fast only: waits up to the controller timeout for the registration's answer (the operator asked for
+     * this wait). A controller already known to be down answers at once.
      *
-     * @return null, or (fail-fast and no answer) why the job's partitions are refused. Fail-fast fails the job
-     *         through its first partition registration rather than here: an exception from registerJob would stop
-     *         the JobMaster itself, which Flink treats as a fatal error of the cluster.
+     * @return null, or why the job's partitions are refused. Fail-fast fails the job through its first partition
+     *         registration rather than here: an exception from registerJob would stop the JobMaster itself, which
+     *         Flink treats as a fatal error of the cluster.
      */
     private String awaitFirstLevel(JobID id, SabaApplication app) {
-        long waitNanos = (settings.failFast() ? settings.timeout() : settings.registerWait()).toNanos();
         boolean answered = false;
-        if (waitNanos > 0) {
-            try {
-                app.assigned().get(waitNanos, TimeUnit.NANOSECONDS);
-                answered = link().client().controllerReachable();
-            } catch (TimeoutException | ExecutionException e) {
-                answered = false; // (assigned() never fails; ExecutionException only for completeness)
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            app.assigned().get(settings.timeout().toNanos(), TimeUnit.NANOSECONDS);
+            answered = link().client().controllerReachable();
+        } catch (TimeoutException | ExecutionException e) {
+            answered = false; // (assigned() never fails; ExecutionException only for completeness)
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        if (settings.failFast() && !answered) {
+        if (!answered) {
             String why = "Saba controller at " + link().target() + " did not register job " + id + " within "
                     + settings.timeout() + " and " + SabaOptions.FAIL_FAST.key() + " is true";
             LOG.error(why);
@@ -167,13 +183,18 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
         if (!settings.tagConnections()) {
             return f;
         }
+        SabaApplication app = s.app();
+        return f.thenCombine(s.firstLevel(), (d, ignored) -> stamped(d, endpoint, app.level()));
+    }
+
+    /** Flink's descriptor with its connection index moved to the job's level (see {@link LevelConnections}). */
+    private NettyShuffleDescriptor stamped(NettyShuffleDescriptor d, InetSocketAddress endpoint, int assigned) {
         int levels = settings.dscpMap().levels();
-        int assigned = s.app().level();
         int level = assigned < levels ? assigned : 0; // beyond the DSCP map: the default class, as DscpMap does
-        return f.thenApply(d -> new NettyShuffleDescriptor(d.storesLocalResourcesOn().orElseThrow(),
+        return new NettyShuffleDescriptor(d.storesLocalResourcesOn().orElseThrow(),
                 new NetworkPartitionConnectionInfo(endpoint,
                         LevelConnections.index(d.getConnectionId().getConnectionIndex(), level, levels)),
-                d.getResultPartitionID(), d.getTierShuffleDescriptors()));
+                d.getResultPartitionID(), d.getTierShuffleDescriptors());
     }
 
     @Override

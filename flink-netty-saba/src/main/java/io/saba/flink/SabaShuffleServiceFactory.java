@@ -1,6 +1,8 @@
 package io.saba.flink;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.SchedulerExecutionMode;
 import org.apache.flink.configuration.NettyShuffleEnvironmentOptions;
 import org.apache.flink.runtime.io.network.ConnectionManager;
 import org.apache.flink.runtime.io.network.LocalConnectionManager;
@@ -34,7 +36,11 @@ public final class SabaShuffleServiceFactory
     @Override
     public ShuffleMaster<NettyShuffleDescriptor> createShuffleMaster(ShuffleMasterContext context) {
         SabaSettings settings = SabaSettings.from(context.getConfiguration());
-        return new SabaShuffleMaster(netty.createShuffleMaster(context), settings);
+        Configuration conf = context.getConfiguration();
+        // the adaptive scheduler checks that partition registration completes at once
+        boolean immediate = conf.get(JobManagerOptions.SCHEDULER) == JobManagerOptions.SchedulerType.Adaptive
+                || conf.get(JobManagerOptions.SCHEDULER_MODE) == SchedulerExecutionMode.REACTIVE;
+        return new SabaShuffleMaster(netty.createShuffleMaster(context), settings, immediate);
     }
 
     @Override
