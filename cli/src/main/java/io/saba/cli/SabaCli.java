@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             AllocateCommand.class,
             BenchCommand.class,
             RperfCommand.class,
+            CampaignCommand.class,
             ControllerCommand.class,
         })
 public final class SabaCli {

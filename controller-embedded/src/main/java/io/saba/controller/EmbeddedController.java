@@ -42,6 +42,7 @@ public final class EmbeddedController implements AutoCloseable {
     private final Builder b;
     private SabaController controller;
     private ControllerServer server;
+    private ControllerService service;
     private StatusHttpServer http;
 
     private EmbeddedController(Builder b) {
@@ -60,8 +61,7 @@ public final class EmbeddedController implements AutoCloseable {
                 : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.topology());
         controller = new SabaController(b.topology, engine, b.table, b.backend, b.journalDir, journal,
                 json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout, metrics, b.roundInterval).start();
-        ControllerService service = new ControllerService(controller, !b.tokens.isEmpty(), b.adminTenants,
-                this::configuredTable);
+        service = new ControllerService(controller, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
         server = new ControllerServer(b.listen, service, new AuthInterceptor(b.tokens), b.tlsCert, b.tlsKey,
                 b.grpcThreads).start();
         if (b.http != null) {
@@ -109,6 +109,9 @@ public final class EmbeddedController implements AutoCloseable {
     public void close() {
         if (http != null) {
             http.close();
+        }
+        if (service != null) {
+            service.closeWatches();
         }
         if (server != null) {
             server.close();

@@ -12,6 +12,7 @@ import io.saba.core.topology.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,10 +41,6 @@ public final class CoreAllocationEngine implements AllocationEngine {
         return new LevelPlan(a.levelOfApp(), new CorePlan(a, allocator.hierarchy(a, topology)));
     }
 
-    /** Applications with the same model and level are interchangeable in Eq. 2: one group each. */
-    private record GroupKey(SensitivityModel model, int level) {
-    }
-
     /**
      * Groups the port's applications itself and calls core's {@link Allocator#planPort}, whose cost grows with the
      * distinct models on the port rather than with its applications (hundreds on a core port).
@@ -51,17 +48,19 @@ public final class CoreAllocationEngine implements AllocationEngine {
     @Override
     public PortAllocation allocatePort(LevelPlan plan, PortId port, int queues, List<AppAtPort> apps) {
         CorePlan core = (CorePlan) plan.engineState();
-        Map<GroupKey, Integer> groupOf = new HashMap<>();
+        // models come from the catalogue, one instance per workload: group by identity (no hashing of
+        // coefficient arrays), and split a group if two levels ever share a model instance
+        Map<SensitivityModel, Integer> groupOf = new IdentityHashMap<>();
         List<SensitivityModel> models = new ArrayList<>();
         List<Integer> levels = new ArrayList<>();
         int[] counts = new int[apps.size()];
         int[] groupOfApp = new int[apps.size()];
         for (int i = 0; i < apps.size(); i++) {
             AppAtPort a = apps.get(i);
-            Integer g = groupOf.get(new GroupKey(a.model(), a.level()));
-            if (g == null) {
+            Integer g = groupOf.get(a.model());
+            if (g == null || levels.get(g) != a.level()) {
                 g = models.size();
-                groupOf.put(new GroupKey(a.model(), a.level()), g);
+                groupOf.put(a.model(), g);
                 models.add(a.model());
                 levels.add(a.level());
             }
@@ -77,6 +76,6 @@ public final class CoreAllocationEngine implements AllocationEngine {
             int g = groupOfApp[i];
             appWeights.put(apps.get(i).appId(), q.shares().weight(g, next[g]++));
         }
-        return new PortAllocation(port, q.queueOfLevel(), q.queueWeights(), appWeights);
+        return new PortAllocation(port, q.queueMap(), q.queueWeights(), appWeights);
     }
 }

@@ -43,6 +43,10 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     public record Snapshot(LevelPlan plan, Map<PortId, List<AllocationEngine.AppAtPort>> appsAt) {
     }
 
+    /** Ports snapshotted per lock acquisition. */
+    private static final int SNAPSHOT_CHUNK = 8;
+    private static final java.util.Comparator<AllocationEngine.AppAtPort> BY_APP_ID =
+            java.util.Comparator.comparing(AllocationEngine.AppAtPort::appId);
     private final AllocationEngine engine;
     private final FabricBackend backend;
     private final Metrics metrics;
@@ -159,24 +163,16 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
             batch.add(p);
         }
         long t0 = System.nanoTime();
-        Snapshot snap = source.snapshot(batch);
         List<PortAllocation> changed = new ArrayList<>();
         Set<PortId> released = new HashSet<>();
-        for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
-            PortId port = e.getKey();
-            if (e.getValue().isEmpty()) {
-                if (current.containsKey(port)) {
-                    released.add(port);
-                }
-                continue;
-            }
-            PortAllocation a = engine.allocatePort(snap.plan(), port, queuesOf.applyAsInt(port), e.getValue());
-            PortAllocation before = current.get(port);
-            if (before == null || !sameSwitchConfig(before, a)) {
-                changed.add(a);
-            } else {
-                current.put(port, a); // same switch configuration; keep the fresh per-app weights for status
-            }
+        // snapshot a few ports at a time: the controller's lock is held per chunk, not for the whole round, so
+        // requests keep flowing while a big round runs. Ports are independent, and each chunk carries the plan
+        // its levels came from; a later plan change marks the ports dirty again, so the latest state still wins.
+        List<PortId> ports = new ArrayList<>(batch);
+        for (int from = 0; from < ports.size(); from += SNAPSHOT_CHUNK) {
+            Snapshot snap = source.snapshot(new HashSet<>(ports.subList(from,
+                    Math.min(ports.size(), from + SNAPSHOT_CHUNK))));
+            allocate(snap, changed, released);
         }
         push(changed, released);
         long end = System.nanoTime();
@@ -186,6 +182,27 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
             metrics.pushLag.recordNanos(end - since);
         }
         completedRounds.incrementAndGet();
+    }
+
+    private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
+        for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
+            PortId port = e.getKey();
+            if (e.getValue().isEmpty()) {
+                if (current.containsKey(port)) {
+                    released.add(port);
+                }
+                continue;
+            }
+            List<AllocationEngine.AppAtPort> apps = new ArrayList<>(e.getValue());
+            apps.sort(BY_APP_ID); // outside the lock; makes per-application weights deterministic
+            PortAllocation a = engine.allocatePort(snap.plan(), port, queuesOf.applyAsInt(port), apps);
+            PortAllocation before = current.get(port);
+            if (before == null || !sameSwitchConfig(before, a)) {
+                changed.add(a);
+            } else {
+                current.put(port, a); // same switch configuration; keep the fresh per-app weights for status
+            }
+        }
     }
 
     private void push(List<PortAllocation> changed, Set<PortId> released) {

@@ -51,6 +51,8 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     private final Set<String> adminTenants;
     private final boolean authEnabled;
     private final Supplier<String> configuredTable;
+    private final Map<ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>, Consumer<AllocationChange>> watches =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param adminTenants    tenants allowed to reload the table (ignored when authentication is off)
@@ -176,8 +178,25 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                 call.onNext(change(change));
             }
         };
-        call.setOnCancelHandler(() -> controller.recomputer().removeWatcher(watcher));
+        call.setOnCancelHandler(() -> {
+            controller.recomputer().removeWatcher(watcher);
+            watches.remove(call);
+        });
+        watches.put(call, watcher);
         controller.recomputer().addWatcher(watcher);
+    }
+
+    /** Ends every Watch stream (on shutdown, so the server need not wait for watchers to hang up). */
+    public void closeWatches() {
+        watches.forEach((call, watcher) -> {
+            controller.recomputer().removeWatcher(watcher);
+            try {
+                call.onCompleted();
+            } catch (RuntimeException e) {
+                // already cancelled by the client
+            }
+        });
+        watches.clear();
     }
 
     @Override

@@ -151,6 +151,7 @@ public final class ControllerState {
         app.attempt = Math.max(app.attempt, r.attempt());
         app.leaseDeadlineNanos = leaseDeadline;
         app.workloadKnown = catalog.knows(r.workload());
+        app.model = catalog.modelOf(r.workload());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
         if (newWorkload || !plan.levelOfWorkload().containsKey(r.workload())) {
             replan();
@@ -291,30 +292,19 @@ public final class ControllerState {
         }
     }
 
-    /** Re-clusters the workloads present; ports whose applications changed level are recomputed. */
+    /** Re-clusters the workloads present; every port in use is recomputed. */
     private void replan() {
         Map<String, io.saba.core.model.SensitivityModel> models = new TreeMap<>();
         for (String w : appsOfWorkload.keySet()) {
             models.put(w, catalog.modelOf(w));
         }
         plan = models.isEmpty() ? new LevelPlan(Map.of(), null) : engine.plan(models);
-        Set<String> moved = new HashSet<>();
         for (AppRecord app : apps.values()) {
-            int level = plan.levelOf(app.workload);
-            if (level != app.level) {
-                app.level = level;
-                moved.add(app.appId);
-            }
+            app.level = plan.levelOf(app.workload);
         }
-        if (!moved.isEmpty()) {
-            List<PortId> touched = new ArrayList<>();
-            for (Map.Entry<PortId, Map<String, Integer>> e : ports.entrySet()) {
-                if (!java.util.Collections.disjoint(e.getValue().keySet(), moved)) {
-                    touched.add(e.getKey());
-                }
-            }
-            listener.dirty(touched);
-        }
+        // a new clustering can move levels and also the level hierarchy (centroids), which shapes every port's
+        // level→queue map: recompute every port in use (re-planning happens only when the workload set changes)
+        listener.dirty(List.copyOf(ports.keySet()));
     }
 
     /** Swaps the sensitivity table: models, levels and every port may change. */
@@ -322,6 +312,7 @@ public final class ControllerState {
         this.catalog = newCatalog;
         for (AppRecord app : apps.values()) {
             app.workloadKnown = catalog.knows(app.workload);
+            app.model = catalog.modelOf(app.workload);
         }
         replan();
         listener.dirty(List.copyOf(ports.keySet()));
@@ -379,7 +370,10 @@ public final class ControllerState {
         return catalog;
     }
 
-    /** The applications crossing a port with their levels and models (empty when none). */
+    /**
+     * The applications crossing a port with their levels and models (empty when none), in no particular order:
+     * this runs under the controller's lock, so sorting is left to the caller.
+     */
     public List<AppAtPort> appsAt(PortId port) {
         Map<String, Integer> at = ports.get(port);
         if (at == null) {
@@ -388,9 +382,8 @@ public final class ControllerState {
         List<AppAtPort> out = new ArrayList<>(at.size());
         for (String id : at.keySet()) {
             AppRecord app = apps.get(id);
-            out.add(new AppAtPort(id, app.level, catalog.modelOf(app.workload)));
+            out.add(new AppAtPort(id, app.level, app.model));
         }
-        out.sort(java.util.Comparator.comparing(AppAtPort::appId));
         return out;
     }
 

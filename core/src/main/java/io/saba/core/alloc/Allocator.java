@@ -160,7 +160,7 @@ public final class Allocator {
             int g = groupOfApp[i];
             appWeights.put(apps.get(i).id(), plan.shares().weight(g, next[g]++));
         }
-        return new PortAllocation(port, plan.queueOfLevel(), plan.queueWeights(), appWeights);
+        return new PortAllocation(port, plan.queueMap(), plan.queueWeights(), appWeights);
     }
 
     /**
@@ -186,17 +186,23 @@ public final class Allocator {
         GroupSolution shares = models.size() == 1 && counts[0] == 1
                 ? new GroupSolution(new double[][] {{cSaba}}, new int[][] {{1}}, models.get(0).slowdown(cSaba))
                 : solver.solveGroups(models, counts, cSaba);
-        Set<Integer> present = new TreeSet<>();
+        long present = 0;
         for (int level : levelOf) {
-            present.add(level);
+            if (level <= LevelAssigner.DEFAULT_LEVEL || level >= 57) {
+                throw new IllegalArgumentException("port " + port + ": level " + level + " is not a Saba level (1..56)");
+            }
+            present |= 1L << level;
         }
-        Map<Integer, Integer> queueOfLevel = new TreeMap<>();
-        queueOfLevel.put(LevelAssigner.DEFAULT_LEVEL, DEFAULT_QUEUE);
-        hierarchy.queueMap(present, queues - 1).forEach((level, q) -> queueOfLevel.put(level, q + 1));
+        int[] saba = hierarchy.queueArray(present, queues - 1);
+        int[] queueOfLevel = new int[saba.length];
+        queueOfLevel[LevelAssigner.DEFAULT_LEVEL] = DEFAULT_QUEUE;
+        for (int level = 1; level < saba.length; level++) {
+            queueOfLevel[level] = saba[level] < 0 ? -1 : saba[level] + 1;
+        }
         double[] queueWeights = new double[queues];
         queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
         for (int g = 0; g < models.size(); g++) {
-            queueWeights[queueOfLevel.get(levelOf[g])] += shares.total(g);
+            queueWeights[queueOfLevel[levelOf[g]]] += shares.total(g);
         }
         return new QueuePlan(queueOfLevel, queueWeights, shares);
     }

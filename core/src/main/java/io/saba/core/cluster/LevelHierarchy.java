@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.TreeSet;
 
 /**
@@ -29,6 +30,9 @@ import java.util.TreeSet;
 public final class LevelHierarchy {
     private final List<List<SortedSet<Integer>>> levels;
     private final Map<Long, Map<Integer, Integer>> memo = new ConcurrentHashMap<>();
+    private final Map<Long, int[]> arrays = new ConcurrentHashMap<>();
+    private static final long SMALL_MASKS = 1L << 16;
+    private final AtomicReferenceArray<AtomicReferenceArray<int[]>> smallByQueues = new AtomicReferenceArray<>(64);
 
     private LevelHierarchy(List<List<SortedSet<Integer>>> levels) {
         this.levels = levels;
@@ -127,6 +131,47 @@ public final class LevelHierarchy {
             memo.putIfAbsent(key, known);
         }
         return known;
+    }
+
+    /**
+     * {@link #queueMap} for the controller's hot path: the levels present as a bit mask (bit L = level L, levels
+     * below 57), the answer as an array indexed by level holding its queue, or −1 for levels not present.
+     */
+    public int[] queueArray(long levelMask, int queues) {
+        if (levelMask < 0 || levelMask >= (1L << 57) || queues < 0 || queues >= 64) {
+            throw new IllegalArgumentException("levels must be below 57 and queues below 64, got mask "
+                    + Long.toBinaryString(levelMask) + " and " + queues + " queues");
+        }
+        boolean small = levelMask < SMALL_MASKS;
+        long key = (levelMask << 6) | queues;
+        int[] known = small ? smallArrays(queues).get((int) levelMask) : arrays.get(key);
+        if (known == null) {
+            Set<Integer> present = new TreeSet<>();
+            for (long m = levelMask; m != 0; m &= m - 1) {
+                present.add(Long.numberOfTrailingZeros(m));
+            }
+            known = new int[64 - Long.numberOfLeadingZeros(levelMask)];
+            Arrays.fill(known, -1);
+            for (Map.Entry<Integer, Integer> e : queueMap(present, queues).entrySet()) {
+                known[e.getKey()] = e.getValue();
+            }
+            if (small) {
+                smallArrays(queues).compareAndSet((int) levelMask, null, known);
+            } else {
+                arrays.putIfAbsent(key, known);
+            }
+        }
+        return known;
+    }
+
+    /** Per queue count, answers for level sets within InfiniBand's 16 levels, indexed by mask without boxing. */
+    private AtomicReferenceArray<int[]> smallArrays(int queues) {
+        AtomicReferenceArray<int[]> a = smallByQueues.get(queues);
+        if (a == null) {
+            smallByQueues.compareAndSet(queues, null, new AtomicReferenceArray<>((int) SMALL_MASKS));
+            a = smallByQueues.get(queues);
+        }
+        return a;
     }
 
     /** levels as a bit mask beside the queue count, or −1 where they do not fit in a long. */

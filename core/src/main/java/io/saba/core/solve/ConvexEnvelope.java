@@ -22,6 +22,9 @@ final class ConvexEnvelope {
     final double bridgeHi;
     /** Slope of the bridge. */
     final double slope;
+    /** E'(lo+) and E'(hi−): below the first λ sits at lo, above the second at hi. */
+    final double slopeLo;
+    final double slopeHi;
     private final double a; // D'(x) = a x² + b x + c
     private final double b;
     private final double c;
@@ -40,6 +43,8 @@ final class ConvexEnvelope {
         this.bridgeLo = bridge[0];
         this.bridgeHi = bridge[1];
         this.slope = hasBridge() ? (model.slowdown(bridgeHi) - model.slowdown(bridgeLo)) / (bridgeHi - bridgeLo) : Double.NaN;
+        this.slopeLo = hasBridge() && bridgeLo <= lo ? slope : model.derivative(lo);
+        this.slopeHi = hasBridge() && bridgeHi >= hi ? slope : model.derivative(hi);
     }
 
     private double[] bridge(double c2, double c3) {
@@ -99,10 +104,6 @@ final class ConvexEnvelope {
      * {@code high} picks its upper end, else its lower end; the result is non-decreasing in λ either way.
      */
     double argminShifted(double lambda, boolean high) {
-        boolean bridgeAtLo = hasBridge() && bridgeLo <= lo;
-        boolean bridgeAtHi = hasBridge() && bridgeHi >= hi;
-        double slopeLo = bridgeAtLo ? slope : model.derivative(lo);
-        double slopeHi = bridgeAtHi ? slope : model.derivative(hi);
         if (lambda < slopeLo || (lambda == slopeLo && !high)) {
             return lo;
         }

@@ -26,8 +26,8 @@ final class Relaxation {
         for (Item it : items) {
             minTotal += it.count * it.lo;
             maxTotal += it.count * it.hi;
-            minSlope = Math.min(minSlope, Math.min(it.model.derivative(it.lo), slopeOrInf(it, true)));
-            maxSlope = Math.max(maxSlope, Math.max(it.model.derivative(it.hi), slopeOrInf(it, false)));
+            minSlope = Math.min(minSlope, it.envelope.slopeLo);
+            maxSlope = Math.max(maxSlope, it.envelope.slopeHi);
         }
         double eps = 1e-12 * capacity;
         if (minTotal > capacity + eps || maxTotal < capacity - eps) {
@@ -98,11 +98,6 @@ final class Relaxation {
         }
         double guess = sum / n;
         return guess > a && guess < b ? guess : 0.5 * (a + b);
-    }
-
-    private static double slopeOrInf(Item it, boolean low) {
-        ConvexEnvelope e = it.envelope;
-        return e.hasBridge() ? e.slope : (low ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
     }
 
     /** Between λ = a (total below C) and λ = b (total at or above C), move along the segment that hits C. */

@@ -75,6 +75,9 @@ final class Rounding {
 
     /** The point as runs per input group, groups in order (items split off one group are merged back). */
     GroupSolution perGroup(int groups) {
+        if (items.size() == groups && identityGroups()) {
+            return new GroupSolution(runValues, runCounts, value); // no branching happened: items are the groups
+        }
         List<List<double[]>> runs = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
             runs.add(new ArrayList<>(1));
@@ -98,5 +101,14 @@ final class Rounding {
             }
         }
         return new GroupSolution(values, counts, value);
+    }
+
+    private boolean identityGroups() {
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).group != i) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -1,0 +1,106 @@
+package io.saba.cli;
+
+import io.saba.harness.campaign.TestbedCampaign;
+import io.saba.harness.campaign.TestbedCampaignConfig;
+import io.saba.harness.campaign.OutputFolder;
+import io.saba.harness.campaign.ScaleStudy;
+import io.saba.harness.campaign.SensitivityStudies;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code saba campaign}: reproduces the Saba paper's evaluation figures in the flow-level simulator and prints our
+ * numbers beside the paper's. Progress goes to stderr, the comparison to stdout, CSV and PNG to {@code --out}.
+ */
+@Command(name = "campaign", mixinStandardHelpOptions = true,
+        description = "Reproduce the Saba paper's figures in the simulator (fig8: 500-setup testbed campaign).")
+public final class CampaignCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--figure", defaultValue = "fig8",
+            description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b")
+    String figure;
+
+    @Option(names = "--setups", defaultValue = "500", description = "cluster setups for fig8 (default ${DEFAULT-VALUE})")
+    int setups;
+
+    @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--degree", defaultValue = "3", description = "polynomial degree k of the models (default ${DEFAULT-VALUE})")
+    int degree;
+
+    @Option(names = "--queues", defaultValue = "8", description = "Saba queues per port (default ${DEFAULT-VALUE})")
+    int queues;
+
+    @Option(names = "--hol-blocking",
+            description = "fig8: model head-of-line blocking in the switch's input buffers (InfiniBand congestion "
+                    + "spreading) for both runs; default: ideal fluid per-flow max-min")
+    boolean holBlocking;
+
+    @Option(names = "--oversubscription", defaultValue = "1",
+            description = "fig10/11: ToR oversubscription of the 1,944-server fabric (1 = the core's wiring)")
+    int oversubscription;
+
+    @Option(names = "--threads", description = "worker threads (default: all cores)")
+    Integer threads;
+
+    @Option(names = "--out", description = "output folder; an interrupted run resumes from it (default campaign-<figure>)")
+    Path out;
+
+    @Override
+    public Integer call() {
+        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        Path dir = out != null ? out : Path.of("campaign-" + figure);
+        switch (figure.toLowerCase(Locale.ROOT)) {
+            case "fig8" -> {
+                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups, seed, degree, queues, 1.0, t, dir,
+                        holBlocking);
+                TestbedCampaign.Result r = TestbedCampaign.run(cfg, System.err);
+                String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
+                        "%nran %d setups now (%d resumed) in %.1f s on %d threads; output in %s%n", r.ranNow(),
+                        r.resumed(), r.seconds(), t, dir);
+                TestbedCampaign.writeFigures(dir, r.rows());
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+            case "fig9" -> {
+                OutputFolder.prepare(dir, "fig9");
+                long t0 = System.nanoTime();
+                var variants = SensitivityStudies.run(t, System.err);
+                String report = SensitivityStudies.report(variants) + String.format(Locale.ROOT,
+                        "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
+                SensitivityStudies.writeFigures(dir, variants);
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+            case "fig10", "fig11a", "fig11b" -> {
+                String f = figure.toLowerCase(Locale.ROOT);
+                OutputFolder.prepare(dir, f + " seed=" + seed + " oversubscription=" + oversubscription);
+                long t0 = System.nanoTime();
+                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed);
+                System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
+                        (System.nanoTime() - t0) / 1e9);
+                var schemes = study.run(f, t, System.err);
+                String report = ScaleStudy.report(f, schemes) + String.format(Locale.ROOT,
+                        "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
+                ScaleStudy.writeFigures(dir, f, schemes);
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+            default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
+        }
+    }
+}

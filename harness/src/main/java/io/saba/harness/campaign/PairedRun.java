@@ -1,0 +1,33 @@
+package io.saba.harness.campaign;
+
+import io.saba.harness.sim.engine.PolicyFactory;
+import io.saba.harness.sim.engine.SimResult;
+import io.saba.harness.sim.engine.Simulation;
+import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.workload.JobSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs the same jobs under a baseline and a policy and pairs each job's completion times. */
+public final class PairedRun {
+    private PairedRun() {
+    }
+
+    public static List<JobOutcome> run(int setup, Fabric fabric, List<JobSpec> jobs, PolicyFactory baseline,
+                                       PolicyFactory policy) {
+        return run(setup, fabric, jobs, baseline, policy, false);
+    }
+
+    /** As above, optionally with head-of-line blocking at switch input buffers (for both runs). */
+    public static List<JobOutcome> run(int setup, Fabric fabric, List<JobSpec> jobs, PolicyFactory baseline,
+                                       PolicyFactory policy, boolean headOfLineBlocking) {
+        SimResult b = new Simulation(fabric, jobs, baseline, headOfLineBlocking).run();
+        SimResult p = new Simulation(fabric, jobs, policy, headOfLineBlocking).run();
+        List<JobOutcome> out = new ArrayList<>(jobs.size());
+        for (JobSpec j : jobs) {
+            out.add(new JobOutcome(setup, j.id(), j.workload().name(), j.datasetScale(), j.hosts().size(),
+                    b.completionSeconds().get(j.id()), p.completionSeconds().get(j.id())));
+        }
+        return out;
+    }
+}

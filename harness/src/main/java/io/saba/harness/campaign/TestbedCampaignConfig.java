@@ -1,0 +1,31 @@
+package io.saba.harness.campaign;
+
+import java.nio.file.Path;
+
+/**
+ * Everything that decides a testbed campaign's results (threads only decide its speed).
+ *
+ * @param setups   number of cluster setups (500)
+ * @param seed     random seed of the setup draws
+ * @param degree   polynomial degree k of the profiled models (3)
+ * @param queues   Saba queues per port (8; {@code Integer.MAX_VALUE} = unlimited)
+ * @param capacity C_Saba, fraction of the link (1.0)
+ * @param threads  worker threads
+ * @param out      output folder (CSV, PNG, table, summary; resumed from if it holds a matching run)
+ * @param headOfLineBlocking model head-of-line blocking in the switch's input buffers (see
+ *                 {@link io.saba.harness.sim.engine.Simulation}); false = ideal fluid per-flow max-min baseline
+ */
+public record TestbedCampaignConfig(int setups, long seed, int degree, int queues, double capacity, int threads,
+                                    Path out, boolean headOfLineBlocking) {
+    /** Without head-of-line blocking. */
+    public TestbedCampaignConfig(int setups, long seed, int degree, int queues, double capacity, int threads,
+                                 Path out) {
+        this(setups, seed, degree, queues, capacity, threads, out, false);
+    }
+
+    /** The identity of the results, written to and checked against the output folder on resume. */
+    public String fingerprint() {
+        return "testbed setups=" + setups + " seed=" + seed + " degree=" + degree + " queues=" + queues
+                + " capacity=" + capacity + (headOfLineBlocking ? " hol-blocking" : "");
+    }
+}

@@ -1,0 +1,9 @@
+package io.saba.harness.sim.engine;
+
+import io.saba.harness.sim.fabric.Fabric;
+
+/** Makes a fresh policy for one simulation; factories are immutable and shared across threads. */
+@FunctionalInterface
+public interface PolicyFactory {
+    SharingPolicy create(Fabric fabric);
+}

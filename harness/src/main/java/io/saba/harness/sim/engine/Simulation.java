@@ -1,0 +1,249 @@
+package io.saba.harness.sim.engine;
+
+import io.saba.core.alloc.PortId;
+import io.saba.harness.sim.fabric.CoreTopologyFabric;
+import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.sharing.PortFixedPointSharing;
+import io.saba.harness.sim.sharing.PortLoad;
+import io.saba.harness.sim.sharing.PortSchedule;
+import io.saba.harness.sim.sharing.ProgressiveFilling;
+import io.saba.harness.sim.workload.JobSpec;
+import io.saba.harness.sim.workload.StageSpec;
+import io.saba.harness.sim.workload.WorkloadSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * One fluid simulation: jobs on a fabric under a policy, all starting at time 0; returns each job's completion
+ * time. Single-threaded and free of shared state, so many run in parallel.
+ *
+ * <p>A stage run of a job with n instances and dataset scale d: compute time = fixed + c·d·P/n (P = profiled
+ * nodes); the shuffle (d·S bytes, n² equal parts, the n diagonal ones local) starts after the fixed part and
+ * (1 − overlap) of the scaled compute, and the stage ends when both compute and shuffle are done.
+ */
+public final class Simulation {
+    private static final double EPS = 1e-9;
+
+    private final Fabric fabric;
+    private final SharingPolicy policy;
+    private final boolean headOfLineBlocking;
+    private final List<SimJob> jobs = new ArrayList<>();
+    private final PriorityQueue<Event> queue = new PriorityQueue<>();
+    private final List<FlowGroup> active = new ArrayList<>();
+    private final Map<SimJob, JobState> states = new HashMap<>();
+    private final Map<String, Double> completion = new LinkedHashMap<>();
+    private long sequence;
+    private long events;
+    private long solves;
+    private double now;
+    private boolean ratesStale = true;
+
+    private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event o) {
+            int c = Double.compare(time, o.time);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    /** Where a job is: stage index, run within the stage, and which halves of the stage are done. */
+    private static final class JobState {
+        int stage;
+        int run;
+        boolean computeDone;
+        boolean shuffleDone;
+        FlowGroup group;
+    }
+
+    public Simulation(Fabric fabric, List<JobSpec> specs, PolicyFactory policyFactory) {
+        this(fabric, specs, policyFactory, false);
+    }
+
+    /**
+     * @param headOfLineBlocking model the input buffers of a lossless switch as FIFOs: the flows leaving a host
+     *                           NIC in the same queue (the same VL of the switch's input buffer) advance at the
+     *                           pace of the slowest of them, and what that queue cannot use goes to the other
+     *                           queues. This is InfiniBand's congestion spreading; it applies to every policy,
+     *                           since it is a property of the switch, not of the allocation.
+     */
+    public Simulation(Fabric fabric, List<JobSpec> specs, PolicyFactory policyFactory, boolean headOfLineBlocking) {
+        this.fabric = fabric;
+        this.headOfLineBlocking = headOfLineBlocking;
+        for (int i = 0; i < specs.size(); i++) {
+            jobs.add(new SimJob(specs.get(i), i, fabric));
+        }
+        this.policy = policyFactory.create(fabric);
+    }
+
+    public SimResult run() {
+        for (SimJob j : jobs) {
+            states.put(j, new JobState());
+        }
+        policy.onJobsChanged(List.copyOf(jobs), 0);
+        for (SimJob j : jobs) {
+            startStageRun(j);
+        }
+        while (!queue.isEmpty() || !active.isEmpty()) {
+            if (ratesStale) {
+                recomputeRates();
+            }
+            double next = queue.isEmpty() ? Double.POSITIVE_INFINITY : queue.peek().time;
+            FlowGroup first = null;
+            for (FlowGroup g : active) {
+                if (g.rate() > 0) {
+                    double t = now + g.remainingPerFlow() / g.rate();
+                    if (t < next || (first == null && t == next)) {
+                        next = t;
+                        first = g;
+                    }
+                }
+            }
+            if (Double.isInfinite(next)) {
+                throw new IllegalStateException("simulation stalled at t=" + now + " with " + active.size()
+                        + " shuffles and no bandwidth for them");
+            }
+            double dt = next - now;
+            for (FlowGroup g : active) {
+                g.advance(dt);
+            }
+            now = next;
+            if (first != null) {
+                first.finish();
+            }
+            finishDrainedGroups();
+            while (!queue.isEmpty() && queue.peek().time <= now) {
+                events++;
+                queue.poll().action.run();
+            }
+        }
+        return new SimResult(completion, events, solves);
+    }
+
+    private void finishDrainedGroups() {
+        List<FlowGroup> done = new ArrayList<>();
+        for (FlowGroup g : active) {
+            if (g.remainingPerFlow() <= EPS * g.bytesPerFlow()) {
+                done.add(g);
+            }
+        }
+        if (done.isEmpty()) {
+            return;
+        }
+        active.removeAll(done);
+        policy.onGroupsChanged(List.copyOf(active), now);
+        ratesStale = true;
+        for (FlowGroup g : done) {
+            events++;
+            JobState s = states.get(g.job());
+            s.group = null;
+            s.shuffleDone = true;
+            maybeEndStageRun(g.job());
+        }
+    }
+
+    private void schedule(double time, Runnable action) {
+        queue.add(new Event(time, sequence++, action));
+    }
+
+    private void startStageRun(SimJob job) {
+        JobState s = states.get(job);
+        WorkloadSpec w = job.spec().workload();
+        StageSpec st = w.stages().get(s.stage);
+        int n = job.instances();
+        double d = job.spec().datasetScale();
+        double scaled = st.computeSeconds() * d * w.profiledNodes() / n;
+        double fixed = w.fixedSecondsPerStage();
+        s.computeDone = false;
+        s.shuffleDone = false;
+        double bytesPerFlow = st.shuffleBytes() * d / ((double) n * n);
+        schedule(now + fixed + scaled, () -> {
+            s.computeDone = true;
+            maybeEndStageRun(job);
+        });
+        if (n < 2 || bytesPerFlow <= 0) {
+            s.shuffleDone = true;
+            return;
+        }
+        double cap = w.sendCapFraction() * fabric.hostLinkRate() / (n - 1);
+        schedule(now + fixed + (1 - st.overlap()) * scaled, () -> {
+            FlowGroup g = new FlowGroup(job, bytesPerFlow, cap, sequence++);
+            s.group = g;
+            active.add(g);
+            policy.onGroupsChanged(List.copyOf(active), now);
+            ratesStale = true;
+        });
+    }
+
+    private void maybeEndStageRun(SimJob job) {
+        JobState s = states.get(job);
+        if (!s.computeDone || !s.shuffleDone) {
+            return;
+        }
+        WorkloadSpec w = job.spec().workload();
+        s.run++;
+        if (s.run >= w.stages().get(s.stage).repeat()) {
+            s.run = 0;
+            s.stage++;
+        }
+        if (s.stage >= w.stages().size()) {
+            completion.put(job.id(), now);
+            List<SimJob> alive = new ArrayList<>();
+            for (SimJob j : jobs) {
+                if (!completion.containsKey(j.id())) {
+                    alive.add(j);
+                }
+            }
+            policy.onJobsChanged(alive, now);
+            ratesStale = true;
+            return;
+        }
+        startStageRun(job);
+    }
+
+    private void recomputeRates() {
+        ratesStale = false;
+        if (active.isEmpty()) {
+            return;
+        }
+        solves++;
+        Map<FlowGroup, Integer> idx = new HashMap<>();
+        for (int i = 0; i < active.size(); i++) {
+            idx.put(active.get(i), i);
+        }
+        // Gather, per port, the groups crossing it, in a deterministic order (group order, then port order).
+        Map<PortId, List<FlowGroup>> byPort = new LinkedHashMap<>();
+        for (FlowGroup g : active) {
+            for (PortId p : g.job().flowsPerPort().keySet()) {
+                byPort.computeIfAbsent(p, k -> new ArrayList<>()).add(g);
+            }
+        }
+        List<PortLoad> loads = new ArrayList<>(byPort.size());
+        boolean exact = policy.isPerFlowMaxMin() && !headOfLineBlocking;
+        for (Map.Entry<PortId, List<FlowGroup>> e : byPort.entrySet()) {
+            List<FlowGroup> here = e.getValue();
+            int[] gs = new int[here.size()];
+            double[] mult = new double[here.size()];
+            for (int k = 0; k < here.size(); k++) {
+                gs[k] = idx.get(here.get(k));
+                mult[k] = here.get(k).job().flowsPerPort().get(e.getKey());
+            }
+            PortSchedule sched = exact ? null : policy.arrange(e.getKey(), List.copyOf(here));
+            if (headOfLineBlocking && fabric instanceof CoreTopologyFabric f && f.isHostPort(e.getKey())) {
+                sched = sched.asFifoBuffers();
+            }
+            loads.add(new PortLoad(fabric.capacity(e.getKey()), gs, mult, sched));
+        }
+        double[] caps = new double[active.size()];
+        for (int i = 0; i < caps.length; i++) {
+            caps[i] = active.get(i).capPerFlow();
+        }
+        double[] rates = exact ? ProgressiveFilling.solve(caps, loads) : PortFixedPointSharing.solve(caps, loads);
+        for (int i = 0; i < rates.length; i++) {
+            active.get(i).rate(rates[i]);
+        }
+    }
+}
