@@ -1,0 +1,60 @@
+package io.saba.flink;
+
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The extension's configuration keys, all read from the cluster configuration ({@code config.yaml}). The JobManager
+ * reads the controller keys; JobManager and TaskManagers both read {@link #DSCP_MAP}, so it must be the same
+ * cluster-wide.
+ */
+public final class SabaOptions {
+    private SabaOptions() {
+    }
+
+    public static final ConfigOption<String> CONTROLLER_ADDRESS = ConfigOptions.key("saba.controller.address")
+            .stringType().noDefaultValue()
+            .withDescription("host:port of the Saba controller. Unset: the JobManager starts an embedded "
+                    + "controller (see saba.controller.embedded-config).");
+
+    public static final ConfigOption<String> EMBEDDED_CONFIG = ConfigOptions.key("saba.controller.embedded-config")
+            .stringType().noDefaultValue()
+            .withDescription("Controller YAML file for the embedded controller (the standalone controller's format). "
+                    + "Unset: a dry-run controller over one switch whose only host is 127.0.0.1, which suits a "
+                    + "single machine.");
+
+    public static final ConfigOption<String> WORKLOAD = ConfigOptions.key("saba.workload")
+            .stringType().defaultValue("")
+            .withDescription("Sensitivity-table key of the jobs (e.g. 'pagerank'); empty: the controller's default "
+                    + "model. A job's own configuration may set it too (read from the JobMaster, Flink 1.20) and wins.");
+
+    public static final ConfigOption<Duration> CONTROLLER_TIMEOUT = ConfigOptions.key("saba.controller.timeout")
+            .durationType().defaultValue(Duration.ofSeconds(2))
+            .withDescription("Deadline of each controller call, and the longest a partition registration waits for "
+                    + "a new job's first level before using the default level 0.");
+
+    public static final ConfigOption<Duration> REGISTER_WAIT = ConfigOptions.key("saba.controller.register-wait")
+            .durationType().defaultValue(Duration.ofSeconds(1))
+            .withDescription("How long a new job's partition registrations may wait for its first level, so that "
+                    + "its first partitions already carry it; the JobMaster's thread never waits. 0: never wait "
+                    + "(partitions registered before the answer use level 0). Ignored under the adaptive scheduler, "
+                    + "which requires registrations to complete at once.");
+
+    public static final ConfigOption<Boolean> FAIL_FAST = ConfigOptions.key("saba.fail-fast")
+            .booleanType().defaultValue(false)
+            .withDescription("true: a job whose registration the controller does not answer within "
+                    + "saba.controller.timeout fails instead of running at the default level.");
+
+    public static final ConfigOption<String> TOKEN = ConfigOptions.key("saba.controller.token")
+            .stringType().noDefaultValue()
+            .withDescription("Bearer token for a controller with token authentication.");
+
+    public static final ConfigOption<String> DSCP_MAP = ConfigOptions.key("saba.dscp-map")
+            .stringType().noDefaultValue()
+            .withDescription("level:dscp pairs, e.g. '0:0,1:8,2:16'. Unset: class selectors CS0..CS7.");
+
+    public static final ConfigOption<Boolean> TAG_CONNECTIONS = ConfigOptions.key("saba.tag-connections")
+            .booleanType().defaultValue(true)
+            .withDescription("false: register jobs but leave IP_TOS alone (for fabrics that classify by port).");
+}

@@ -1,0 +1,67 @@
+package io.saba.flink;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.ClusterOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.shuffle.ShuffleServiceOptions;
+
+/** MiniClusters of two TaskManagers with two slots each: real Netty data connections over loopback. */
+final class Clusters {
+    private Clusters() {
+    }
+
+    /** Flink's own Netty shuffle. */
+    static MiniCluster netty() throws Exception {
+        return start(new Configuration());
+    }
+
+    /** The Saba factory with the given extra settings (e.g. the controller's address). */
+    static MiniCluster saba(Map<String, String> settings) throws Exception {
+        Configuration c = new Configuration();
+        c.set(ShuffleServiceOptions.SHUFFLE_SERVICE_FACTORY_CLASS, SabaShuffleServiceFactory.class.getName());
+        settings.forEach(c::setString);
+        return start(c);
+    }
+
+    static MiniCluster start(Configuration extra) throws Exception {
+        Configuration c = new Configuration();
+        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("16m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.FRAMEWORK_OFF_HEAP_MEMORY, MemorySize.parse("96m"));
+        c.set(TaskManagerOptions.NETWORK_BATCH_SHUFFLE_READ_MEMORY, MemorySize.parse("32m"));
+        // spread each job's subtasks over both TaskManagers, so its shuffle crosses the network
+        c.set(ClusterOptions.EVENLY_SPREAD_OUT_SLOTS_STRATEGY, true);
+        c.addAll(extra);
+        MiniCluster m = new MiniCluster(new MiniClusterConfiguration.Builder().withRandomPorts()
+                .setConfiguration(c).setNumTaskManagers(2).setNumSlotsPerTaskManager(2).build());
+        m.start();
+        return m;
+    }
+
+    static JobID submit(MiniCluster m, JobGraph g) throws Exception {
+        return m.submitJob(g).get(2, TimeUnit.MINUTES).getJobID();
+    }
+
+    /** Waits for the job and returns its accumulators; a failed job fails the caller with Flink's cause. */
+    static Map<String, Object> await(MiniCluster m, JobID id) throws Exception {
+        JobResult r = m.requestJobResult(id).get(5, TimeUnit.MINUTES);
+        if (!r.isSuccess()) {
+            throw new AssertionError("job " + id + " failed",
+                    r.getSerializedThrowable().get().deserializeError(Clusters.class.getClassLoader()));
+        }
+        return r.toJobExecutionResult(Clusters.class.getClassLoader()).getAllAccumulatorResults();
+    }
+
+    static Map<String, Object> run(MiniCluster m, JobGraph g) throws Exception {
+        return await(m, submit(m, g));
+    }
+}

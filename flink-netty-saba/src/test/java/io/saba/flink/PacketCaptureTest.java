@@ -1,0 +1,108 @@
+package io.saba.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.client.AppSpec;
+import io.saba.client.ClientConfig;
+import io.saba.client.SabaApplication;
+import io.saba.client.SabaClient;
+import io.saba.controller.EmbeddedController;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.NettyShuffleEnvironmentOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The wire: two concurrent jobs of different workloads in one MiniCluster (a session cluster: both jobs' tasks share
+ * the two TaskManagers), captured on loopback. Every segment with a payload, data from the servers and requests and
+ * credits from the clients, must carry the DSCP of the level the controller gave one of the jobs, each socket
+ * exactly one, and both levels must be seen.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class PacketCaptureTest {
+    private static final long N = 200_000;
+    private static final int KEYS = 97;
+
+    @Test
+    void twoConcurrentJobsCarryTheirOwnDscp(@TempDir Path dir) throws Exception {
+        String why = PacketCapture.unavailable();
+        Assumptions.assumeTrue(why == null, "skipped: " + why);
+        // below Linux's ephemeral range, so a port in it is a TaskManager's data server, never a client
+        int from = 20_000 + 50 * ThreadLocalRandom.current().nextInt(200);
+        int to = from + 49;
+        try (EmbeddedController controller = Controllers.start();
+             SabaClient warm = SabaClient.connect(ClientConfig.defaults(controller.target()))) {
+            // other applications already run both workloads, so the two jobs join a settled plan
+            SabaApplication lr = warm.register(new AppSpec("running-lr", "lr", "test", "t", 0));
+            SabaApplication wc = warm.register(new AppSpec("running-wc", "wc", "test", "t", 0));
+            lr.assigned().get(1, TimeUnit.MINUTES);
+            wc.assigned().get(1, TimeUnit.MINUTES);
+            // the second registration re-plans; the controller's view is the current one
+            Controllers.eventually("both registered", () -> controller.controller().app("running-wc") != null);
+            int levelLr = controller.controller().app("running-lr").level();
+            int levelWc = controller.controller().app("running-wc").level();
+            assertNotEquals(levelLr, levelWc, "the controller separates the two workloads");
+
+            try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), controller.target(),
+                    NettyShuffleEnvironmentOptions.DATA_BIND_PORT.key(), from + "-" + to));
+                 PacketCapture capture = PacketCapture.start(dir.resolve("flink.pcap"), from, to)) {
+                CountDownLatch startedA = ShuffleJob.arm("A", 2);
+                CountDownLatch startedB = ShuffleJob.arm("B", 2);
+                JobID a = Clusters.submit(m, ShuffleJob.build("A", N, KEYS, 2, 64, "lr", "A"));
+                JobID b = Clusters.submit(m, ShuffleJob.build("B", N, KEYS, 2, 0, "wc", "B"));
+                assertTrue(startedA.await(3, TimeUnit.MINUTES) && startedB.await(3, TimeUnit.MINUTES));
+                ShuffleJob.open("A");
+                ShuffleJob.open("B");
+                Clusters.await(m, a);
+                Clusters.await(m, b);
+
+                int dscpA = 8 * levelLr;
+                int dscpB = 8 * levelWc;
+                Map<Integer, Long> bytesByDscp = new HashMap<>();
+                Map<String, Set<Integer>> dscpsBySocket = new HashMap<>();
+                List<PacketCapture.Packet> packets = capture.stopAndRead();
+                Map<Integer, Long> requestSegmentsByDscp = new HashMap<>();
+                for (PacketCapture.Packet p : packets) {
+                    if (p.length() == 0) {
+                        continue; // handshake and pure ACKs: the handshake precedes tagging
+                    }
+                    boolean fromServer = p.srcPort() >= from && p.srcPort() <= to;
+                    String socket = fromServer ? p.srcPort() + "<>" + p.dstPort() : p.dstPort() + "<>" + p.srcPort();
+                    dscpsBySocket.computeIfAbsent(socket, k -> new TreeSet<>()).add(p.dscp());
+                    if (fromServer) {
+                        bytesByDscp.merge(p.dscp(), (long) p.length(), Long::sum);
+                    } else {
+                        requestSegmentsByDscp.merge(p.dscp(), 1L, Long::sum);
+                    }
+                }
+                System.out.printf("captured %d segments; data bytes by DSCP %s, request/credit segments by DSCP %s "
+                        + "(job A lr=%d, job B wc=%d); sockets %s%n", packets.size(), bytesByDscp,
+                        requestSegmentsByDscp, dscpA, dscpB, dscpsBySocket);
+                assertFalse(bytesByDscp.isEmpty(), "data crossed the loopback between the TaskManagers");
+                assertEquals(Set.of(dscpA, dscpB), bytesByDscp.keySet(),
+                        "data segments carry exactly the two jobs' DSCPs: " + bytesByDscp);
+                assertEquals(Set.of(dscpA, dscpB), requestSegmentsByDscp.keySet(),
+                        "requests and credits travel in the jobs' classes too: " + requestSegmentsByDscp);
+                dscpsBySocket.forEach((socket, dscps) -> assertEquals(1, dscps.size(),
+                        "socket " + socket + " carries one level, both ways: " + dscps));
+                // job A moves ~5x the bytes of job B (64-byte payloads): its DSCP must carry more
+                assertTrue(bytesByDscp.get(dscpA) > bytesByDscp.get(dscpB), bytesByDscp.toString());
+            }
+        }
+    }
+}

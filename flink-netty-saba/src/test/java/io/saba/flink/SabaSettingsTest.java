@@ -1,0 +1,59 @@
+package io.saba.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.junit.jupiter.api.Test;
+
+class SabaSettingsTest {
+    private static Configuration conf(String... kv) {
+        Configuration c = new Configuration();
+        for (int i = 0; i < kv.length; i += 2) {
+            c.setString(kv[i], kv[i + 1]);
+        }
+        return c;
+    }
+
+    private static void rejected(String key, String value) {
+        IllegalConfigurationException e = assertThrows(IllegalConfigurationException.class,
+                () -> SabaSettings.from(conf(key, value)));
+        assertTrue(e.getMessage().contains(key), e.getMessage());
+    }
+
+    @Test
+    void defaults() {
+        SabaSettings s = SabaSettings.from(new Configuration());
+        assertNull(s.controllerAddress(), "embedded controller");
+        assertEquals("", s.workload());
+        assertEquals(Duration.ofSeconds(2), s.timeout());
+        assertEquals(8, s.dscpMap().levels());
+        assertEquals(3 * 8 << 2, s.dscpMap().tos(3));
+        assertTrue(s.tagConnections());
+    }
+
+    @Test
+    void mistakesNameTheirKey() {
+        rejected("saba.controller.address", "controller");
+        rejected("saba.controller.address", "controller:http");
+        rejected("saba.controller.address", "controller:70000");
+        rejected("saba.controller.timeout", "0 s");
+        rejected("saba.controller.timeout", "soon");
+        rejected("saba.controller.register-wait", "-1 s");
+        rejected("saba.fail-fast", "maybe");
+        rejected("saba.dscp-map", "0:0,1:64");
+        rejected("saba.dscp-map", "1:8");
+        rejected("saba.controller.embedded-config", "/no/such/file.yaml");
+    }
+
+    @Test
+    void customDscpMap() {
+        SabaSettings s = SabaSettings.from(conf("saba.dscp-map", "0:0,1:10,2:46"));
+        assertEquals(3, s.dscpMap().levels());
+        assertEquals(46 << 2, s.dscpMap().tos(2));
+    }
+}

@@ -1,0 +1,151 @@
+package io.saba.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.controller.EmbeddedController;
+import io.saba.controller.state.AppView;
+import java.net.ServerSocket;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The extension end to end: MiniClusters of two TaskManagers (real Netty connections over loopback) against a real
+ * controller on loopback.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class SabaShuffleTest {
+    private static final long N = 200_000;
+    private static final int KEYS = 97;
+
+    private static EmbeddedController controller;
+    private static MiniCluster saba;
+
+    @BeforeAll
+    static void start() throws Exception {
+        controller = Controllers.start();
+        saba = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), controller.target()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (saba != null) {
+            saba.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+    }
+
+    private static void assertCorrect(Map<String, Object> acc) {
+        long[] want = ShuffleJob.expected(N, KEYS);
+        assertEquals(want[0], acc.get(ShuffleJob.KEYS), "keys");
+        assertEquals(want[1], acc.get(ShuffleJob.CHECKSUM), "checksum");
+    }
+
+    @Test
+    void sameResultWithAndWithoutSaba() throws Exception {
+        Map<String, Object> withSaba = Clusters.run(saba, ShuffleJob.build("with", N, KEYS, 4, 0, "lr", null));
+        Map<String, Object> withNetty;
+        try (MiniCluster netty = Clusters.netty()) {
+            withNetty = Clusters.run(netty, ShuffleJob.build("without", N, KEYS, 4, 0, "lr", null));
+        }
+        assertEquals(withNetty.get(ShuffleJob.CHECKSUM), withSaba.get(ShuffleJob.CHECKSUM));
+        assertEquals(withNetty.get(ShuffleJob.KEYS), withSaba.get(ShuffleJob.KEYS));
+        assertCorrect(withSaba);
+    }
+
+    @Test
+    void controllerSeesTheJobItsConnectionsAndItsEnd() throws Exception {
+        CountDownLatch started = ShuffleJob.arm("seen", 4);
+        JobID id = Clusters.submit(saba, ShuffleJob.build("seen", N, KEYS, 4, 0, "wc", "seen"));
+        try {
+            assertTrue(started.await(3, TimeUnit.MINUTES), "all four source subtasks started");
+            // the sources run on both TaskManagers: each produces for the other, both directions reported
+            Controllers.eventually("two connections of the job", () -> {
+                AppView v = Controllers.app(controller, id);
+                return v != null && v.connections() == 2;
+            });
+            AppView v = Controllers.app(controller, id);
+            assertEquals("wc", v.workload(), "the job's own saba.workload");
+            assertEquals("flink", v.framework());
+            assertTrue(v.level() >= 1, "a Saba level, not the default class: " + v.level());
+            v.open().forEach(k -> assertFalse(k.srcPort() == k.dstPort(), "TaskManager to another: " + k));
+        } finally {
+            ShuffleJob.open("seen");
+        }
+        assertCorrect(Clusters.await(saba, id));
+        Controllers.eventually("the job deregistered", () -> Controllers.app(controller, id) == null);
+    }
+
+    @Test
+    void controllerKilledMidJobDoesNotFailTheJob() throws Exception {
+        EmbeddedController doomed = Controllers.start();
+        try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), doomed.target(),
+                SabaOptions.CONTROLLER_TIMEOUT.key(), "500 ms"))) {
+            CountDownLatch started = ShuffleJob.arm("killed", 4);
+            JobID id = Clusters.submit(m, ShuffleJob.build("killed", N, KEYS, 4, 0, "lr", "killed"));
+            assertTrue(started.await(3, TimeUnit.MINUTES));
+            Controllers.eventually("job registered", () -> Controllers.app(doomed, id) != null);
+            doomed.close();
+            ShuffleJob.open("killed");
+            assertCorrect(Clusters.await(m, id));
+            // and a job started while the controller is gone runs too, at the default level
+            assertCorrect(Clusters.run(m, ShuffleJob.build("after", N, KEYS, 4, 0, "lr", null)));
+        } finally {
+            doomed.close();
+        }
+    }
+
+    @Test
+    void aControllerThatNeverAnswersOnlyDelaysTheStart() throws Exception {
+        // a socket that accepts connections (the kernel's backlog) but never speaks: a hung controller
+        try (ServerSocket mute = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             MiniCluster m = Clusters.saba(Map.of(
+                     SabaOptions.CONTROLLER_ADDRESS.key(), "127.0.0.1:" + mute.getLocalPort(),
+                     SabaOptions.CONTROLLER_TIMEOUT.key(), "1 s",
+                     SabaOptions.REGISTER_WAIT.key(), "500 ms"))) {
+            assertCorrect(Clusters.run(m, ShuffleJob.build("hung", N, KEYS, 4, 0, "lr", null)));
+        }
+    }
+
+    @Test
+    void failFastFailsTheJobWhenTheControllerIsAway() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), "127.0.0.1:" + closedPort,
+                SabaOptions.CONTROLLER_TIMEOUT.key(), "500 ms", SabaOptions.FAIL_FAST.key(), "true"))) {
+            AssertionError e = assertThrows(AssertionError.class,
+                    () -> Clusters.run(m, ShuffleJob.build("fast", N, KEYS, 4, 0, "lr", null)));
+            assertTrue(ExceptionUtils.findThrowableWithMessage(e, SabaOptions.FAIL_FAST.key()).isPresent(),
+                    "the failure names " + SabaOptions.FAIL_FAST.key() + ": " + ExceptionUtils.stringifyException(e));
+        }
+    }
+
+    @Test
+    void badConfigurationFailsAtStartUpNamingTheKey() {
+        Exception e = assertThrows(Exception.class,
+                () -> Clusters.saba(Map.of(SabaOptions.DSCP_MAP.key(), "0:0,1:99")).close());
+        assertTrue(ExceptionUtils.findThrowableWithMessage(e, SabaOptions.DSCP_MAP.key()).isPresent(),
+                ExceptionUtils.stringifyException(e));
+    }
+
+    @Test
+    void withoutAnAddressTheJobManagerRunsAnEmbeddedController() throws Exception {
+        try (MiniCluster m = Clusters.saba(Map.of())) {
+            assertCorrect(Clusters.run(m, ShuffleJob.build("embedded", N, KEYS, 4, 0, "lr", null)));
+        }
+    }
+}
