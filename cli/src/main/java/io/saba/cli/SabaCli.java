@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             FitCommand.class,
             AllocateCommand.class,
+            BenchCommand.class,
         })
 public final class SabaCli {
     public static void main(String[] args) {

@@ -44,7 +44,8 @@ public final class AllocationState {
     /**
      * Registers an application (or replaces the model of one already registered) and re-clusters levels.
      *
-     * @return ports whose allocation changed because levels or queue maps moved
+     * @return ports whose allocation changed because levels or queue maps moved, and every application whose level
+     *         is new (this one) or moved
      */
     public AllocationDelta register(Application app) {
         Objects.requireNonNull(app, "app");
@@ -108,7 +109,7 @@ public final class AllocationState {
                 touched.add(port);
             }
         }
-        return reallocate(touched);
+        return reallocate(touched, Map.of());
     }
 
     /**
@@ -132,7 +133,7 @@ public final class AllocationState {
                 touched.add(port);
             }
         }
-        return reallocate(touched);
+        return reallocate(touched, Map.of());
     }
 
     /** The current allocation (same as {@link Allocator#allocate} over the current applications and connections). */
@@ -180,17 +181,23 @@ public final class AllocationState {
     private AllocationDelta relevel(Set<PortId> touched) {
         LevelAssignment next = allocator.assignLevels(apps.values());
         if (next.equals(levels)) {
-            return reallocate(touched);
+            return reallocate(touched, Map.of());
         }
+        Map<String, Integer> levelChanges = new TreeMap<>();
+        next.levelOfApp().forEach((app, level) -> {
+            if (!level.equals(levels.levelOfApp().get(app))) {
+                levelChanges.put(app, level);
+            }
+        });
         levels = next;
         hierarchy = allocator.hierarchy(levels, topology);
         Set<PortId> all = new TreeSet<>(touched);
         all.addAll(connectionsOnPort.keySet());
-        return reallocate(all);
+        return reallocate(all, levelChanges);
     }
 
     /** Recomputes the given ports; reports those whose allocation changed and those now empty. */
-    private AllocationDelta reallocate(Set<PortId> ports) {
+    private AllocationDelta reallocate(Set<PortId> ports, Map<String, Integer> levelChanges) {
         Map<PortId, PortAllocation> changed = new TreeMap<>();
         Set<PortId> released = new TreeSet<>();
         for (PortId port : ports) {
@@ -209,6 +216,6 @@ public final class AllocationState {
                 changed.put(port, fresh);
             }
         }
-        return new AllocationDelta(changed, released);
+        return new AllocationDelta(changed, released, levelChanges);
     }
 }

@@ -4,6 +4,7 @@ import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.cluster.LevelHierarchy;
 import io.saba.core.model.SensitivityModel;
+import io.saba.core.solve.GroupSolution;
 import io.saba.core.solve.PortSolver;
 import io.saba.core.topology.Topology;
 import java.util.ArrayList;
@@ -128,33 +129,76 @@ public final class Allocator {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
         apps.sort((a, b) -> a.id().compareTo(b.id()));
+        // Applications with the same model are interchangeable in Eq. 2 and share a level: solve per group.
+        Map<SensitivityModel, Integer> groupOf = new HashMap<>();
         List<SensitivityModel> models = new ArrayList<>();
-        Set<Integer> present = new TreeSet<>();
-        for (Application a : apps) {
+        List<Integer> counts = new ArrayList<>();
+        List<Integer> groupLevels = new ArrayList<>();
+        int[] groupOfApp = new int[apps.size()];
+        for (int i = 0; i < apps.size(); i++) {
+            Application a = apps.get(i);
             Integer level = levels.levelOfApp().get(a.id());
             if (level == null) {
                 throw new IllegalArgumentException("application " + a.id() + " has no priority level");
             }
-            models.add(a.model());
-            present.add(level);
+            Integer g = groupOf.get(a.model());
+            if (g == null || !groupLevels.get(g).equals(level)) {
+                g = models.size();
+                groupOf.put(a.model(), g);
+                models.add(a.model());
+                counts.add(0);
+                groupLevels.add(level);
+            }
+            counts.set(g, counts.get(g) + 1);
+            groupOfApp[i] = g;
         }
-        // one application needs no optimisation: it gets all of C_Saba (exactly, and without a solver call)
-        double[] w = models.size() == 1 ? new double[] {cSaba} : solver.solve(models, cSaba).weights();
-        if (w.length != apps.size()) {
-            throw new IllegalStateException("solver returned " + w.length + " weights for " + apps.size() + " applications");
+        QueuePlan plan = planPort(port, queues, models, counts.stream().mapToInt(Integer::intValue).toArray(),
+                groupLevels.stream().mapToInt(Integer::intValue).toArray(), hierarchy);
+        Map<String, Double> appWeights = new TreeMap<>();
+        int[] next = new int[models.size()];
+        for (int i = 0; i < apps.size(); i++) {
+            int g = groupOfApp[i];
+            appWeights.put(apps.get(i).id(), plan.shares().weight(g, next[g]++));
+        }
+        return new PortAllocation(port, plan.queueOfLevel(), plan.queueWeights(), appWeights);
+    }
+
+    /**
+     * One port's queues from groups of applications sharing a model: Eq. 2 per group, the levels present fitted
+     * into queues 1..Q-1, queue weights summed. Queue 0 carries level 0 and gets 1 − C_Saba; queues no level maps
+     * to get 0. A lone application gets C_Saba without asking the solver. The controller's hot path: its cost
+     * grows with the distinct models on the port, not with its applications.
+     *
+     * @param queues     the port's queue count Q (≥ 2)
+     * @param models     distinct models on the port
+     * @param counts     applications per model
+     * @param levelOf    each group's level
+     * @param hierarchy  the current level hierarchy
+     */
+    public QueuePlan planPort(PortId port, int queues, List<SensitivityModel> models, int[] counts, int[] levelOf,
+                              LevelHierarchy hierarchy) {
+        if (queues < 2) {
+            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
+        }
+        if (models.isEmpty()) {
+            throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
+        }
+        GroupSolution shares = models.size() == 1 && counts[0] == 1
+                ? new GroupSolution(new double[][] {{cSaba}}, new int[][] {{1}}, models.get(0).slowdown(cSaba))
+                : solver.solveGroups(models, counts, cSaba);
+        Set<Integer> present = new TreeSet<>();
+        for (int level : levelOf) {
+            present.add(level);
         }
         Map<Integer, Integer> queueOfLevel = new TreeMap<>();
         queueOfLevel.put(LevelAssigner.DEFAULT_LEVEL, DEFAULT_QUEUE);
         hierarchy.queueMap(present, queues - 1).forEach((level, q) -> queueOfLevel.put(level, q + 1));
         double[] queueWeights = new double[queues];
         queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
-        Map<String, Double> appWeights = new TreeMap<>();
-        for (int i = 0; i < apps.size(); i++) {
-            Application a = apps.get(i);
-            queueWeights[queueOfLevel.get(levels.levelOfApp().get(a.id()))] += w[i];
-            appWeights.put(a.id(), w[i]);
+        for (int g = 0; g < models.size(); g++) {
+            queueWeights[queueOfLevel.get(levelOf[g])] += shares.total(g);
         }
-        return new PortAllocation(port, queueOfLevel, queueWeights, appWeights);
+        return new QueuePlan(queueOfLevel, queueWeights, shares);
     }
 
     /** Whether two port allocations say the same (value comparison, including the weight arrays). */

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
 
 /**
@@ -27,6 +28,7 @@ import java.util.TreeSet;
  */
 public final class LevelHierarchy {
     private final List<List<SortedSet<Integer>>> levels;
+    private final Map<Long, Map<Integer, Integer>> memo = new ConcurrentHashMap<>();
 
     private LevelHierarchy(List<List<SortedSet<Integer>>> levels) {
         this.levels = levels;
@@ -114,6 +116,35 @@ public final class LevelHierarchy {
      */
     public Map<Integer, Integer> queueMap(Set<Integer> levelsPresent, int queues) {
         Objects.requireNonNull(levelsPresent, "levelsPresent");
+        long key = memoKey(levelsPresent, queues);
+        if (key < 0) {
+            return computeQueueMap(levelsPresent, queues);
+        }
+        // Thousands of ports share a few level combinations; the map depends on nothing else.
+        Map<Integer, Integer> known = memo.get(key);
+        if (known == null) {
+            known = computeQueueMap(levelsPresent, queues);
+            memo.putIfAbsent(key, known);
+        }
+        return known;
+    }
+
+    /** levels as a bit mask beside the queue count, or −1 where they do not fit in a long. */
+    private static long memoKey(Set<Integer> levelsPresent, int queues) {
+        if (queues < 0 || queues >= 64) {
+            return -1;
+        }
+        long mask = 0;
+        for (int level : levelsPresent) {
+            if (level < 0 || level >= 57) {
+                return -1;
+            }
+            mask |= 1L << level;
+        }
+        return (mask << 6) | queues;
+    }
+
+    private Map<Integer, Integer> computeQueueMap(Set<Integer> levelsPresent, int queues) {
         if (queues < 1) {
             throw new IllegalArgumentException("need at least one queue, got " + queues);
         }

@@ -2,6 +2,7 @@ package io.saba.core.solve;
 
 import io.saba.core.model.SensitivityModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,10 @@ import java.util.PriorityQueue;
  * <h2>The floor</h2>
  * Profiles start at 5 % of the link, so a model says nothing about smaller shares; extrapolating a cubic below
  * its data could reward starving one application on an artefact of the fit. Every application therefore gets at
- * least {@code floor} (default 5 %). When n · floor exceeds C_Saba the port is over-subscribed beyond what the
- * models describe, and every application gets C_Saba / n.
+ * least {@code floor} (default 5 %) — while the port carries at most C_Saba / (2 · floor) applications. A busier
+ * port (a spine port carries hundreds) cannot give everyone 5 %, and an equal split there would throw away what
+ * the models say; so the floor becomes half the equal share, C_Saba / (2n): no application is starved, and at most
+ * half of the port is moved on extrapolated numbers.
  */
 public final class Eq2Solver implements PortSolver {
     /** The lowest profiled share. */
@@ -67,41 +70,53 @@ public final class Eq2Solver implements PortSolver {
         return floor;
     }
 
+    /** The smallest weight an application gets on a port with n applications (see the class comment). */
+    public double floorFor(int n, double capacity) {
+        return floorFor(floor, n, capacity);
+    }
+
+    /** The floor rule, shared with other solvers of the same problem so they solve exactly the same one. */
+    public static double floorFor(double floor, int n, double capacity) {
+        return Math.min(floor, capacity / (2.0 * n));
+    }
+
     @Override
     public PortSolution solve(List<SensitivityModel> models, double capacity) {
+        Groups groups = Groups.of(models);
+        return groups.expand(solveGroups(groups.distinct, groups.counts(), capacity), capacity);
+    }
+
+    @Override
+    public GroupSolution solveGroups(List<SensitivityModel> models, int[] counts, double capacity) {
         if (!(capacity > 0 && capacity <= 1)) {
             throw new IllegalArgumentException("capacity (C_Saba) must be in (0, 1], got " + capacity);
         }
-        int n = models.size();
+        int n = 0;
+        for (int c : counts) {
+            if (c < 1) {
+                throw new IllegalArgumentException("every group needs at least one application, got " + c);
+            }
+            n += c;
+        }
         if (n == 0) {
-            return new PortSolution(new double[0], 0);
+            return new GroupSolution(new double[0][], new int[0][], 0);
         }
-        if (n * floor >= capacity) {
-            return equalShares(models, capacity);
+        double lo = floorFor(n, capacity);
+        double hi = capacity - (n - 1) * lo;
+        List<Item> root = new ArrayList<>(models.size());
+        for (int g = 0; g < models.size(); g++) {
+            root.add(new Item(g, models.get(g), counts[g], lo, hi));
         }
-        Groups groups = Groups.of(models);
-        double hi = capacity - (n - 1) * floor;
-        List<Item> root = new ArrayList<>(groups.size());
-        for (int g = 0; g < groups.size(); g++) {
-            root.add(new Item(g, groups.model(g), groups.count(g), floor, hi));
-        }
-        double[] groupValues = branchAndBound(root, capacity);
-        return groups.expand(groupValues, capacity);
+        return branchAndBound(root, capacity).perGroup(models.size());
     }
 
-    private static PortSolution equalShares(List<SensitivityModel> models, double capacity) {
-        double[] w = new double[models.size()];
-        double objective = 0;
-        for (int i = 0; i < w.length; i++) {
-            w[i] = capacity / w.length;
-            objective += models.get(i).slowdown(w[i]);
-        }
-        return new PortSolution(w, objective);
-    }
-
-    /** @return the applications' values, grouped by input group in group order (the layout {@link Groups#expand} reads) */
-    private double[] branchAndBound(List<Item> root, double capacity) {
+    /** @return the best point found: globally optimal within the tolerance unless the node limit was hit */
+    private Rounding branchAndBound(List<Item> root, double capacity) {
         Relaxation first = Relaxation.solve(root, capacity);
+        Rounding direct = Rounding.of(root, first);
+        if (direct.branchItem < 0) {
+            return direct; // the relaxation is attained: globally optimal
+        }
         Incumbent best = new Incumbent();
         PriorityQueue<Node> open = new PriorityQueue<>((x, y) -> Double.compare(x.relaxation.lowerBound, y.relaxation.lowerBound));
         open.add(new Node(root, first));
@@ -123,7 +138,7 @@ public final class Eq2Solver implements PortSolver {
                 }
             }
         }
-        return best.rounding.perApplication(root.size());
+        return best.rounding;
     }
 
     private double slack(double value) {
@@ -167,7 +182,7 @@ public final class Eq2Solver implements PortSolver {
 
     /** Identical models grouped; remembers where each input application went. */
     private static final class Groups {
-        private final List<SensitivityModel> distinct = new ArrayList<>();
+        final List<SensitivityModel> distinct = new ArrayList<>();
         private final List<Integer> counts = new ArrayList<>();
         private final int[] groupOfInput;
         private final List<SensitivityModel> inputs;
@@ -195,34 +210,22 @@ public final class Eq2Solver implements PortSolver {
             return g;
         }
 
-        int size() {
-            return distinct.size();
+        int[] counts() {
+            return counts.stream().mapToInt(Integer::intValue).toArray();
         }
 
-        SensitivityModel model(int g) {
-            return distinct.get(g);
-        }
-
-        int count(int g) {
-            return counts.get(g);
-        }
-
-        /** @param values the applications' values, group by group (see {@link Rounding#perApplication}) */
-        PortSolution expand(double[] values, double capacity) {
+        /** Puts group g's values back at the positions of its applications in the input. */
+        PortSolution expand(GroupSolution solution, double capacity) {
             int[] next = new int[distinct.size()];
-            int[] offset = new int[distinct.size()];
-            for (int g = 1; g < offset.length; g++) {
-                offset[g] = offset[g - 1] + counts.get(g - 1);
-            }
             double[] w = new double[inputs.size()];
             double sum = 0;
             for (int i = 0; i < w.length; i++) {
                 int g = groupOfInput[i];
-                w[i] = values[offset[g] + next[g]++];
+                w[i] = solution.weight(g, next[g]++);
                 sum += w[i];
             }
             // Spread rounding noise (≈1e-16 per application) so the weights sum to C_Saba exactly enough for a switch.
-            double fix = (capacity - sum) / w.length;
+            double fix = w.length == 0 ? 0 : (capacity - sum) / w.length;
             double objective = 0;
             for (int i = 0; i < w.length; i++) {
                 w[i] += fix;

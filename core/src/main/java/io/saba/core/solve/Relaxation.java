@@ -42,7 +42,7 @@ final class Relaxation {
         }
         double a = minSlope - 1 - Math.abs(minSlope);
         double b = maxSlope + 1 + Math.abs(maxSlope);
-        double lambda = 0.5 * (a + b);
+        double lambda = firstGuess(items, capacity, a, b);
         double previousResidual = Double.POSITIVE_INFINITY;
         for (int iter = 0; iter < 400; iter++) {
             double total = 0;
@@ -79,6 +79,25 @@ final class Relaxation {
             lambda = next;
         }
         return interpolate(items, a, b, capacity);
+    }
+
+    /**
+     * λ at equal shares: the mean marginal slowdown where every application gets C / n. Near the answer when the
+     * models are alike, so Newton usually needs a handful of steps from here.
+     */
+    private static double firstGuess(List<Item> items, double capacity, double a, double b) {
+        int n = 0;
+        double sum = 0;
+        for (Item it : items) {
+            n += it.count;
+        }
+        double share = capacity / n;
+        for (Item it : items) {
+            double x = Math.min(it.hi, Math.max(it.lo, share));
+            sum += it.count * it.model.derivative(x);
+        }
+        double guess = sum / n;
+        return guess > a && guess < b ? guess : 0.5 * (a + b);
     }
 
     private static double slopeOrInf(Item it, boolean low) {

@@ -1,20 +1,20 @@
 package io.saba.core.solve;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * A feasible point built from a relaxed one: an item whose value lies on a bridge of its envelope sends its
  * applications to the two ends of the bridge (where envelope and model agree) in the proportion that keeps the
  * item's total, leaving at most one application in between. That application is where the relaxation was
- * optimistic; it is the one to branch on.
+ * optimistic; it is the one to branch on. Values are kept as runs (value, how many applications), so the cost is
+ * independent of the number of applications.
  */
 final class Rounding {
-    /** Per item, the values of its applications. */
-    final double[][] values;
-    /** Per item, its input group. */
-    private final int[] itemGroup;
+    private final List<Item> items;
+    /** Per item, up to three runs: values and counts. */
+    private final double[][] runValues;
+    private final int[][] runCounts;
     /** Σ D over all applications: the true objective of this point. */
     final double value;
     /** The item whose in-between application has the largest gap, or −1 if the point is exact. */
@@ -22,9 +22,11 @@ final class Rounding {
     /** That application's value. */
     final double branchAt;
 
-    private Rounding(double[][] values, int[] itemGroup, double value, int branchItem, double branchAt) {
-        this.values = values;
-        this.itemGroup = itemGroup;
+    private Rounding(List<Item> items, double[][] runValues, int[][] runCounts, double value, int branchItem,
+                     double branchAt) {
+        this.items = items;
+        this.runValues = runValues;
+        this.runCounts = runCounts;
         this.value = value;
         this.branchItem = branchItem;
         this.branchAt = branchAt;
@@ -32,31 +34,30 @@ final class Rounding {
 
     static Rounding of(List<Item> items, Relaxation relaxed) {
         double[][] values = new double[items.size()][];
-        int[] itemGroup = new int[items.size()];
+        int[][] counts = new int[items.size()][];
         double total = 0;
         int branchItem = -1;
         double branchAt = Double.NaN;
         double worstGap = 0;
         for (int i = 0; i < values.length; i++) {
             Item it = items.get(i);
-            itemGroup[i] = it.group;
             double x = relaxed.x[i];
-            double[] v = new double[it.count];
             ConvexEnvelope e = it.envelope;
             if (!e.onBridge(x)) {
-                Arrays.fill(v, x);
+                values[i] = new double[] {x};
+                counts[i] = new int[] {it.count};
             } else {
                 double a = e.bridgeLo;
                 double b = e.bridgeHi;
                 double itemTotal = it.count * x;
                 int atHigh = (int) Math.min(it.count, Math.floor((itemTotal - it.count * a) / (b - a)));
-                int k = 0;
-                for (; k < atHigh; k++) {
-                    v[k] = b;
-                }
-                if (k < it.count) {
+                if (atHigh == it.count) {
+                    values[i] = new double[] {b};
+                    counts[i] = new int[] {it.count};
+                } else {
                     double rest = itemTotal - atHigh * b - (it.count - atHigh - 1) * a;
-                    v[k++] = rest;
+                    values[i] = new double[] {b, rest, a};
+                    counts[i] = new int[] {atHigh, 1, it.count - atHigh - 1};
                     double gap = e.gap(rest);
                     if (gap > worstGap && rest - it.lo > 1e-12 && it.hi - rest > 1e-12) {
                         worstGap = gap;
@@ -64,39 +65,38 @@ final class Rounding {
                         branchAt = rest;
                     }
                 }
-                for (; k < it.count; k++) {
-                    v[k] = a;
+            }
+            for (int r = 0; r < values[i].length; r++) {
+                total += counts[i][r] * it.model.slowdown(values[i][r]);
+            }
+        }
+        return new Rounding(items, values, counts, total, branchItem, branchAt);
+    }
+
+    /** The point as runs per input group, groups in order (items split off one group are merged back). */
+    GroupSolution perGroup(int groups) {
+        List<List<double[]>> runs = new ArrayList<>(groups);
+        for (int g = 0; g < groups; g++) {
+            runs.add(new ArrayList<>(1));
+        }
+        for (int i = 0; i < runValues.length; i++) {
+            for (int r = 0; r < runValues[i].length; r++) {
+                if (runCounts[i][r] > 0) {
+                    runs.get(items.get(i).group).add(new double[] {runValues[i][r], runCounts[i][r]});
                 }
             }
-            for (double w : v) {
-                total += it.model.slowdown(w);
-            }
-            values[i] = v;
         }
-        return new Rounding(values, itemGroup, total, branchItem, branchAt);
-    }
-
-    /**
-     * The values regrouped by the items' input group, groups in order, so that group g's applications occupy a
-     * contiguous run.
-     */
-    double[] perApplication(int groups) {
-        List<List<Double>> byGroup = new ArrayList<>(groups);
+        double[][] values = new double[groups][];
+        int[][] counts = new int[groups][];
         for (int g = 0; g < groups; g++) {
-            byGroup.add(new ArrayList<>());
-        }
-        for (int i = 0; i < values.length; i++) {
-            for (double w : values[i]) {
-                byGroup.get(itemGroup[i]).add(w);
+            List<double[]> list = runs.get(g);
+            values[g] = new double[list.size()];
+            counts[g] = new int[list.size()];
+            for (int r = 0; r < list.size(); r++) {
+                values[g][r] = list.get(r)[0];
+                counts[g][r] = (int) list.get(r)[1];
             }
         }
-        List<Double> flat = new ArrayList<>();
-        byGroup.forEach(flat::addAll);
-        double[] out = new double[flat.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = flat.get(i);
-        }
-        return out;
+        return new GroupSolution(values, counts, value);
     }
-
 }

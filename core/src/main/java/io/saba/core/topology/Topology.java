@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * BFS per destination edge switch, computed on first use and cached (thread-safe), so paths cost O(hops × degree).
  *
  * <p><b>Rules checked at build.</b> Node names are unique; every host has exactly one link, to a switch; every
- * switch has at least 2 queues per port (queue 0 is the default class's, see {@code io.saba.core.alloc}); port
+ * switch port has at least 2 queues (queue 0 is the default class's, see {@code io.saba.core.alloc}); port
  * numbers are unique per node; the whole network is connected.
  */
 public final class Topology {
@@ -38,7 +38,9 @@ public final class Topology {
     private final SortedSet<String> switchNames;
     private final List<Link> links;
     private final Map<String, Integer> queuesOfSwitch;
+    private final Map<PortId, Integer> queuesOfPort;
     private final Map<PortId, Double> gbpsOfPort;
+    private final SortedSet<PortId> switchPorts;
 
     // routing tables, indexed by host / switch number (both in name order)
     private final Map<String, Integer> hostIndex = new HashMap<>();
@@ -111,6 +113,17 @@ public final class Topology {
             }
         }
         this.gbpsOfPort = Collections.unmodifiableMap(new TreeMap<>(gbps));
+        this.switchPorts = Collections.unmodifiableSortedSet(new TreeSet<>(gbps.keySet()));
+        Map<PortId, Integer> queues = new TreeMap<>();
+        for (PortId port : switchPorts) {
+            queues.put(port, b.queuesOfPort.getOrDefault(port, queuesOfSwitch.get(port.node())));
+        }
+        for (PortId port : b.queuesOfPort.keySet()) {
+            if (!queues.containsKey(port)) {
+                throw new IllegalArgumentException("queue count given for " + port + ", which is not a linked switch port");
+            }
+        }
+        this.queuesOfPort = Collections.unmodifiableMap(queues);
         neighbours = new int[switches.length][];
         portToNeighbour = new PortId[switches.length][];
         for (int s = 0; s < switches.length; s++) {
@@ -157,13 +170,13 @@ public final class Topology {
 
     /** Every switch output port (toward a switch or a host), sorted. */
     public SortedSet<PortId> switchPorts() {
-        return Collections.unmodifiableSortedSet(new TreeSet<>(gbpsOfPort.keySet()));
+        return switchPorts;
     }
 
     /** The number of queues of a switch output port. */
     public int queues(PortId port) {
         requirePort(port);
-        return queuesOfSwitch.get(port.node());
+        return queuesOfPort.get(port);
     }
 
     /** The capacity of a switch output port, Gbit/s. */
@@ -172,9 +185,9 @@ public final class Topology {
         return gbpsOfPort.get(port);
     }
 
-    /** The smallest queue count of any switch port (0 if there are no switches). */
+    /** The smallest queue count of any linked switch port (0 if there are none). */
     public int minQueues() {
-        return queuesOfSwitch.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+        return queuesOfPort.values().stream().mapToInt(Integer::intValue).min().orElse(0);
     }
 
     /** The switch a host is attached to. */
@@ -278,6 +291,7 @@ public final class Topology {
     public static final class Builder {
         private final List<String> hosts = new ArrayList<>();
         private final Map<String, Integer> queuesOfSwitch = new LinkedHashMap<>();
+        private final Map<PortId, Integer> queuesOfPort = new HashMap<>();
         private final List<Link> links = new ArrayList<>();
         private final Map<String, TreeSet<Integer>> usedPorts = new HashMap<>();
 
@@ -292,7 +306,7 @@ public final class Topology {
             return this;
         }
 
-        /** Adds a switch whose every output port has {@code queues} queues (≥ 2). */
+        /** Adds a switch whose output ports have {@code queues} queues (≥ 2) unless {@link #portQueues} says otherwise. */
         public Builder switchNode(String name, int queues) {
             requireNewName(name);
             if (queues < 2) {
@@ -301,6 +315,19 @@ public final class Topology {
             }
             queuesOfSwitch.put(name, queues);
             usedPorts.put(name, new TreeSet<>());
+            return this;
+        }
+
+        /** Gives one port of a switch its own queue count (≥ 2), overriding the switch's. */
+        public Builder portQueues(String switchName, int port, int queues) {
+            if (!queuesOfSwitch.containsKey(switchName)) {
+                throw new IllegalArgumentException("queue count for unknown switch '" + switchName + "'");
+            }
+            if (queues < 2) {
+                throw new IllegalArgumentException("port " + switchName + ":" + port + " needs at least 2 queues (one is"
+                        + " the default class's), got " + queues);
+            }
+            queuesOfPort.put(new PortId(switchName, port), queues);
             return this;
         }
 

@@ -26,7 +26,7 @@ class AllocationStateTest {
         return Topologies.spineLeaf(2, 3, 2, 2, 4, 2, 10, 4);
     }
 
-    /** A ring of switches with different queue counts (2..5), two hosts each. */
+    /** A ring of switches with different queue counts (2..5, one port overridden), two hosts each. */
     private static Topology mixedQueueRing() {
         Topology.Builder b = Topology.builder();
         for (int i = 0; i < 4; i++) {
@@ -38,7 +38,7 @@ class AllocationStateTest {
         for (int i = 0; i < 4; i++) {
             b.link("s" + i, "s" + ((i + 1) % 4), 40);
         }
-        return b.build();
+        return b.portQueues("s3", 3, 3).build(); // one port of the 5-queue switch has 3
     }
 
     private static void assertSameResult(AllocationResult expected, AllocationResult actual, String when) {
@@ -166,6 +166,13 @@ class AllocationStateTest {
             Set<PortId> reported = new TreeSet<>(d.changed().keySet());
             reported.addAll(d.released());
             assertEquals(differences(before, now), reported, when + ": the delta is exactly what changed");
+            Map<String, Integer> moved = new java.util.TreeMap<>();
+            for (Map.Entry<String, Integer> l : now.levelOfApp().entrySet()) {
+                if (!l.getValue().equals(before.levelOfApp().get(l.getKey()))) {
+                    moved.put(l.getKey(), l.getValue());
+                }
+            }
+            assertEquals(moved, d.levelChanges(), when + ": level changes");
             before = now;
         }
         assertTrue(before.ports().size() > 0 || open.isEmpty());

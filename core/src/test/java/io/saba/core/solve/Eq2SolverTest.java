@@ -50,16 +50,25 @@ class Eq2SolverTest {
     }
 
     @Test
-    void floorIsRespectedAndOversubscribedPortsSplitEqually() {
+    void floorIsRespected() {
         SensitivityModel steep = SensitivityModel.of(10, -20, 10);
         SensitivityModel flat = SensitivityModel.flat();
         PortSolution s = solver.solve(List.of(steep, flat, flat), 1.0);
         assertEquals(0.05, s.weights()[1], 1e-9);
         assertEquals(0.05, s.weights()[2], 1e-9);
-        List<SensitivityModel> many = Collections.nCopies(25, steep);
-        PortSolution crowded = solver.solve(many, 1.0);
-        for (double w : crowded.weights()) {
-            assertEquals(0.04, w, 1e-12);
+        assertEquals(0.9, s.weights()[0], 1e-9);
+    }
+
+    @Test
+    void busyPortsLowerTheFloorToHalfTheEqualShare() {
+        // 40 applications cannot all get 5 %: the floor becomes 1 / (2 · 40) and the sensitive ones still gain.
+        SensitivityModel steep = SensitivityModel.of(10, -20, 10);
+        List<SensitivityModel> models = new ArrayList<>(Collections.nCopies(20, steep));
+        models.addAll(Collections.nCopies(20, SensitivityModel.flat()));
+        PortSolution s = solver.solve(models, 1.0);
+        assertEquals(1.0 / 80, solver.floorFor(40, 1.0), 1e-15);
+        for (int i = 0; i < 40; i++) {
+            assertEquals(i < 20 ? (1 - 20.0 / 80) / 20 : 1.0 / 80, s.weights()[i], 1e-9, "application " + i);
         }
     }
 

@@ -104,6 +104,7 @@ class TopologyTest {
         assertEquals(54, flowsPerSpine.size(), "all spines carry flows: " + flowsPerSpine);
         int max = flowsPerSpine.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
         int min = flowsPerSpine.values().stream().mapToInt(Integer::intValue).min().orElseThrow();
+        System.out.printf("ECMP: %d cross-pod flows, per spine min %d max %d, per leaf %s%n", flows, min, max, flowsPerLeaf.values());
         // 1944 flows over 54 spines is 36 each on average; the wiring makes spines reachable from a leaf unevenly
         assertTrue(max <= 3 * 36 && min >= 36 / 4, "spine load between " + min + " and " + max);
     }
@@ -172,7 +173,12 @@ class TopologyTest {
         for (int i = 0; i < 4; i++) {
             b.link("s" + i, "s" + ((i + 1) % 4), 100);
         }
-        Topology ring = b.build();
+        Topology ring = b.portQueues("s2", 1, 3).build();
+        assertEquals(3, ring.queues(new PortId("s2", 1)));
+        assertEquals(4, ring.queues(new PortId("s2", 2)));
+        assertEquals(3, ring.minQueues());
+        assertThrows(IllegalArgumentException.class, () -> Topology.builder().switchNode("a", 4).portQueues("a", 7, 4).build(),
+                "queues for a port with no link");
         assertEquals(2, ring.path("h0", "h1").size());
         assertEquals(3, ring.path("h0", "h2").size());
         assertEquals(100.0, ring.capacityGbps(ring.path("h0", "h1").get(0)));
