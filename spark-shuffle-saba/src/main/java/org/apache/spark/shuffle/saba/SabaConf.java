@@ -55,7 +55,7 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
         DscpMap dscp = map == null ? DscpMap.classSelectors() : DscpMap.parse(map, DSCP_MAP);
         Path trust = existingFile(conf, TLS_TRUST);
         return new SabaConf(address, workload, fallback, dscp, trimmed(conf, TOKEN), trust,
-                duration(conf, REGISTER_TIMEOUT, "10s"), duration(conf, RPC_DEADLINE, "2s"),
+                duration(conf, REGISTER_TIMEOUT, "10s"), duration(conf, RPC_DEADLINE, "5s"),
                 duration(conf, LEVEL_REFRESH, "1s"), existingFile(conf, EMBEDDED_TOPOLOGY),
                 existingFile(conf, EMBEDDED_TABLE));
     }
