@@ -38,6 +38,11 @@ final class SabaExecutorPlugin implements ExecutorPlugin {
         if (conf.fallback() == FallbackPolicy.ALWAYS) {
             return;
         }
+        if ("driver".equals(ctx.executorID())) { // SparkContext.DRIVER_IDENTIFIER (private[spark])
+            // local mode: the executor lives in the driver and shuffle blocks never cross a socket
+            LOG.debug("Saba: local mode, nothing to tag");
+            return;
+        }
         if (sparkConf.getBoolean("spark.shuffle.service.enabled", false)) {
             LOG.warn("Saba: the external shuffle service serves this application's shuffle data from outside the "
                     + "application; Saba tags only what this executor serves itself (see the module README)");
