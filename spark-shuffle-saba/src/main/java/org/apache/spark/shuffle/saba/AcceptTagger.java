@@ -1,11 +1,13 @@
 package org.apache.spark.shuffle.saba;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.saba.client.SocketTagging;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +21,7 @@ import java.util.function.Consumer;
  * channel on as a message, so it sees every connection before any byte is written on it. Why here: Spark's
  * TransportConf has no TOS option, Netty's NIO server channel refuses IP_TOS (so no inheritance from the listening
  * socket), but a connected socket accepts it. The tag is re-applied to all live connections when the application's
- * level changes. Uses Spark's own (unrelocated) Netty.
+ * level changes. Uses Spark's own (unrelocated) Netty; see {@link DualStackTos} for IPv4 over Java's IPv6 sockets.
  */
 @ChannelHandler.Sharable
 final class AcceptTagger extends ChannelInboundHandlerAdapter {
@@ -94,9 +96,15 @@ final class AcceptTagger extends ChannelInboundHandlerAdapter {
 
     private static void setTos(Channel ch, int t) {
         SocketTagging.tag(v -> {
-            if (!ch.config().setOption(ChannelOption.IP_TOS, v)) {
-                throw new UnsupportedOperationException(ch.getClass().getSimpleName() + " has no IP_TOS option");
+            try {
+                if (!ch.config().setOption(ChannelOption.IP_TOS, v)) {
+                    throw new UnsupportedOperationException(ch.getClass().getSimpleName() + " has no IP_TOS option");
+                }
+            } catch (ChannelException e) {
+                // Netty wraps the socket's SocketException
+                throw new IOException(e.getMessage(), e);
             }
+            DualStackTos.apply(ch, v);
         }, t, ch);
     }
 }
