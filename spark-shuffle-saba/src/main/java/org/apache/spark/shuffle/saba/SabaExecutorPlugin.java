@@ -108,9 +108,4 @@ final class SabaExecutorPlugin implements ExecutorPlugin {
             Thread.currentThread().interrupt();
         }
     }
-
-    /** For tests: the TOS this executor applies now. */
-    int tos() {
-        return tagger == null ? 0 : tagger.tos();
-    }
 }
