@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.cli.rperf.RperfCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,6 +12,8 @@ import picocli.CommandLine.Command;
             FitCommand.class,
             AllocateCommand.class,
             BenchCommand.class,
+            RperfCommand.class,
+            ControllerCommand.class,
         })
 public final class SabaCli {
     public static void main(String[] args) {

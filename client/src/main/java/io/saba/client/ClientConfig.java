@@ -55,6 +55,12 @@ public record ClientConfig(String target, String token, Path trustCertPem, Durat
                 dscpMap);
     }
 
+    /** A DSCP map other than CS0..CS7, e.g. {@code DscpMap.parse("0:0,1:10,2:18,3:26", "saba.dscp")}. */
+    public ClientConfig withDscpMap(DscpMap map) {
+        return new ClientConfig(target, token, trustCertPem, deadline, queueCapacity, maxBatch, initialBackoff,
+                maxBackoff, map);
+    }
+
     public ClientConfig withQueueCapacity(int capacity) {
         return new ClientConfig(target, token, trustCertPem, deadline, capacity, maxBatch, initialBackoff,
                 maxBackoff, dscpMap);

@@ -16,6 +16,7 @@ public final class SabaApplication {
     private final Set<ConnectionKey> open = new HashSet<>();
     private volatile int level;
     private volatile boolean deregistered;
+    private volatile String refusal;
 
     SabaApplication(SabaClient client, AppSpec spec) {
         this.client = client;
@@ -88,6 +89,16 @@ public final class SabaApplication {
 
     boolean isDeregistered() {
         return deregistered;
+    }
+
+    /** Why the controller refused to register this application (bad id, another tenant's id), or null. */
+    public String refusal() {
+        return refusal;
+    }
+
+    void refused(String why) {
+        refusal = why;
+        assigned.complete(level);
     }
 
     /**

@@ -130,8 +130,18 @@ public final class SabaClient implements AutoCloseable {
         return queue.size();
     }
 
+    /**
+     * Sends what is still queued (bounded by the deadline; nothing while the controller is unreachable), then
+     * stops. Applications not deregistered keep their registration until their lease runs out.
+     */
     @Override
     public void close() {
+        sender.drainThenStop();
+        try {
+            senderThread.join(config.deadline().toMillis() + 500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         sender.stop();
         senderThread.interrupt();
         try {
@@ -195,6 +205,10 @@ public final class SabaClient implements AutoCloseable {
         }
 
         record Deregister(SabaApplication app) implements Op {
+        }
+
+        /** No work: wakes the sender (on close). */
+        record Wake() implements Op {
         }
     }
 }

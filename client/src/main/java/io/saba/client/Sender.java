@@ -43,6 +43,7 @@ final class Sender implements Runnable {
     private volatile boolean healthy = true;
     private volatile boolean resync;
     private volatile boolean stopped;
+    private volatile boolean draining;
     private volatile long heartbeatIntervalNanos = TimeUnit.SECONDS.toNanos(5);
     private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
     private long backoffMillis;
@@ -70,10 +71,19 @@ final class Sender implements Runnable {
         stopped = true;
     }
 
+    /** Finish what is queued (a deregistration just before close, say), then stop; gives up while unhealthy. */
+    void drainThenStop() {
+        draining = true;
+        client.queue().offer(new SabaClient.Op.Wake()); // ends a poll that would otherwise wait for a heartbeat
+    }
+
     @Override
     public void run() {
         while (!stopped) {
             try {
+                if (draining && (!healthy || client.queue().isEmpty())) {
+                    return;
+                }
                 if (!healthy || resync) {
                     resyncAll();
                     continue;
@@ -81,7 +91,7 @@ final class Sender implements Runnable {
                 if (System.nanoTime() >= nextHeartbeat) {
                     heartbeatAll();
                 }
-                long waitNanos = Math.max(0, nextHeartbeat - System.nanoTime());
+                long waitNanos = draining ? 0 : Math.max(0, nextHeartbeat - System.nanoTime());
                 SabaClient.Op first = client.queue().poll(waitNanos, TimeUnit.NANOSECONDS);
                 if (first != null) {
                     List<SabaClient.Op> ops = new ArrayList<>();
@@ -111,7 +121,7 @@ final class Sender implements Runnable {
         List<BatchedEvent> batch = new ArrayList<>();
         for (SabaClient.Op op : ops) {
             if (op instanceof SabaClient.Op.Event e) {
-                if (!e.app().isDeregistered()) {
+                if (!e.app().isDeregistered() && e.app().refusal() == null) {
                     batch.add(BatchedEvent.newBuilder().setOpen(e.open())
                             .setEvent(event(e.app().spec().appId(), e.key(), e.seq())).build());
                 }
@@ -138,7 +148,7 @@ final class Sender implements Runnable {
         }
         for (String appId : ack.getUnknownAppsList()) {
             SabaApplication app = client.application(appId);
-            if (app != null) {
+            if (app != null && app.refusal() == null) {
                 // the controller forgot it (lease expired while we were partitioned): register and replay
                 register(app);
                 sync(app);
@@ -149,9 +159,9 @@ final class Sender implements Runnable {
     private void register(SabaApplication app) {
         AppSpec s = app.spec();
         try {
-            RegisterResponse r = stub().register(RegisterRequest.newBuilder().setAppId(s.appId())
-                    .setWorkload(s.workload()).setFramework(s.framework()).setUser(s.user())
-                    .setAttempt(s.attempt()).build());
+            RegisterRequest req = RegisterRequest.newBuilder().setAppId(s.appId()).setWorkload(s.workload())
+                    .setFramework(s.framework()).setUser(s.user()).setAttempt(s.attempt()).build();
+            RegisterResponse r = stub().register(req);
             app.levelAssigned(r.getLevel());
             if (r.getLeaseMillis() > 0) {
                 heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(50, r.getLeaseMillis() / 3));
@@ -160,8 +170,9 @@ final class Sender implements Runnable {
         } catch (StatusRuntimeException e) {
             if (isRequestError(e.getStatus().getCode())) {
                 // retrying cannot help; the application runs at the default level
-                LOG.error("Saba controller refused to register {}: {}", s.appId(), e.getStatus());
-                app.unreachable();
+                LOG.error("Saba controller refused to register {}: {}; it runs at level 0 and its events are "
+                        + "not sent", s.appId(), e.getStatus());
+                app.refused(e.getStatus().toString());
                 return;
             }
             throw e;
@@ -180,6 +191,9 @@ final class Sender implements Runnable {
     private void heartbeatAll() {
         nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
         for (SabaApplication app : client.applications()) {
+            if (app.refusal() != null) {
+                continue;
+            }
             try {
                 HeartbeatResponse r = stub().heartbeat(
                         HeartbeatRequest.newBuilder().setAppId(app.spec().appId()).build());
@@ -213,7 +227,9 @@ final class Sender implements Runnable {
             }
             for (SabaApplication app : client.applications()) {
                 register(app);
-                sync(app);
+                if (app.refusal() == null) {
+                    sync(app);
+                }
             }
         } catch (StatusRuntimeException e) {
             // put the deregistrations back so the next attempt sends them

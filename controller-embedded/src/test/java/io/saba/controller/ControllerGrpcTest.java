@@ -240,7 +240,8 @@ class ControllerGrpcTest {
     @Test
     void leasesExpireWithoutHeartbeatsAndReleaseTheirPorts() throws Exception {
         controller.close();
-        controller = Fixtures.builder().leaseTimeout(Duration.ofMillis(400)).build();
+        // a lease 30× the heartbeat period, so a loaded machine does not expire the heartbeating application
+        controller = Fixtures.builder().leaseTimeout(Duration.ofMillis(1500)).build();
         controller.start();
         channel.shutdownNow();
         channel = Fixtures.channel(controller);

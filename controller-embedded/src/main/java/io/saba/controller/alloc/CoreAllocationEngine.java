@@ -4,12 +4,15 @@ import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.Application;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import io.saba.core.alloc.QueuePlan;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.cluster.LevelHierarchy;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.topology.Topology;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,16 +41,41 @@ public final class CoreAllocationEngine implements AllocationEngine {
         return new LevelPlan(a.levelOfApp(), new CorePlan(a, allocator.hierarchy(a, topology)));
     }
 
+    /**
+     * Groups the port's applications itself and calls core's {@link Allocator#planPort}, whose cost grows with the
+     * distinct models on the port rather than with its applications (hundreds on a core port).
+     */
     @Override
     public PortAllocation allocatePort(LevelPlan plan, PortId port, int queues, List<AppAtPort> apps) {
         CorePlan core = (CorePlan) plan.engineState();
-        List<Application> onPort = new ArrayList<>(apps.size());
-        Map<String, Integer> levelOfApp = new HashMap<>();
-        for (AppAtPort a : apps) {
-            onPort.add(new Application(a.appId(), "", a.model()));
-            levelOfApp.put(a.appId(), a.level());
+        // models come from the catalogue, one instance per workload: group by identity (no hashing of
+        // coefficient arrays), and split a group if two levels ever share a model instance
+        Map<SensitivityModel, Integer> groupOf = new IdentityHashMap<>();
+        List<SensitivityModel> models = new ArrayList<>();
+        List<Integer> levels = new ArrayList<>();
+        int[] counts = new int[apps.size()];
+        int[] groupOfApp = new int[apps.size()];
+        for (int i = 0; i < apps.size(); i++) {
+            AppAtPort a = apps.get(i);
+            Integer g = groupOf.get(a.model());
+            if (g == null || levels.get(g) != a.level()) {
+                g = models.size();
+                groupOf.put(a.model(), g);
+                models.add(a.model());
+                levels.add(a.level());
+            }
+            counts[g]++;
+            groupOfApp[i] = g;
         }
-        LevelAssignment levels = new LevelAssignment(levelOfApp, core.byWorkload().levelCentroids());
-        return allocator.allocatePort(port, queues, onPort, levels, core.hierarchy());
+        int[] levelOf = levels.stream().mapToInt(Integer::intValue).toArray();
+        QueuePlan q = allocator.planPort(port, queues, models, Arrays.copyOf(counts, models.size()), levelOf,
+                core.hierarchy());
+        Map<String, Double> appWeights = new HashMap<>(apps.size() * 2);
+        int[] next = new int[models.size()];
+        for (int i = 0; i < apps.size(); i++) {
+            int g = groupOfApp[i];
+            appWeights.put(apps.get(i).appId(), q.shares().weight(g, next[g]++));
+        }
+        return new PortAllocation(port, q.queueOfLevel(), q.queueWeights(), appWeights);
     }
 }

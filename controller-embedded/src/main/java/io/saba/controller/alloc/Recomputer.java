@@ -43,6 +43,8 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     public record Snapshot(LevelPlan plan, Map<PortId, List<AllocationEngine.AppAtPort>> appsAt) {
     }
 
+    private static final java.util.Comparator<AllocationEngine.AppAtPort> BY_APP_ID =
+            java.util.Comparator.comparing(AllocationEngine.AppAtPort::appId);
     private final AllocationEngine engine;
     private final FabricBackend backend;
     private final Metrics metrics;
@@ -170,7 +172,9 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
                 }
                 continue;
             }
-            PortAllocation a = engine.allocatePort(snap.plan(), port, queuesOf.applyAsInt(port), e.getValue());
+            List<AllocationEngine.AppAtPort> apps = new ArrayList<>(e.getValue());
+            apps.sort(BY_APP_ID); // outside the lock; makes per-application weights deterministic
+            PortAllocation a = engine.allocatePort(snap.plan(), port, queuesOf.applyAsInt(port), apps);
             PortAllocation before = current.get(port);
             if (before == null || !sameSwitchConfig(before, a)) {
                 changed.add(a);

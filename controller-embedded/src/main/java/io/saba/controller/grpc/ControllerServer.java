@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class ControllerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerServer.class);
 
+    static final int MAX_CALLS_PER_CONNECTION = 512;
     private final Server server;
     private final ThreadPoolExecutor executor;
 
@@ -40,12 +41,15 @@ public final class ControllerServer implements AutoCloseable {
                             Path tlsCert, Path tlsKey, int threads) {
         AtomicInteger n = new AtomicInteger();
         this.executor = threads <= 0 ? null : new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(16_384), r -> {
+                new ArrayBlockingQueue<>(65_536), r -> {
                     Thread t = new Thread(r, "saba-grpc-" + n.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 });
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(listen, credentials(tlsCert, tlsKey));
+        // HTTP/2 flow control is the back-pressure: a client past this many calls in flight on one connection
+        // waits for a stream instead of flooding the executor's queue (which would fail calls with INTERNAL)
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(listen, credentials(tlsCert, tlsKey))
+                .maxConcurrentCallsPerConnection(MAX_CALLS_PER_CONNECTION);
         if (executor == null) {
             builder.directExecutor();
         } else {

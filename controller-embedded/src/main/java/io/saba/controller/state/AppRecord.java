@@ -20,6 +20,8 @@ public final class AppRecord {
     final String tenant;
     int level;
     boolean workloadKnown;
+    /** The model of {@link #workload} under the current table, cached: looked up once, not once per port. */
+    io.saba.core.model.SensitivityModel model;
     long leaseDeadlineNanos;
     final Map<ConnectionKey, List<PortId>> open = new LinkedHashMap<>();
     final Map<ConnectionKey, Long> lastSeq = new HashMap<>();

@@ -44,6 +44,9 @@ public final class ControllerState {
     private final Map<PortId, Map<String, Integer>> ports = new HashMap<>();
     private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
     private LevelPlan plan = new LevelPlan(Map.of(), null);
+    /** Host pair → path: every event would otherwise resolve its path twice (check, then apply). Bounded. */
+    private final Map<String, List<PortId>> pathCache = new HashMap<>();
+    private static final int PATH_CACHE_LIMIT = 200_000;
     private long openConnections;
 
     public ControllerState(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
@@ -96,7 +99,16 @@ public final class ControllerState {
         String dst = resolver.hostOf(k.dstIp()).orElseThrow(() -> ControllerException.invalid(
                 "destination endpoint " + ConnectionKey.endpoint(k.dstIp(), k.dstPort())
                         + ": no topology host has address " + k.dstIp()));
-        return resolver.path(src, dst);
+        String pair = src + '\u0000' + dst;
+        List<PortId> path = pathCache.get(pair);
+        if (path == null) {
+            if (pathCache.size() >= PATH_CACHE_LIMIT) {
+                pathCache.clear();
+            }
+            path = List.copyOf(resolver.path(src, dst));
+            pathCache.put(pair, path);
+        }
+        return path;
     }
 
     // ---- apply: change state, never refuse ----
@@ -139,6 +151,7 @@ public final class ControllerState {
         app.attempt = Math.max(app.attempt, r.attempt());
         app.leaseDeadlineNanos = leaseDeadline;
         app.workloadKnown = catalog.knows(r.workload());
+        app.model = catalog.modelOf(r.workload());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
         if (newWorkload || !plan.levelOfWorkload().containsKey(r.workload())) {
             replan();
@@ -310,6 +323,7 @@ public final class ControllerState {
         this.catalog = newCatalog;
         for (AppRecord app : apps.values()) {
             app.workloadKnown = catalog.knows(app.workload);
+            app.model = catalog.modelOf(app.workload);
         }
         replan();
         listener.dirty(List.copyOf(ports.keySet()));
@@ -367,7 +381,10 @@ public final class ControllerState {
         return catalog;
     }
 
-    /** The applications crossing a port with their levels and models (empty when none). */
+    /**
+     * The applications crossing a port with their levels and models (empty when none), in no particular order:
+     * this runs under the controller's lock, so sorting is left to the caller.
+     */
     public List<AppAtPort> appsAt(PortId port) {
         Map<String, Integer> at = ports.get(port);
         if (at == null) {
@@ -376,9 +393,8 @@ public final class ControllerState {
         List<AppAtPort> out = new ArrayList<>(at.size());
         for (String id : at.keySet()) {
             AppRecord app = apps.get(id);
-            out.add(new AppAtPort(id, app.level, catalog.modelOf(app.workload)));
+            out.add(new AppAtPort(id, app.level, app.model));
         }
-        out.sort(java.util.Comparator.comparing(AppAtPort::appId));
         return out;
     }
 

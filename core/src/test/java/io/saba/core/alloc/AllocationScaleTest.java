@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.testing.GreedyStepSolver;
+import io.saba.core.solve.Eq2Solver;
 import io.saba.core.testing.Workloads;
 import io.saba.core.topology.Topologies;
 import io.saba.core.topology.Topology;
@@ -22,7 +22,7 @@ class AllocationScaleTest {
         List<SensitivityModel> models = List.copyOf(Workloads.hibench().values());
         List<String> hosts = new ArrayList<>(t.hosts());
         Random r = new Random(5);
-        Allocator allocator = new Allocator(new GreedyStepSolver(), 16, 0.9);
+        Allocator allocator = new Allocator(new Eq2Solver(), 16, 0.9);
         AllocationState state = new AllocationState(allocator, t);
 
         long t0 = System.nanoTime();

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.testing.GreedyStepSolver;
+import io.saba.core.solve.Eq2Solver;
 import io.saba.core.testing.Workloads;
 import io.saba.core.topology.Topologies;
 import io.saba.core.topology.Topology;
@@ -67,7 +67,7 @@ class AllocationStateTest {
     @Test
     void aConnectionChangesOnlyPortsOnItsPath() {
         Topology t = smallSpineLeaf();
-        Allocator allocator = new Allocator(new GreedyStepSolver(), 8, 0.9);
+        Allocator allocator = new Allocator(new Eq2Solver(), 8, 0.9);
         AllocationState state = new AllocationState(allocator, t);
         state.register(new Application("lr", "lr", Workloads.hibench().get("lr")));
         state.register(new Application("pr", "pr", Workloads.hibench().get("pr")));
@@ -101,7 +101,7 @@ class AllocationStateTest {
     @Test
     void deregisterClosesConnectionsAndReleasesPorts() {
         Topology t = Topologies.singleSwitch(3, 10, 4);
-        AllocationState state = new AllocationState(new Allocator(new GreedyStepSolver(), 16, 1.0), t);
+        AllocationState state = new AllocationState(new Allocator(new Eq2Solver(), 16, 1.0), t);
         state.register(new Application("a", "lr", Workloads.hibench().get("lr")));
         state.connectionCreated(new Connection("a", "h1", "h2"));
         AllocationDelta d = state.deregister("a");
@@ -123,7 +123,7 @@ class AllocationStateTest {
 
     private static void runRandomEvents(Topology t, long seed, int events) {
         Random r = new Random(seed);
-        Allocator allocator = new Allocator(new GreedyStepSolver(), 8, 0.85);
+        Allocator allocator = new Allocator(new Eq2Solver(), 8, 0.85);
         AllocationState state = new AllocationState(allocator, t);
         List<String> hosts = new ArrayList<>(t.hosts());
         List<Connection> open = new ArrayList<>();

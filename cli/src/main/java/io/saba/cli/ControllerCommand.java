@@ -1,0 +1,116 @@
+package io.saba.cli;
+
+import io.saba.controller.ControllerConfig;
+import io.saba.controller.EmbeddedController;
+import io.saba.controller.bench.ControllerBench;
+import io.saba.controller.journal.FsyncPolicy;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code saba controller --config FILE}: the standalone controller; {@code saba controller bench}: its benchmark. */
+@Command(name = "controller", mixinStandardHelpOptions = true,
+        description = "Run the Saba controller standalone (gRPC, status page, journal) until stopped.",
+        subcommands = ControllerCommand.Bench.class)
+final class ControllerCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    // not picocli-required, so that "saba controller bench" needs no configuration
+    @Option(names = "--config", paramLabel = "FILE", description = "Controller configuration (YAML); required.")
+    Path config;
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile EmbeddedController controller;
+
+    /** Stops a running controller (the shutdown hook's job in production; tests call it). */
+    void stop() {
+        EmbeddedController c = controller;
+        if (c != null) {
+            c.close();
+        }
+        stopped.countDown();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (config == null) {
+            throw new IllegalArgumentException("--config FILE is required (or use 'saba controller bench')");
+        }
+        controller = ControllerConfig.load(config);
+        InetSocketAddress at = controller.start();
+        Thread hook = new Thread(this::stop, "saba-controller-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        spec.commandLine().getOut().printf("saba controller: gRPC on %s:%d%s%n", at.getHostString(), at.getPort(),
+                controller.httpAddress() == null ? ""
+                        : ", status page on http://" + controller.httpAddress().getHostString() + ":"
+                        + controller.httpAddress().getPort() + "/status");
+        spec.commandLine().getOut().flush();
+        stopped.await();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // already shutting down
+        }
+        return 0;
+    }
+
+    /** {@code saba controller bench}. */
+    @Command(name = "bench", mixinStandardHelpOptions = true,
+            description = "Benchmark the controller on loopback: registrations, then connection events (closed "
+                    + "loop, open loop at a fixed rate, batched); prints events/s, RPC latency percentiles and "
+                    + "the lag from an event to the fabric push.")
+    static final class Bench implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--apps", defaultValue = "1000", description = "Applications (default ${DEFAULT-VALUE}).")
+        int apps;
+
+        @Option(names = "--connections", defaultValue = "100000",
+                description = "Connections opened then closed (default ${DEFAULT-VALUE}).")
+        int connections;
+
+        @Option(names = "--in-flight", defaultValue = "32",
+                description = "Unary calls in flight in the closed loop (default ${DEFAULT-VALUE}).")
+        int inFlight;
+
+        @Option(names = "--rate", defaultValue = "20000",
+                description = "Open-loop schedule, calls per second (default ${DEFAULT-VALUE}).")
+        int rate;
+
+        @Option(names = "--batch", defaultValue = "500", description = "Events per ReportConnections call.")
+        int batch;
+
+        @Option(names = "--shape", defaultValue = "fat-tree:16", description = "Topology shape (default ${DEFAULT-VALUE}).")
+        String shape;
+
+        @Option(names = "--table", description = "Sensitivity table (default: 10 synthetic workloads).")
+        Path table;
+
+        @Option(names = "--journal-dir", description = "Journal directory (default: a temporary one).")
+        Path journalDir;
+
+        @Option(names = "--fsync", defaultValue = "INTERVAL", description = "ALWAYS, INTERVAL or NEVER.")
+        FsyncPolicy fsync;
+
+        @Option(names = "--grpc-threads", defaultValue = "2",
+                description = "Server executor threads; 0 runs calls on the event loop (default ${DEFAULT-VALUE}).")
+        int grpcThreads;
+
+        @Override
+        public Integer call() throws Exception {
+            spec.commandLine().getOut().println("command: saba " + String.join(" ",
+                    spec.commandLine().getParseResult().originalArgs()));
+            spec.commandLine().getOut().flush();
+            new ControllerBench(new ControllerBench.Settings(apps, connections, inFlight, rate, batch, shape,
+                    journalDir, table, fsync, grpcThreads), System.out).run();
+            return 0;
+        }
+    }
+}

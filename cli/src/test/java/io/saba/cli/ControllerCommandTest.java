@@ -1,0 +1,72 @@
+package io.saba.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.client.AppSpec;
+import io.saba.client.ClientConfig;
+import io.saba.client.SabaClient;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ControllerCommandTest {
+    @Test
+    void theStandaloneControllerServesClients(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("saba.yaml"), """
+                listen: 127.0.0.1:0
+                topology: {shape: single-switch:4, gbps: 10, queues: 4, address-base: 10.0.0.1}
+                table: %s
+                backend-options: {log: false}
+                journal-dir: state
+                """.formatted(Path.of("..", "examples", "sensitivity-table.json").toAbsolutePath()));
+        var cl = SabaCli.newCommandLine();
+        StringWriter out = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        int[] exit = {-1};
+        Thread t = new Thread(() -> exit[0] = cl.execute("controller", "--config", dir.resolve("saba.yaml").toString()));
+        t.start();
+        Pattern p = Pattern.compile("gRPC on 127\\.0\\.0\\.1:(\\d+)");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Matcher m = p.matcher("");
+        while (System.nanoTime() < end && !(m = p.matcher(out.toString())).find()) {
+            Thread.sleep(20);
+        }
+        assertTrue(m.find(0), "startup line: " + out);
+        try (SabaClient client = SabaClient.connect(ClientConfig.defaults("127.0.0.1:" + m.group(1)))) {
+            var app = client.register(new AppSpec("a", "lr", "spark", "u", 0));
+            // on a loaded machine the first call may miss its deadline; the client then retries: wait for the level
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (app.level() < 1 && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            assertTrue(app.level() >= 1);
+        }
+        ControllerCommand command = cl.getSubcommands().get("controller").getCommand();
+        command.stop();
+        t.join(10_000);
+        assertEquals(0, exit[0]);
+        assertTrue(Files.exists(dir.resolve("state/journal.log")));
+    }
+
+    @Test
+    void aMissingConfigIsNamed(@TempDir Path dir) {
+        var cl = SabaCli.newCommandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(2, cl.execute("controller", "--config", dir.resolve("nope.yaml").toString()));
+        assertTrue(err.toString().contains("no such file"), err.toString());
+    }
+
+    @Test
+    void theBenchmarkRunsSmall() {
+        assertEquals(0, SabaCli.newCommandLine().execute("controller", "bench", "--apps", "20", "--connections",
+                "600", "--rate", "2000", "--shape", "single-switch:8", "--fsync", "NEVER"));
+    }
+}

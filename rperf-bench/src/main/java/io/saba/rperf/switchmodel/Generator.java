@@ -1,0 +1,34 @@
+package io.saba.rperf.switchmodel;
+
+/** A traffic generator running on a host: a queue its host's output port draws packets from. */
+public abstract class Generator implements PacketQueue {
+    final int flow;
+    final String name;
+    final HostNode host;
+    final int dstHost;
+    final int sl;
+    final int payloadBytes;
+
+    Generator(int flow, String name, HostNode host, int dstHost, int sl, int payloadBytes) {
+        this.flow = flow;
+        this.name = name;
+        this.host = host;
+        this.dstHost = dstHost;
+        this.sl = sl;
+        this.payloadBytes = payloadBytes;
+    }
+
+    /** Called once when the simulation starts. */
+    abstract void start(long now);
+
+    /** The destination's acknowledgement of one of this generator's packets has arrived. */
+    abstract void onAck(Packet ack, long now);
+
+    public String name() {
+        return name;
+    }
+
+    public int flow() {
+        return flow;
+    }
+}

@@ -1,0 +1,52 @@
+package io.saba.rperf.switchmodel;
+
+/**
+ * Physical parameters of the modelled fabric. Defaults follow the RPerf paper's switch (56 Gbps FDR,
+ * 200 ns port-to-port, 32 KiB input buffers as in its simulator) and IB packet overheads.
+ *
+ * @param linkGbps            rate of every link
+ * @param headerBytes         wire overhead of a data packet: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 = 26 B
+ * @param ackBytes            wire size of an RC ACK: header plus AETH 4 = 30 B
+ * @param mtuBytes            largest payload per packet
+ * @param switchLatencyPs     port-to-port latency: from full arrival to eligibility at the output
+ * @param inputBufferBytes    per input port and per VL
+ * @param propagationPs       cable delay per link
+ * @param creditDelayPs       delay between a packet leaving a buffer and the upstream sender seeing the credit
+ */
+public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mtuBytes, long switchLatencyPs,
+                          int inputBufferBytes, long propagationPs, long creditDelayPs) {
+
+    public static final long PS_PER_NS = 1_000L;
+    public static final long PS_PER_US = 1_000_000L;
+
+    public ModelParams {
+        if (linkGbps <= 0 || headerBytes < 0 || mtuBytes <= 0 || inputBufferBytes <= 0) {
+            throw new IllegalArgumentException("non-positive model parameter");
+        }
+    }
+
+    /** The paper's simulated switch. */
+    public static ModelParams paperDefaults() {
+        return new ModelParams(56.0, 26, 30, 4096, 200 * PS_PER_NS, 32 * 1024, 0, 0);
+    }
+
+    public ModelParams withBufferBytes(int bytes) {
+        return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, bytes, propagationPs,
+                creditDelayPs);
+    }
+
+    public ModelParams withCreditDelayPs(long ps) {
+        return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes,
+                propagationPs, ps);
+    }
+
+    /** Time to put {@code wireBytes} on a link, in picoseconds (rounded to the nearest ps). */
+    public long serializationPs(int wireBytes) {
+        return Math.round(wireBytes * 8_000.0 / linkGbps);
+    }
+
+    /** Wire size of a data packet carrying {@code payload} bytes. */
+    public int dataWireBytes(int payload) {
+        return payload + headerBytes;
+    }
+}

@@ -1,0 +1,127 @@
+package io.saba.rperf.switchmodel;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A fabric under construction and then under simulation: switches, hosts, the links between them, the
+ * generators on the hosts, one clock. Build it with the add/link methods, then {@link #run}.
+ */
+public final class Network {
+    private final ModelParams params;
+    private final EventQueue clock = new EventQueue();
+    private final int vls;
+    private final int[] sl2vl;
+    private final List<HostNode> hosts = new ArrayList<>();
+    private final List<SwitchNode> switches = new ArrayList<>();
+    private final List<Generator> generators = new ArrayList<>();
+    private Stats stats = new Stats(0);
+    private long nextPacketId;
+    private DeliveryListener deliveryListener = (p, t) -> { };
+
+    /** Sees every data packet a destination receives, in order: for tests and traces. */
+    @FunctionalInterface
+    public interface DeliveryListener {
+        void delivered(Packet p, long now);
+    }
+
+    public void onDelivery(DeliveryListener l) {
+        this.deliveryListener = l;
+    }
+
+    void notifyDelivered(Packet p, long now) {
+        deliveryListener.delivered(p, now);
+    }
+
+    /**
+     * @param vls   VLs per port (buffers per input port)
+     * @param sl2vl SL-to-VL table used by every node (index = SL)
+     */
+    public Network(ModelParams params, int vls, int[] sl2vl) {
+        this.params = params;
+        this.vls = vls;
+        this.sl2vl = sl2vl.clone();
+        for (int vl : sl2vl) {
+            if (vl < 0 || vl >= vls) {
+                throw new IllegalArgumentException("SL2VL maps to VL " + vl + " but ports have " + vls + " VLs");
+            }
+        }
+    }
+
+    /** One VL, every SL on it: no QoS. */
+    public static Network singleVl(ModelParams params) {
+        int[] map = new int[16];
+        return new Network(params, 1, map);
+    }
+
+    public HostNode addHost(String name, VlArbitration vlArb) {
+        HostNode h = new HostNode(name, this, hosts.size(), vls, sl2vl, vlArb);
+        hosts.add(h);
+        return h;
+    }
+
+    public SwitchNode addSwitch(String name, int ports, Policy policy, VlArbitration vlArb) {
+        SwitchNode s = new SwitchNode(name, this, ports, vls, sl2vl, policy, vlArb);
+        switches.add(s);
+        return s;
+    }
+
+    /** A full-duplex link between port {@code pa} of {@code a} and port {@code pb} of {@code b}. */
+    public void link(Node a, int pa, Node b, int pb) {
+        a.output(pa).connect(b, pb);
+        b.output(pb).connect(a, pa);
+    }
+
+    public LatencyGenerator addLsg(String name, HostNode host, HostNode dst, int sl, int payload) {
+        LatencyGenerator g = new LatencyGenerator(generators.size(), name, host, dst.hostId, sl, payload);
+        generators.add(g);
+        host.addGenerator(g);
+        return g;
+    }
+
+    public BandwidthGenerator addBsg(String name, HostNode host, HostNode dst, int sl, int payload, long minGapPs) {
+        if (payload > params.mtuBytes()) {
+            throw new IllegalArgumentException("messages are one packet here: payload " + payload + " > MTU");
+        }
+        BandwidthGenerator g = new BandwidthGenerator(generators.size(), name, host, dst.hostId, sl, payload,
+                minGapPs);
+        generators.add(g);
+        host.addGenerator(g);
+        return g;
+    }
+
+    /** Runs the simulation from time 0 to {@code endPs}, measuring from {@code warmupPs} on. */
+    public Stats run(long warmupPs, long endPs) {
+        stats = new Stats(warmupPs);
+        clock.at(0, () -> generators.forEach(g -> g.start(0)));
+        clock.runUntil(endPs);
+        return stats;
+    }
+
+    Packet newPacket(Packet.Kind kind, int flow, int src, int dst, int sl, int payload, int wire, long postedAt) {
+        return new Packet(nextPacketId++, kind, flow, src, dst, sl, payload, wire, postedAt);
+    }
+
+    public ModelParams params() {
+        return params;
+    }
+
+    EventQueue clock() {
+        return clock;
+    }
+
+    Stats stats() {
+        return stats;
+    }
+
+    public List<Generator> generators() {
+        return List.copyOf(generators);
+    }
+
+    @Override
+    public String toString() {
+        return "Network(" + hosts.size() + " hosts, " + switches.size() + " switches, sl2vl "
+                + Arrays.toString(sl2vl) + ")";
+    }
+}

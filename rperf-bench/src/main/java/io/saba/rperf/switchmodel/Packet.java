@@ -1,0 +1,53 @@
+package io.saba.rperf.switchmodel;
+
+/**
+ * One packet on the wire. Immutable identity (who, where to, how big, which SL); the mutable fields
+ * are per-hop bookkeeping set by the node currently holding it.
+ */
+public final class Packet {
+    /** Data carries a generator's message; an ACK is the destination's RC acknowledgement. */
+    public enum Kind { DATA, ACK }
+
+    final long id;
+    final Kind kind;
+    final int flow;
+    final int srcHost;
+    final int dstHost;
+    final int sl;
+    final int payloadBytes;
+    final int wireBytes;
+    /** When the generator posted it (data) or when the data it acknowledges was posted (ACK). */
+    final long postedAt;
+
+    /** Arrival (fully received) at the node now holding it: FCFS orders by this. */
+    long arrivedAt;
+    /** Earliest time it may start on an output link (after the port-to-port latency, or a NIC rate cap). */
+    long eligibleAt;
+
+    Packet(long id, Kind kind, int flow, int srcHost, int dstHost, int sl, int payloadBytes, int wireBytes,
+           long postedAt) {
+        this.id = id;
+        this.kind = kind;
+        this.flow = flow;
+        this.srcHost = srcHost;
+        this.dstHost = dstHost;
+        this.sl = sl;
+        this.payloadBytes = payloadBytes;
+        this.wireBytes = wireBytes;
+        this.postedAt = postedAt;
+    }
+
+    public int flow() {
+        return flow;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public String toString() {
+        return kind + "#" + id + "(flow " + flow + ", " + srcHost + "->" + dstHost + ", sl " + sl + ", "
+                + wireBytes + " B)";
+    }
+}
