@@ -71,10 +71,8 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
     }
 
     ClientConfig clientConfig(String target) {
-        ClientConfig c = ClientConfig.defaults(target).withDeadline(rpcDeadline);
-        c = new ClientConfig(c.target(), token, tlsTrust, c.deadline(), c.queueCapacity(), c.maxBatch(),
-                c.initialBackoff(), c.maxBackoff(), dscpMap);
-        return c;
+        return ClientConfig.defaults(target).withDeadline(rpcDeadline).withToken(token).withTls(tlsTrust)
+                .withDscpMap(dscpMap);
     }
 
     private static String trimmed(SparkConf conf, String key) {

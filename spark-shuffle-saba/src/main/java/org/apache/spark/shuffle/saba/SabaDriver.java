@@ -141,8 +141,9 @@ final class SabaDriver implements AutoCloseable {
     }
 
     /**
-     * Deregisters, gives the client a moment to send that (bounded by the RPC deadline, since a dead controller
-     * must not hold up the driver's exit), then closes the client and the embedded controller.
+     * Deregisters, then closes the client (which sends what is queued, bounded by the RPC deadline and skipped
+     * while the controller is unreachable, so a dead controller cannot hold up the driver's exit) and the embedded
+     * controller.
      */
     @Override
     public void close() {
@@ -154,18 +155,6 @@ final class SabaDriver implements AutoCloseable {
         SabaApplication a = app;
         if (a != null) {
             a.deregister();
-        }
-        if (a != null && client.controllerReachable()) {
-            long end = System.nanoTime() + conf.rpcDeadline().toNanos();
-            try {
-                while (client.queued() > 0 && System.nanoTime() < end) {
-                    Thread.sleep(10);
-                }
-                // the sender has taken the deregistration; let the call finish before close() interrupts it
-                Thread.sleep(Math.min(300, Math.max(0, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
         client.close();
         if (embedded != null) {
