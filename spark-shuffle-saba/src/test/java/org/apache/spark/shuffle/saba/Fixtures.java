@@ -1,0 +1,42 @@
+package org.apache.spark.shuffle.saba;
+
+import io.saba.controller.EmbeddedController;
+import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.state.AppView;
+import io.saba.core.model.SensitivityModel;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/** A real controller on loopback for the tests, and polling helpers (no timing assertions, only deadlines). */
+final class Fixtures {
+    private Fixtures() {
+    }
+
+    /**
+     * A controller whose table knows a sensitive workload ("lr") and an insensitive one ("wc"), so two applications
+     * running them get different levels; this machine is one topology host.
+     */
+    static EmbeddedController controller() {
+        ModelCatalog table = new ModelCatalog(Map.of("lr", SensitivityModel.of(5, -8, 4),
+                "wc", SensitivityModel.of(1.2, -0.2)));
+        EmbeddedController c = EmbeddedController.builder().topology(EmbeddedControllerLauncher.thisMachine())
+                .table(table).grpcThreads(2).build();
+        c.start();
+        return c;
+    }
+
+    static AppView app(EmbeddedController c, String appId) {
+        return c.controller().app(appId);
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+}
