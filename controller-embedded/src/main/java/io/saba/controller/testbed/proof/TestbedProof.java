@@ -3,7 +3,9 @@ package io.saba.controller.testbed.proof;
 import io.saba.client.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.linux.HtbPlan;
+import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
+import io.saba.controller.fabric.linux.PlainLink;
 import io.saba.controller.shell.CommandRunner;
 import io.saba.controller.testbed.Testbed;
 import io.saba.controller.testbed.TestbedSpec;
@@ -200,8 +202,9 @@ public final class TestbedProof {
             long count = classes.lines().filter(l -> l.startsWith("class htb")).count();
             report.check(rel.ok() && count == 2, "release left the plain link (2 classes: 1:1, 1:10), found " + count);
 
-            // 6. Host-based enforcement: the first and last applications both send from h2, whose own egress
-            //    (PortId h2:0, device eth0 in h2) is the bottleneck now that the switch port is a FIFO again.
+            // 6. Host-based enforcement: the first and last applications both send from h2; its own egress
+            //    (PortId h2:0, device eth0 in h2) must be the only bottleneck, so hostBased() lifts the switch
+            //    port toward the receiver above the link rate for the phase.
             hostBased(report, backend, apps.get(0).movedTo(2, 3, Tagging.SOCKET),
                     apps.get(apps.size() - 1).movedTo(2, 4, Tagging.SOCKET));
 
@@ -228,8 +231,18 @@ public final class TestbedProof {
         if (!r.ok()) {
             return;
         }
-        Map<ProofApp, Integer> tos = Map.of(a, dscpMap.tos(a.level()), b, dscpMap.tos(b.level()));
-        measure(report, "host-based (h" + a.host() + " egress)", pair, tos, weightOf, weightOf, false, null);
+        // With the switch port also at the link rate, either device can end up holding the queue (whichever
+        // drains a hair slower), and a FIFO there undoes the host's weights; host-based enforcement assumes the
+        // host's egress is the bottleneck, so make it the only one for this phase.
+        LinuxPort switchPort = new LinuxPort(spec.switchNamespace(), spec.switchPortDevice(Flows.RECEIVER),
+                spec.linkRateBps());
+        PlainLink.install(shell, new LinuxPort(switchPort.namespace(), switchPort.device(), 2 * spec.linkRateBps()));
+        try {
+            Map<ProofApp, Integer> tos = Map.of(a, dscpMap.tos(a.level()), b, dscpMap.tos(b.level()));
+            measure(report, "host-based (h" + a.host() + " egress)", pair, tos, weightOf, weightOf, false, null);
+        } finally {
+            PlainLink.install(shell, switchPort);
+        }
         ApplyResult rel = backend.release(Set.of(hostPort));
         report.check(rel.ok(), "host port " + hostPort + " released");
     }
