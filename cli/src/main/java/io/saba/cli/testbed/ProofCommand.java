@@ -27,7 +27,7 @@ public final class ProofCommand implements Callable<Integer> {
     @Option(names = "--link-rate", defaultValue = "100mbit", converter = RateConverter.class,
             description = "link rate (default ${DEFAULT-VALUE})")
     long rate;
-    @Option(names = "--seconds", defaultValue = "6", description = "length of each phase (default ${DEFAULT-VALUE})")
+    @Option(names = "--seconds", defaultValue = "7", description = "length of each phase (default ${DEFAULT-VALUE})")
     int seconds;
     @Option(names = "--warmup", defaultValue = "2",
             description = "seconds left out at the start of each phase (default ${DEFAULT-VALUE})")

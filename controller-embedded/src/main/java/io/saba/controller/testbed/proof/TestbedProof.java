@@ -47,6 +47,12 @@ public final class TestbedProof {
     /** Allowed distance between measured and expected share, as a fraction of the link. */
     public static final double TOLERANCE = 0.10;
     public static final double MIN_UTILISATION = 0.90;
+    /**
+     * Goodput per byte on the wire for a full-size segment: HTB shares the link in L2 bytes (1,514 per frame with
+     * offloads off), of which TCP delivers 1,448 of payload (MSS with timestamps). A flow holding share w of the
+     * link therefore shows w · 0.956 as goodput, so expected goodput shares and link use are scaled by this.
+     */
+    static final double GOODPUT_PER_WIRE_BYTE = 1448.0 / 1514.0;
     /** Jain's index for "roughly equal": 0.9 is e.g. shares 0.19 / 0.36 / 0.30; one flow taking 80 % scores 0.46. */
     public static final double MIN_FAIRNESS = 0.90;
 
@@ -170,8 +176,10 @@ public final class TestbedProof {
             rest.forEach(a -> rescaled.put(a, weightOf.get(a) / restSum));
             double used = measure(report, "saba, " + apps.get(apps.size() - 1).name() + " stopped", rest,
                     socketTos, rescaled, weightOf, false, null);
-            report.check(used >= MIN_UTILISATION, String.format(
-                    "work conservation: the remaining apps use %.3f of the link (≥ %.2f)", used, MIN_UTILISATION));
+            double usedOfWire = used / GOODPUT_PER_WIRE_BYTE;
+            report.check(usedOfWire >= MIN_UTILISATION, String.format(
+                    "work conservation: the remaining apps use %.3f of the link (goodput %.3f; ≥ %.2f)", usedOfWire,
+                    used, MIN_UTILISATION));
 
             // 4. Live update: 1 s into a phase the weights are reversed; the classes must be changed in place
             //    (their byte counters keep counting, no connection fails) and the shares follow the new weights.
@@ -314,9 +322,10 @@ public final class TestbedProof {
             if (weights == null) {
                 continue; // the baseline: judged as a whole by the caller
             }
-            report.check(Math.abs(median - want) <= TOLERANCE, String.format(
-                    "%s: %s share %.3f (median; window %.3f) within ±%.2f of %.3f", phase, a.name(), median, share,
-                    TOLERANCE, want));
+            double wantGoodput = want * GOODPUT_PER_WIRE_BYTE;
+            report.check(Math.abs(median - wantGoodput) <= TOLERANCE, String.format(
+                    "%s: %s goodput share %.3f (median; window %.3f) within ±%.2f of %.3f (weight %.3f of the wire)",
+                    phase, a.name(), median, share, TOLERANCE, wantGoodput, want));
         }
         if (cap != null) {
             for (ProofApp a : apps) {
