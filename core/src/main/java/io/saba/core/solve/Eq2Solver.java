@@ -2,7 +2,6 @@ package io.saba.core.solve;
 
 import io.saba.core.model.SensitivityModel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

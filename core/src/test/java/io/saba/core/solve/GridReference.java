@@ -1,6 +1,7 @@
 package io.saba.core.solve;
 
 import io.saba.core.model.SensitivityModel;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,11 +18,11 @@ final class GridReference {
         int floorUnits = (int) Math.ceil(floor / step - 1e-9);
         int n = models.size();
         double[] best = new double[units + 1];
-        java.util.Arrays.fill(best, Double.POSITIVE_INFINITY);
+        Arrays.fill(best, Double.POSITIVE_INFINITY);
         best[0] = 0;
         for (int i = 0; i < n; i++) {
             double[] next = new double[units + 1];
-            java.util.Arrays.fill(next, Double.POSITIVE_INFINITY);
+            Arrays.fill(next, Double.POSITIVE_INFINITY);
             SensitivityModel m = models.get(i);
             double[] cost = new double[units + 1];
             for (int u = floorUnits; u <= units; u++) {

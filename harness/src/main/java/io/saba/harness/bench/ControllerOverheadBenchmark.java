@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -306,7 +307,7 @@ public final class ControllerOverheadBenchmark {
 
     static double percentile(double[] values, double q) {
         double[] v = values.clone();
-        java.util.Arrays.sort(v);
+        Arrays.sort(v);
         int idx = (int) Math.ceil(q * v.length) - 1;
         return v[Math.max(0, Math.min(v.length - 1, idx))];
     }
