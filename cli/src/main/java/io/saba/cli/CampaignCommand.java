@@ -5,9 +5,13 @@ import io.saba.harness.campaign.TestbedCampaignConfig;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.campaign.ScaleStudy;
 import io.saba.harness.campaign.SensitivityStudies;
+import io.saba.harness.campaign.spark.SparkSetupRunner;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,7 +28,8 @@ public final class CampaignCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--figure", defaultValue = "fig8",
-            description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b")
+            description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b, "
+                    + "fig12 (controller overhead, as saba bench allocation with its defaults)")
     String figure;
 
     @Option(names = "--setups", defaultValue = "500", description = "cluster setups for fig8 (default ${DEFAULT-VALUE})")
@@ -51,6 +56,14 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "worker threads (default: all cores)")
     Integer threads;
 
+    @Option(names = "--master",
+            description = "fig8: run the setups as tasks on this Spark cluster (spark://host:7077, yarn, "
+                    + "local-cluster[N,1,1024] with SPARK_HOME, local[*]); results equal a local run's")
+    String master;
+
+    @Option(names = "--conf", description = "fig8 with --master: extra Spark setting key=value (repeatable)")
+    Map<String, String> sparkConf = new LinkedHashMap<>();
+
     @Option(names = "--out", description = "output folder; an interrupted run resumes from it (default campaign-<figure>)")
     Path out;
 
@@ -58,14 +71,28 @@ public final class CampaignCommand implements Callable<Integer> {
     public Integer call() {
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         Path dir = out != null ? out : Path.of("campaign-" + figure);
-        switch (figure.toLowerCase(Locale.ROOT)) {
+        String f = figure.toLowerCase(Locale.ROOT);
+        if ((master != null || !sparkConf.isEmpty()) && !f.equals("fig8")) {
+            throw new IllegalArgumentException("--master and --conf apply to --figure fig8 only, not " + figure);
+        }
+        if (master == null && !sparkConf.isEmpty()) {
+            throw new IllegalArgumentException("--conf needs --master (the Spark cluster to run the setups on)");
+        }
+        switch (f) {
             case "fig8" -> {
                 TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups, seed, degree, queues, 1.0, t, dir,
                         holBlocking);
-                TestbedCampaign.Result r = TestbedCampaign.run(cfg, System.err);
+                TestbedCampaign.Result r;
+                if (master == null) {
+                    r = TestbedCampaign.run(cfg, System.err);
+                } else {
+                    try (SparkSetupRunner spark = SparkSetupRunner.start(master, sparkConf)) {
+                        r = TestbedCampaign.run(cfg, System.err, spark);
+                    }
+                }
                 String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
-                        "%nran %d setups now (%d resumed) in %.1f s on %d threads; output in %s%n", r.ranNow(),
-                        r.resumed(), r.seconds(), t, dir);
+                        "%nran %d setups now (%d resumed) in %.1f s on %s; output in %s%n", r.ranNow(),
+                        r.resumed(), r.seconds(), master == null ? t + " threads" : "Spark " + master, dir);
                 TestbedCampaign.writeFigures(dir, r.rows());
                 OutputFolder.write(dir.resolve("summary.txt"), report);
                 spec.commandLine().getOut().print(report);
@@ -84,8 +111,12 @@ public final class CampaignCommand implements Callable<Integer> {
                 spec.commandLine().getOut().flush();
                 return 0;
             }
+            case "fig12" -> {
+                CommandLine bench = new CommandLine(new BenchCommand.Allocation());
+                bench.setOut(spec.commandLine().getOut()).setErr(spec.commandLine().getErr());
+                return bench.execute();
+            }
             case "fig10", "fig11a", "fig11b" -> {
-                String f = figure.toLowerCase(Locale.ROOT);
                 OutputFolder.prepare(dir, f + " seed=" + seed + " oversubscription=" + oversubscription);
                 long t0 = System.nanoTime();
                 ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed);

@@ -38,4 +38,20 @@ class CampaignCommandTest {
         assertEquals(2, run("campaign", "--figure", "fig99", "--out", dir.toString()));
         assertTrue(err.toString().contains("fig99"), err.toString());
     }
+
+    @Test
+    void fig8RunsItsSetupsOnASparkMaster() {
+        assertEquals(0, run("campaign", "--setups", "1", "--seed", "3", "--master", "local[2]", "--out",
+                dir.toString()), err.toString());
+        assertTrue(out.toString().contains("on Spark local[2]"), out.toString());
+        assertTrue(out.toString().contains("Fig. 8a"), out.toString());
+    }
+
+    @Test
+    void sparkOptionsOutsideFig8AreRefusedByName() {
+        assertEquals(2, run("campaign", "--figure", "fig9", "--master", "local[2]", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--master"), err.toString());
+        assertEquals(2, run("campaign", "--conf", "spark.executor.memory=1g", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--conf needs --master"), err.toString());
+    }
 }

@@ -12,7 +12,7 @@ package io.saba.harness.campaign;
  * @param policySeconds   completion time under the policy compared (Saba unless stated)
  */
 public record JobOutcome(int setup, String job, String workload, double datasetScale, int instances,
-                         double baselineSeconds, double policySeconds) {
+                         double baselineSeconds, double policySeconds) implements java.io.Serializable {
     /** Baseline time / policy time: above 1 the policy is faster. */
     public double speedup() {
         return baselineSeconds / policySeconds;

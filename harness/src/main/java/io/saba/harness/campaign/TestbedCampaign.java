@@ -1,19 +1,6 @@
 package io.saba.harness.campaign;
 
-import io.saba.core.cluster.LevelAssigner;
-import io.saba.core.solve.Eq2Solver;
-import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
-import io.saba.harness.sim.engine.PolicyFactory;
-import io.saba.harness.sim.fabric.Fabric;
-import io.saba.harness.sim.fabric.Fabrics;
-import io.saba.harness.sim.policy.CanonicalCachingSolver;
-import io.saba.harness.sim.policy.CoreSabaController;
-import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
-import io.saba.harness.sim.policy.SabaPolicy;
-import io.saba.harness.sim.workload.HibenchCatalog;
-import io.saba.harness.sim.workload.SimulatedProfiler;
-import io.saba.harness.sim.workload.WorkloadSpec;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,9 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The testbed campaign of paper §8.2 (Fig. 8): setups of 16 jobs on 32 servers behind one 56 Gbit/s switch, each
@@ -46,17 +30,17 @@ public final class TestbedCampaign {
     private TestbedCampaign() {
     }
 
+    /** Runs the campaign on {@code cfg.threads()} local worker threads. */
     public static Result run(TestbedCampaignConfig cfg, PrintStream progress) {
+        return run(cfg, progress, new LocalSetupRunner(cfg.threads()));
+    }
+
+    /** Runs the setups not yet in the output folder on {@code runner}; the rows do not depend on the runner. */
+    public static Result run(TestbedCampaignConfig cfg, PrintStream progress, SetupRunner runner) {
         long t0 = System.nanoTime();
         OutputFolder.prepare(cfg.out(), cfg.fingerprint());
-        Fabric fabric = Fabrics.testbed();
-        List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(fabric.hostLinkRate()).values());
-        SensitivityTable table = new SimulatedProfiler(fabric, cfg.degree()).profile(workloads);
-        OutputFolder.write(cfg.out().resolve("sensitivity-table.json"), SensitivityTableCodec.toJson(table));
-        PolicyFactory saba = SabaPolicy.factory(CoreSabaController.centralised(table,
-                new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, cfg.queues(),
-                cfg.capacity()));
-        SetupGenerator gen = new SetupGenerator(workloads, fabric.hosts(), SetupRules.paper(), cfg.seed());
+        TestbedSetups setups = TestbedSetups.of(cfg);
+        OutputFolder.write(cfg.out().resolve("sensitivity-table.json"), SensitivityTableCodec.toJson(setups.table()));
 
         OutcomeCsv csv = new OutcomeCsv(cfg.out().resolve("jobs.csv"));
         Set<Integer> done = completeSetups(csv.read());
@@ -66,25 +50,12 @@ public final class TestbedCampaign {
                 pending.add(i);
             }
         }
-        Progress bar = new Progress(progress, "fig8 setups", cfg.setups(), cfg.setups() - pending.size());
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, cfg.threads()));
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int i : pending) {
-                futures.add(pool.submit(() -> {
-                    csv.append(PairedRun.run(i, fabric, gen.setup(i), PerFlowMaxMinPolicy.FACTORY, saba,
-                            cfg.headOfLineBlocking()));
-                    bar.step();
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("campaign failed: " + e.getMessage(), e);
-        } finally {
-            pool.shutdownNow();
-        }
+        Progress bar = new Progress(progress, "fig8 setups (" + runner.describe() + ")", cfg.setups(),
+                cfg.setups() - pending.size());
+        runner.runAll(setups, pending, rows -> {
+            csv.append(rows);
+            bar.step();
+        });
         List<JobOutcome> rows = new ArrayList<>();
         for (JobOutcome o : csv.read()) {
             if (o.setup() < cfg.setups()) {

@@ -1,0 +1,71 @@
+package io.saba.harness.campaign;
+
+import io.saba.core.cluster.LevelAssigner;
+import io.saba.core.solve.Eq2Solver;
+import io.saba.core.table.SensitivityTable;
+import io.saba.harness.sim.engine.PolicyFactory;
+import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.policy.CanonicalCachingSolver;
+import io.saba.harness.sim.policy.CoreSabaController;
+import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
+import io.saba.harness.sim.policy.SabaPolicy;
+import io.saba.harness.sim.workload.HibenchCatalog;
+import io.saba.harness.sim.workload.SimulatedProfiler;
+import io.saba.harness.sim.workload.WorkloadSpec;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one testbed-campaign setup needs, built from the result-deciding settings alone, so that any JVM (a local
+ * worker thread or a Spark executor) computes the same rows for the same setup index. The built context (fabric,
+ * profiled table, Saba policy, setup generator) is cached per JVM: profiling once per executor, not once per task.
+ *
+ * @param seed               random seed of the setup draws
+ * @param degree             polynomial degree k of the profiled models
+ * @param queues             Saba queues per port
+ * @param capacity           C_Saba, fraction of the link
+ * @param headOfLineBlocking model head-of-line blocking for both runs
+ */
+public record TestbedSetups(long seed, int degree, int queues, double capacity, boolean headOfLineBlocking)
+        implements Serializable {
+    private static final ConcurrentHashMap<TestbedSetups, Context> CONTEXTS = new ConcurrentHashMap<>();
+
+    static TestbedSetups of(TestbedCampaignConfig cfg) {
+        return new TestbedSetups(cfg.seed(), cfg.degree(), cfg.queues(), cfg.capacity(), cfg.headOfLineBlocking());
+    }
+
+    /** The models Saba uses in this campaign (profiled in the simulator, deterministic). */
+    public SensitivityTable table() {
+        return context().table;
+    }
+
+    /** Setup {@code index} under per-flow max-min and under Saba, one row per job. */
+    public List<JobOutcome> run(int index) {
+        Context c = context();
+        return PairedRun.run(index, c.fabric, c.generator.setup(index), PerFlowMaxMinPolicy.FACTORY, c.saba,
+                headOfLineBlocking);
+    }
+
+    private Context context() {
+        return CONTEXTS.computeIfAbsent(this, Context::new);
+    }
+
+    private static final class Context {
+        final Fabric fabric = Fabrics.testbed();
+        final SensitivityTable table;
+        final PolicyFactory saba;
+        final SetupGenerator generator;
+
+        Context(TestbedSetups s) {
+            List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(fabric.hostLinkRate()).values());
+            table = new SimulatedProfiler(fabric, s.degree).profile(workloads);
+            saba = SabaPolicy.factory(CoreSabaController.centralised(table,
+                    new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, s.queues,
+                    s.capacity));
+            generator = new SetupGenerator(workloads, fabric.hosts(), SetupRules.paper(), s.seed);
+        }
+    }
+}
