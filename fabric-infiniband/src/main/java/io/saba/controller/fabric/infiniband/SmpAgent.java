@@ -34,6 +34,10 @@ public final class SmpAgent implements Smp {
     private Process process;
     private Writer toAgent;
     private BlockingQueue<String> fromAgent;
+    /** Why the last start failed and when: calls fail fast for a while instead of starting a JVM per port. */
+    private String startFailure;
+    private long startFailedNanos;
+    private static final long RETRY_START_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     /**
      * @param env               extra environment for the child (e.g. LD_PRELOAD, IBSIM_SOCKNAME)
@@ -93,6 +97,9 @@ public final class SmpAgent implements Smp {
         if (process != null && process.isAlive()) {
             return;
         }
+        if (startFailure != null && System.nanoTime() - startFailedNanos < RETRY_START_NANOS) {
+            throw new SmpException(startFailure + " (not retried for 5 s)");
+        }
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx64m");
@@ -133,9 +140,12 @@ public final class SmpAgent implements Smp {
         }
         if (!"READY".equals(first)) {
             kill();
-            throw new SmpException("the SMP agent did not start: "
-                    + (first == null ? "no answer" : first.equals(EOF) ? "it exited" : first.replaceFirst("^ERR ", "")));
+            startFailure = "the SMP agent did not start: "
+                    + (first == null ? "no answer" : first.equals(EOF) ? "it exited" : first.replaceFirst("^ERR ", ""));
+            startFailedNanos = System.nanoTime();
+            throw new SmpException(startFailure);
         }
+        startFailure = null;
         LOG.info("SMP agent started (pid {})", process.pid());
     }
 
