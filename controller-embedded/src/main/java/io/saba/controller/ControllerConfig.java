@@ -55,12 +55,25 @@ public final class ControllerConfig {
 
     /** Reads the file and returns a configured, not yet started controller. */
     public static EmbeddedController load(Path file) throws IOException {
+        return load(read(file), file.toAbsolutePath().getParent(), file.toString());
+    }
+
+    /** The file as a mutable tree (what the command line adjusts with flags such as {@code --fabric}). */
+    public static com.fasterxml.jackson.databind.node.ObjectNode read(Path file) throws IOException {
         JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(file + ": the configuration is a YAML mapping");
         }
-        Path base = file.toAbsolutePath().getParent();
-        String src = file.toString();
+        return (com.fasterxml.jackson.databind.node.ObjectNode) root;
+    }
+
+    /**
+     * Builds a controller from an already parsed configuration.
+     *
+     * @param base where relative paths point
+     * @param src  names the configuration in error messages
+     */
+    public static EmbeddedController load(JsonNode root, Path base, String src) throws IOException {
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!KEYS.contains(k)) {
