@@ -88,6 +88,37 @@ class InfinibandBackendTest {
         }
     }
 
+    /**
+     * Coexistence with OpenSM: with QoS off (the default) a new OpenSM master (restart, fail-over) leaves Saba's
+     * tables alone; with QoS on ({@code -Q}) it rewrites them (its first sweep forces its own VL tables onto every
+     * port), verify() reports the drift and repair puts Saba's back.
+     */
+    @Test
+    void openSmQosOffLeavesTablesAloneQosOnIsReportedAsDrift() throws InterruptedException {
+        for (boolean qos : new boolean[] {false, true}) {
+            try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0,
+                    qos ? List.of("-Q") : List.of());
+                 FabricBackend b = FabricBackends.create("infiniband", Map.of("ibsim", sim.socket(),
+                         "packet-model", "bytes", "repair", "true"))) {
+                InfinibandBackend ib = (InfinibandBackend) b;
+                PortId p3 = new PortId("Switch1", 3);
+                assertTrue(b.apply(List.of(new PortAllocation(p3, Map.of(0, 0, 4, 1),
+                        new double[] {0.2, 0.8}, Map.of()))).ok());
+                assertTrue(ib.verify().isEmpty());
+                sim.restartOpenSm();
+                Thread.sleep(2000); // the QoS MADs follow the routing in the same sweep; give them time to land
+                Map<PortId, String> drift = ib.verify();
+                System.out.println("OpenSM qos " + (qos ? "on" : "off") + ", after an SM restart: drift " + drift);
+                if (qos) {
+                    assertEquals(Set.of(p3), drift.keySet(), "QoS on: OpenSM rewrote Saba's tables");
+                    assertTrue(ib.verify().isEmpty(), "repair put them back");
+                } else {
+                    assertTrue(drift.isEmpty(), "QoS off: OpenSM left them alone");
+                }
+            }
+        }
+    }
+
     @Test
     void noUmadFailsPortsQuicklyWithTheReason() {
         // an ibsim socket nobody serves: the agent cannot open umad; every port fails, naming why, none hangs

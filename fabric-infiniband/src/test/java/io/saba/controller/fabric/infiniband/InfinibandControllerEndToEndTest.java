@@ -124,6 +124,7 @@ class InfinibandControllerEndToEndTest {
                     awaitPorts(c, nowOnPaths);
                     IbFabric f2 = resolver.fabric();
                     checkFabric(tools, f2, original, nowOnPaths, c.controller().recomputer().current(), backend);
+                    assertTrue(backend.verify().isEmpty(), "OpenSM's re-route (QoS off) left Saba's tables alone");
                     System.out.println("after pulling " + spineHop + ": h01->h05 " + before + " -> " + after);
 
                     lr.deregister();

@@ -27,6 +27,9 @@ public final class IbSim implements AutoCloseable {
     private final Thread hook;
     private final IbTools tools;
     private Process ibsim;
+    private Process opensm;
+    private List<String> opensmCommand;
+    private Map<String, String> opensmEnv;
 
     /** Skips the calling test unless the tools exist. */
     public static void assumeAvailable() {
@@ -51,6 +54,11 @@ public final class IbSim implements AutoCloseable {
      * switch routes to every host LID.
      */
     public IbSim(Path netFile, int lmc) {
+        this(netFile, lmc, List.of());
+    }
+
+    /** @param opensmArgs more OpenSM options, e.g. {@code -Q} (QoS on) */
+    public IbSim(Path netFile, int lmc, List<String> opensmArgs) {
         try {
             dir = Files.createTempDirectory("saba-ibsim");
         } catch (IOException e) {
@@ -70,10 +78,13 @@ public final class IbSim implements AutoCloseable {
             // a 2 s sweep so a cable pulled on ibsim's console is re-routed quickly
             List<String> osm = new ArrayList<>(List.of("opensm", "-f", dir.resolve("opensm.log").toString(),
                     "-l", String.valueOf(lmc), "-s", "2"));
+            osm.addAll(opensmArgs);
             Map<String, String> env = new java.util.HashMap<>(tools.env());
             env.put("OSM_CACHE_DIR", dir.resolve("cache").toString());
             env.put("OSM_TMP_DIR", dir.toString());
-            start(osm, env, "opensm.out");
+            opensmCommand = List.copyOf(osm);
+            opensmEnv = Map.copyOf(env);
+            opensm = start(osm, env, "opensm.out");
             waitFor(this::subnetUp, 60_000);
         } catch (RuntimeException e) {
             close();
@@ -190,6 +201,22 @@ public final class IbSim implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("ibsim's console is gone", e);
         }
+    }
+
+    /**
+     * Stops OpenSM and starts a new one with the same options, as an SM restart or fail-over does; waits until the
+     * subnet is routed again. A new master sweeps with "force update" on, so with QoS on it rewrites every port's
+     * VL tables.
+     */
+    public void restartOpenSm() {
+        opensm.destroy();
+        try {
+            opensm.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        opensm = start(opensmCommand, opensmEnv, "opensm2.out");
+        waitFor(this::subnetUp, 60_000);
     }
 
     /** Waits until OpenSM has routed the subnet again (every switch reaches every host LID). */
