@@ -58,6 +58,10 @@ class InfinibandPathResolverTest {
                     if (!a.equals(b)) {
                         List<List<PortId>> p = all.paths(a, b);
                         differs |= !p.get(0).equals(p.get(1));
+                        // multipath ALL charges a connection to every port either LID's route crosses
+                        Set<PortId> union = new HashSet<>(p.get(0));
+                        union.addAll(p.get(1));
+                        assertEquals(union, new HashSet<>(all.path(a, b)), a + " -> " + b);
                         p.forEach(path -> path.forEach(port -> {
                             if (port.node().startsWith("spine")) {
                                 spines.add(port.node());
