@@ -119,6 +119,39 @@ class InfinibandBackendTest {
         }
     }
 
+    /** ibsim drops every VL arbitration MAD to Switch1: that port fails with the reason, Switch2's is written. */
+    @Test
+    void aSwitchThatDropsMadsFailsOnlyItsPorts() {
+        try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0);
+             FabricBackend b = FabricBackends.create("infiniband", Map.of("ibsim", sim.socket()))) {
+            IbFabric f = sim.tools().discover();
+            PortId bad = new PortId("Switch1", 3);
+            PortId good = new PortId("Switch2", 1);
+            List<PortAllocation> both = List.of(
+                    new PortAllocation(bad, Map.of(0, 0, 1, 1), new double[] {0.1, 0.9}, Map.of()),
+                    new PortAllocation(good, Map.of(0, 0, 1, 1), new double[] {0.1, 0.9}, Map.of()));
+            sim.console("Error \"Switch1\" 100 24"); // 100 % error rate on attribute 0x18 (VLArbitration)
+            IbSim.waitFor(() -> {
+                try {
+                    SmpQuery.vlarb(sim.tools(), f.switchNamed("Switch1").lid(), 3);
+                    return false;
+                } catch (RuntimeException dropped) {
+                    return true;
+                }
+            }, 10_000);
+            ApplyResult r = b.apply(both);
+            System.out.println("Switch1 dropping VLArb MADs: " + r);
+            assertEquals(Set.of(good), r.applied());
+            assertTrue(r.failed().get(bad).contains("attribute 0x18"), r.failed().toString());
+            assertEquals(Map.of(0, 32, 1, 255 + 32),
+                    SmpQuery.weightPerVl(SmpQuery.vlarb(sim.tools(), f.switchNamed("Switch2").lid(), 1).low()));
+            sim.console("Error \"Switch1\" 0 24");
+            IbSim.waitFor(() -> b.apply(both).ok(), 10_000);
+            assertEquals(Map.of(0, 32, 1, 255 + 32),
+                    SmpQuery.weightPerVl(SmpQuery.vlarb(sim.tools(), f.switchNamed("Switch1").lid(), 3).low()));
+        }
+    }
+
     @Test
     void noUmadFailsPortsQuicklyWithTheReason() {
         // an ibsim socket nobody serves: the agent cannot open umad; every port fails, naming why, none hangs

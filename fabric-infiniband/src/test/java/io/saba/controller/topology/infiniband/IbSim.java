@@ -156,7 +156,7 @@ public final class IbSim implements AutoCloseable {
         boolean ok() throws Exception;
     }
 
-    static void waitFor(Check c, long millis) {
+    public static void waitFor(Check c, long millis) {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         try {
             while (System.nanoTime() < end) {
