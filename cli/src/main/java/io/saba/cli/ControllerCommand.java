@@ -1,5 +1,9 @@
 package io.saba.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.saba.controller.ControllerConfig;
 import io.saba.controller.EmbeddedController;
 import io.saba.controller.bench.ControllerBench;
@@ -13,7 +17,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code saba controller --config FILE}: the standalone controller; {@code saba controller bench}: its benchmark. */
+/**
+ * {@code saba controller --config FILE}: the standalone controller; {@code saba controller --fabric infiniband}: one
+ * that discovers an InfiniBand subnet and programs its switches; {@code saba controller bench}: its benchmark.
+ */
 @Command(name = "controller", mixinStandardHelpOptions = true,
         description = "Run the Saba controller standalone (gRPC, status page, journal) until stopped.",
         subcommands = ControllerCommand.Bench.class)
@@ -22,8 +29,25 @@ final class ControllerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     // not picocli-required, so that "saba controller bench" needs no configuration
-    @Option(names = "--config", paramLabel = "FILE", description = "Controller configuration (YAML); required.")
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Controller configuration (YAML); required unless --fabric infiniband discovers the topology.")
     Path config;
+
+    @Option(names = "--fabric", paramLabel = "NAME",
+            description = "Fabric backend (overrides 'backend'). 'infiniband' also discovers the topology from the"
+                    + " subnet when the configuration has none, and defaults to 16 levels.")
+    String fabric;
+
+    @Option(names = "--ibsim", paramLabel = "SOCKET",
+            description = "Talk to an ibsim subnet (its IBSIM_SOCKNAME) instead of a real HCA (with --fabric infiniband).")
+    String ibsim;
+
+    @Option(names = "--ib-address", paramLabel = "HOST=IP", split = ",",
+            description = "IPoIB address of a discovered host (name, guid:0x…, lid:N); repeatable.")
+    java.util.List<String> ibAddresses = new java.util.ArrayList<>();
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", description = "gRPC address (overrides 'listen').")
+    String listen;
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile EmbeddedController controller;
@@ -39,10 +63,14 @@ final class ControllerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (config == null) {
-            throw new IllegalArgumentException("--config FILE is required (or use 'saba controller bench')");
+        if (config == null && fabric == null) {
+            throw new IllegalArgumentException("--config FILE is required (or --fabric infiniband, or use"
+                    + " 'saba controller bench')");
         }
-        controller = ControllerConfig.load(config);
+        ObjectNode root = config != null ? ControllerConfig.read(config) : JsonNodeFactory.instance.objectNode();
+        applyFlags(root);
+        controller = ControllerConfig.load(root, config != null ? config.toAbsolutePath().getParent()
+                : Path.of("").toAbsolutePath(), config != null ? config.toString() : "command line");
         InetSocketAddress at = controller.start();
         Thread hook = new Thread(this::stop, "saba-controller-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -58,6 +86,50 @@ final class ControllerCommand implements Callable<Integer> {
             // already shutting down
         }
         return 0;
+    }
+
+    /** --fabric, --ibsim, --ib-address and --listen written into the configuration tree. */
+    private void applyFlags(ObjectNode root) {
+        if (listen != null) {
+            root.put("listen", listen);
+        }
+        if (fabric == null) {
+            if (ibsim != null || !ibAddresses.isEmpty()) {
+                throw new IllegalArgumentException("--ibsim and --ib-address go with --fabric infiniband");
+            }
+            return;
+        }
+        root.put("backend", fabric);
+        if (!fabric.equals("infiniband")) {
+            return;
+        }
+        if (!root.hasNonNull("topology")) {
+            root.putObject("topology").put("discover", "infiniband");
+        }
+        if (!root.hasNonNull("levels")) {
+            root.put("levels", 16);
+        }
+        JsonNode topology = root.get("topology");
+        boolean discovered = topology.isObject() && "infiniband".equals(topology.path("discover").asText());
+        if (!discovered && (ibsim != null || !ibAddresses.isEmpty())) {
+            throw new IllegalArgumentException("--ibsim and --ib-address need 'topology: {discover: infiniband}'"
+                    + " (or no topology in the configuration)");
+        }
+        if (ibsim != null) {
+            ((ObjectNode) topology).put("ibsim", ibsim);
+            JsonNode opts = root.path("backend-options");
+            (opts.isObject() ? (ObjectNode) opts : root.putObject("backend-options")).put("ibsim", ibsim);
+        }
+        for (String a : ibAddresses) {
+            int eq = a.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--ib-address '" + a + "' is not HOST=IP");
+            }
+            JsonNode addrs = topology.path("addresses");
+            ObjectNode map = addrs.isObject() ? (ObjectNode) addrs : ((ObjectNode) topology).putObject("addresses");
+            JsonNode list = map.path(a.substring(0, eq));
+            (list.isArray() ? (ArrayNode) list : map.putArray(a.substring(0, eq))).add(a.substring(eq + 1));
+        }
     }
 
     /** {@code saba controller bench}. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.topology.PathResolverProvider;
 import io.saba.controller.topology.TopologyLoader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -27,6 +28,7 @@ import java.util.Set;
  * listen: 0.0.0.0:7070              # gRPC address (default 127.0.0.1:7070)
  * http: 0.0.0.0:7071                # status page and /metrics; omit to disable
  * topology: {shape: single-switch:8, gbps: 10, queues: 8, address-base: 10.0.0.1}   # or {file: topo.yaml}
+ *                                   # or {discover: infiniband, ...} (a live subnet, module fabric-infiniband)
  * table: sensitivity-table.json     # omit: every workload gets the default model
  * c-saba: 0.9                       # share of each link Saba's queues get
  * levels: 8                         # priority levels incl. default 0 (8 Ethernet, 16 InfiniBand)
@@ -53,12 +55,25 @@ public final class ControllerConfig {
 
     /** Reads the file and returns a configured, not yet started controller. */
     public static EmbeddedController load(Path file) throws IOException {
+        return load(read(file), file.toAbsolutePath().getParent(), file.toString());
+    }
+
+    /** The file as a mutable tree (what the command line adjusts with flags such as {@code --fabric}). */
+    public static com.fasterxml.jackson.databind.node.ObjectNode read(Path file) throws IOException {
         JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(file + ": the configuration is a YAML mapping");
         }
-        Path base = file.toAbsolutePath().getParent();
-        String src = file.toString();
+        return (com.fasterxml.jackson.databind.node.ObjectNode) root;
+    }
+
+    /**
+     * Builds a controller from an already parsed configuration.
+     *
+     * @param base where relative paths point
+     * @param src  names the configuration in error messages
+     */
+    public static EmbeddedController load(JsonNode root, Path base, String src) throws IOException {
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!KEYS.contains(k)) {
@@ -74,7 +89,12 @@ public final class ControllerConfig {
         if (!root.hasNonNull("topology")) {
             throw new IllegalArgumentException(src + ": 'topology' is required (a shape or a file)");
         }
-        b.topology(TopologyLoader.fromNode(root.get("topology"), src + ": topology", base));
+        JsonNode topo = root.get("topology");
+        if (topo.hasNonNull("discover")) {
+            b.paths(PathResolverProvider.named(topo.get("discover").asText()).create(topo, src + ": topology", base));
+        } else {
+            b.topology(TopologyLoader.fromNode(topo, src + ": topology", base));
+        }
         if (root.hasNonNull("table")) {
             Path t = resolve(base, root.get("table").asText());
             b.table(ModelCatalog.parse(Files.readString(t), t.toString())).tableFile(t);

@@ -11,6 +11,7 @@ import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
 import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.cluster.LevelAssigner;
@@ -58,7 +59,7 @@ public final class EmbeddedController implements AutoCloseable {
         Metrics metrics = new Metrics();
         Journal journal = b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis);
         AllocationEngine engine = b.engine != null ? b.engine
-                : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.topology());
+                : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.minQueues());
         controller = new SabaController(b.topology, engine, b.table, b.backend, b.journalDir, journal,
                 json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout, metrics, b.roundInterval).start();
         service = new ControllerService(controller, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
@@ -122,13 +123,20 @@ public final class EmbeddedController implements AutoCloseable {
         if (b.closeBackend) {
             b.backend.close();
         }
+        if (b.topology instanceof AutoCloseable resolver) {
+            try {
+                resolver.close(); // a discovered fabric's refresh timer
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the path resolver failed", e);
+            }
+        }
     }
 
     /** Settings with the defaults of an embedded controller: loopback, ephemeral port, memory only, dry-run. */
     public static final class Builder {
         private InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 0);
         private InetSocketAddress http;
-        private TopologyResolver topology;
+        private PathResolver topology;
         private AllocationEngine engine;
         private ModelCatalog table = ModelCatalog.empty();
         private Path tableFile;
@@ -165,6 +173,12 @@ public final class EmbeddedController implements AutoCloseable {
 
         public Builder topology(TopologyResolver t) {
             topology = t;
+            return this;
+        }
+
+        /** Paths from any resolver, e.g. a discovered InfiniBand subnet. */
+        public Builder paths(PathResolver r) {
+            topology = r;
             return this;
         }
 

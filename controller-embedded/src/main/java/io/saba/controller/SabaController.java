@@ -102,6 +102,7 @@ public final class SabaController implements AutoCloseable {
 
     /** Replays the journal, compacts it, gives every restored application a fresh lease, starts the threads. */
     public SabaController start() {
+        resolver.onPathsChanged(this::pathsChanged);
         synchronized (lock) {
             if (journal != null) {
                 List<Mutation> log = journal.replay();
@@ -247,6 +248,15 @@ public final class SabaController implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("lease expiry failed", e);
         }
+    }
+
+    /** The fabric re-routed: every open connection is resolved again and the ports whose users changed recomputed. */
+    public void pathsChanged() {
+        int moved;
+        synchronized (lock) {
+            moved = state.reroute();
+        }
+        LOG.info("fabric paths changed: {} connections moved to other ports", moved);
     }
 
     // ---- sensitivity table ----

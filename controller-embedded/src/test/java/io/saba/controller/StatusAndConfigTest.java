@@ -110,6 +110,10 @@ class StatusAndConfigTest {
         Files.writeString(dir.resolve("bad3.yaml"), "topology: {shape: ring:4}\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad3.yaml")));
         assertTrue(e.getMessage().contains("unknown topology shape 'ring:4'"), e.getMessage());
+        Files.writeString(dir.resolve("bad4.yaml"), "topology: {discover: infiniband}\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad4.yaml")));
+        assertTrue(e.getMessage().contains("unknown topology discovery 'infiniband'; available: []"
+                + " (module saba-fabric-infiniband is not on the class path)"), e.getMessage());
     }
 
     @Test

@@ -23,14 +23,19 @@ import java.util.Map;
  */
 public final class CoreAllocationEngine implements AllocationEngine {
     private final Allocator allocator;
-    private final Topology topology;
+    private final int minQueues;
 
     private record CorePlan(LevelAssignment byWorkload, LevelHierarchy hierarchy) {
     }
 
     public CoreAllocationEngine(Allocator allocator, Topology topology) {
+        this(allocator, topology.minQueues());
+    }
+
+    /** @param minQueues the smallest queue count of any port the engine will be asked about */
+    public CoreAllocationEngine(Allocator allocator, int minQueues) {
         this.allocator = allocator;
-        this.topology = topology;
+        this.minQueues = minQueues;
     }
 
     @Override
@@ -38,7 +43,7 @@ public final class CoreAllocationEngine implements AllocationEngine {
         List<Application> workloads = new ArrayList<>();
         modelOfWorkload.forEach((w, m) -> workloads.add(new Application(w, w, m)));
         LevelAssignment a = allocator.assignLevels(workloads);
-        return new LevelPlan(a.levelOfApp(), new CorePlan(a, allocator.hierarchy(a, topology)));
+        return new LevelPlan(a.levelOfApp(), new CorePlan(a, allocator.hierarchy(a, minQueues)));
     }
 
     /**

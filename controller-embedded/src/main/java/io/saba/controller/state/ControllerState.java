@@ -105,7 +105,12 @@ public final class ControllerState {
             if (pathCache.size() >= PATH_CACHE_LIMIT) {
                 pathCache.clear();
             }
-            path = List.copyOf(resolver.path(src, dst));
+            try {
+                path = List.copyOf(resolver.path(src, dst));
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                throw new ControllerException(ControllerException.Kind.FAILED_PRECONDITION, "no path from " + src
+                        + " to " + dst + ": " + e.getMessage());
+            }
             pathCache.put(pair, path);
         }
         return path;
@@ -284,6 +289,33 @@ public final class ControllerState {
         }
         listener.dirty(left);
         return true;
+    }
+
+    /**
+     * Resolves every open connection again (after the fabric re-routed). A connection whose path changed leaves its
+     * old ports and joins the new ones; one whose endpoints no longer resolve keeps no ports until they do.
+     *
+     * @return connections whose path changed
+     */
+    public int reroute() {
+        pathCache.clear();
+        int moved = 0;
+        for (AppRecord app : apps.values()) {
+            for (Map.Entry<ConnectionKey, List<PortId>> e : new ArrayList<>(app.open.entrySet())) {
+                List<PortId> now;
+                try {
+                    now = resolve(e.getKey());
+                } catch (RuntimeException unresolvable) {
+                    now = List.of();
+                }
+                if (!now.equals(e.getValue())) {
+                    removeConnection(app, e.getKey());
+                    addConnection(app, e.getKey(), now);
+                    moved++;
+                }
+            }
+        }
+        return moved;
     }
 
     private void dropConnections(AppRecord app) {

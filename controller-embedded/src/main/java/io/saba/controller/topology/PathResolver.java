@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where a connection's bytes go: endpoint address → host, host pair → the switch output ports crossed. This issue
- * ships a static topology (file or shape); InfiniBand discovery and the Linux testbed implement it later.
+ * Where a connection's bytes go: endpoint address → host, host pair → the switch output ports crossed.
+ * {@link TopologyResolver} answers from a static topology (file or shape); a discovered fabric (InfiniBand, module
+ * {@code fabric-infiniband}) answers from the switches' forwarding tables and may change under the controller,
+ * which it announces through {@link #onPathsChanged}.
  */
 public interface PathResolver {
     /** The topology host owning a literal IP address (normalised, as {@code InetAddress#getHostAddress} prints it). */
@@ -17,4 +19,14 @@ public interface PathResolver {
 
     /** Queues of a switch output port. */
     int queues(PortId port);
+
+    /** The smallest queue count of any switch output port (bounds the level hierarchy). */
+    int minQueues();
+
+    /**
+     * Registers a callback run after the paths changed (a link went down, the subnet manager re-routed); the
+     * controller then re-resolves every open connection. Static topologies never call it.
+     */
+    default void onPathsChanged(Runnable listener) {
+    }
 }

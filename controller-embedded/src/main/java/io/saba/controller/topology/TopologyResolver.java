@@ -67,4 +67,9 @@ public final class TopologyResolver implements PathResolver {
     public int queues(PortId port) {
         return topology.queues(port);
     }
+
+    @Override
+    public int minQueues() {
+        return topology.minQueues();
+    }
 }

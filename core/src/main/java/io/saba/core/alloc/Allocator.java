@@ -105,7 +105,12 @@ public final class Allocator {
 
     /** The level hierarchy for an assignment, down to the topology's smallest count of Saba queues. */
     public LevelHierarchy hierarchy(LevelAssignment levels, Topology topology) {
-        return LevelHierarchy.build(levels.levelCentroids(), Math.max(1, topology.minQueues() - 1));
+        return hierarchy(levels, topology.minQueues());
+    }
+
+    /** The same for a fabric known only by its smallest port queue count (a discovered InfiniBand subnet). */
+    public LevelHierarchy hierarchy(LevelAssignment levels, int minQueues) {
+        return LevelHierarchy.build(levels.levelCentroids(), Math.max(1, minQueues - 1));
     }
 
     /**

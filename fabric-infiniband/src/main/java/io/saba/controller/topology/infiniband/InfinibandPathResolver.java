@@ -1,0 +1,227 @@
+package io.saba.controller.topology.infiniband;
+
+import io.saba.controller.topology.PathResolver;
+import io.saba.controller.topology.infiniband.IbFabric.Host;
+import io.saba.core.alloc.PortId;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Paths read from a live InfiniBand subnet: {@code ibnetdiscover} for nodes and cables, {@code dump_fts} for every
+ * switch's linear forwarding table, and a walk of those tables from the source's port to the destination's LID —
+ * the route the switches themselves take (it equals {@code ibtracert}'s, which the tests check pair by pair).
+ *
+ * <p><b>Hosts and addresses.</b> Hosts are channel-adapter ports (see {@link IbFabric}). Connection endpoints are
+ * IP addresses (IPoIB), mapped by configuration: each key names a host by its name (node description), by
+ * {@code guid:0x…} (node or port GUID) or by {@code lid:N}, and is re-resolved after every discovery (LIDs move).
+ *
+ * <p><b>LMC.</b> With LMC &gt; 0 a destination answers to 2^LMC LIDs and each may route differently; which one a
+ * connection uses is its own choice (path bits), invisible to Saba. {@code multipath=BASE} charges the base LID's
+ * route only; {@code ALL} charges every port any of the routes crosses (no port a connection might load is left
+ * without its weight).
+ *
+ * <p><b>Changes.</b> {@link #refresh()} re-discovers (on demand, and every {@code refreshSeconds} on a timer); when
+ * nodes, cables, LIDs or any forwarding entry changed, the listeners run and the controller re-resolves every open
+ * connection. A failed discovery keeps the last good fabric and is logged.
+ */
+public final class InfinibandPathResolver implements PathResolver, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InfinibandPathResolver.class);
+
+    /** Which LMC routes a connection is charged to. */
+    public enum Multipath { BASE, ALL }
+
+    private final Supplier<IbFabric> discovery;
+    private final Map<String, List<String>> addressesOfHostKey;
+    private final int queues;
+    private final Multipath multipath;
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService timer;
+    private volatile View view;
+
+    private record View(IbFabric fabric, Map<String, String> hostOfIp) {
+    }
+
+    /**
+     * @param discovery          produces a fresh fabric snapshot (normally {@link IbTools#discover})
+     * @param addressesOfHostKey host key (name, {@code guid:0x…}, {@code lid:N}) → its literal IP addresses
+     * @param queues             VLs Saba may use per switch port (the controller's queue count)
+     * @param refreshSeconds     timer period, 0 for on-demand only
+     */
+    public InfinibandPathResolver(Supplier<IbFabric> discovery, Map<String, List<String>> addressesOfHostKey,
+                                  int queues, Multipath multipath, long refreshSeconds) {
+        if (queues < 2 || queues > 15) {
+            throw new IllegalArgumentException("queues must be 2..15 (VL0 is the non-Saba VL, VL15 is management),"
+                    + " got " + queues);
+        }
+        this.discovery = discovery;
+        this.addressesOfHostKey = Map.copyOf(addressesOfHostKey);
+        this.queues = queues;
+        this.multipath = multipath;
+        IbFabric first = discovery.get();
+        this.view = new View(first, mapAddresses(first, true));
+        LOG.info("InfiniBand subnet: {} switches, {} hosts, {} forwarding tables", first.switchNames().size(),
+                first.hosts().size(), first.forwardingTables().size());
+        if (refreshSeconds > 0) {
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "saba-ib-refresh");
+                t.setDaemon(true);
+                return t;
+            });
+            timer.scheduleWithFixedDelay(this::refreshQuietly, refreshSeconds, refreshSeconds, TimeUnit.SECONDS);
+        } else {
+            timer = null;
+        }
+    }
+
+    /** IP → host name; unknown keys fail at start ({@code strict}) and are logged after a re-discovery. */
+    private Map<String, String> mapAddresses(IbFabric f, boolean strict) {
+        Map<String, String> out = new HashMap<>();
+        addressesOfHostKey.forEach((key, ips) -> {
+            Optional<String> host = hostByKey(f, key);
+            if (host.isEmpty()) {
+                String msg = "address key '" + key + "' names no host of the discovered subnet (hosts: "
+                        + f.hosts().keySet() + ")";
+                if (strict) {
+                    throw new IllegalArgumentException(msg);
+                }
+                LOG.warn("{}; its addresses resolve to nothing until it is back", msg);
+                return;
+            }
+            for (String ip : ips) {
+                String prev = out.put(normalise(ip, key), host.get());
+                if (prev != null && !prev.equals(host.get())) {
+                    throw new IllegalArgumentException("address " + ip + " given to both " + prev + " and " + host.get());
+                }
+            }
+        });
+        return Map.copyOf(out);
+    }
+
+    static Optional<String> hostByKey(IbFabric f, String key) {
+        if (f.hosts().containsKey(key)) {
+            return Optional.of(key);
+        }
+        for (Host h : f.hosts().values()) {
+            if (key.startsWith("guid:")) {
+                long g = Long.parseUnsignedLong(key.substring(5).replaceFirst("^0x", ""), 16);
+                if (h.nodeGuid() == g || h.portGuid() == g) {
+                    return Optional.of(h.name());
+                }
+            } else if (key.startsWith("lid:")) {
+                int lid = Integer.parseInt(key.substring(4));
+                if (lid >= h.baseLid() && lid < h.baseLid() + h.lidCount()) {
+                    return Optional.of(h.name());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String normalise(String ip, String key) {
+        if (!ip.matches("[0-9.]+") && ip.indexOf(':') < 0) {
+            throw new IllegalArgumentException("address '" + ip + "' of " + key + " is not a literal IP address");
+        }
+        try {
+            return InetAddress.getByName(ip).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("address '" + ip + "' of " + key + " is not a valid IP address", e);
+        }
+    }
+
+    /**
+     * Re-discovers now; runs the listeners if the fabric changed.
+     *
+     * @return true if it changed
+     */
+    public boolean refresh() {
+        IbFabric next = discovery.get();
+        View before = view;
+        if (next.sameAs(before.fabric())) {
+            return false;
+        }
+        view = new View(next, mapAddresses(next, false));
+        LOG.info("InfiniBand subnet changed: {} switches, {} hosts", next.switchNames().size(), next.hosts().size());
+        listeners.forEach(Runnable::run);
+        return true;
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            LOG.warn("InfiniBand re-discovery failed; keeping the last subnet picture: {}", e.getMessage());
+        }
+    }
+
+    public IbFabric fabric() {
+        return view.fabric();
+    }
+
+    @Override
+    public Optional<String> hostOf(String ip) {
+        return Optional.ofNullable(view.hostOfIp().get(ip));
+    }
+
+    @Override
+    public List<PortId> path(String srcHost, String dstHost) {
+        IbFabric f = view.fabric();
+        if (multipath == Multipath.BASE) {
+            return f.path(srcHost, dstHost, 0);
+        }
+        Set<PortId> all = new LinkedHashSet<>();
+        for (List<PortId> p : paths(f, srcHost, dstHost)) {
+            all.addAll(p);
+        }
+        return new ArrayList<>(all);
+    }
+
+    /** One route per destination LID (2^LMC of them). */
+    public List<List<PortId>> paths(String srcHost, String dstHost) {
+        return paths(view.fabric(), srcHost, dstHost);
+    }
+
+    private static List<List<PortId>> paths(IbFabric f, String src, String dst) {
+        List<List<PortId>> out = new ArrayList<>();
+        int n = f.host(dst).lidCount();
+        for (int i = 0; i < n; i++) {
+            out.add(f.path(src, dst, i));
+        }
+        return out;
+    }
+
+    @Override
+    public int queues(PortId port) {
+        return queues;
+    }
+
+    @Override
+    public int minQueues() {
+        return queues;
+    }
+
+    @Override
+    public void onPathsChanged(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+}

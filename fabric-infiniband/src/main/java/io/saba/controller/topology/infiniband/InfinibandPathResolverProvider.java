@@ -1,0 +1,59 @@
+package io.saba.controller.topology.infiniband;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.saba.controller.fabric.infiniband.InfinibandOptions;
+import io.saba.controller.topology.PathResolver;
+import io.saba.controller.topology.PathResolverProvider;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * {@code topology: {discover: infiniband, …}}. Keys, besides {@link InfinibandOptions}'s:
+ * <pre>
+ * addresses: {Hca1: [10.0.0.1], "guid:0x0002c903000a1b2c": [10.0.0.2], "lid:7": [10.0.0.3]}   # IPoIB IP → host
+ * queues: 8              # VLs Saba uses per port (VL0 = non-Saba); ports with fewer OperVLs fail at push time
+ * multipath: base        # base | all: which LMC routes a connection is charged to
+ * refresh-seconds: 30    # re-discovery period (0: on demand only)
+ * </pre>
+ */
+public final class InfinibandPathResolverProvider implements PathResolverProvider {
+    private static final Set<String> KEYS = Set.of("discover", "ibsim", "env", "ca", "ca-port",
+            "tool-timeout-seconds", "addresses", "queues", "multipath", "refresh-seconds");
+
+    @Override
+    public String name() {
+        return "infiniband";
+    }
+
+    @Override
+    public PathResolver create(JsonNode n, String source, Path base) {
+        n.fieldNames().forEachRemaining(k -> {
+            if (!KEYS.contains(k)) {
+                throw new IllegalArgumentException(source + ": unknown key '" + k + "' for infiniband discovery; known: "
+                        + new java.util.TreeSet<>(KEYS));
+            }
+        });
+        Function<String, String> opt = k -> n.hasNonNull(k) ? n.get(k).asText() : null;
+        IbTools tools = InfinibandOptions.tools(opt, source);
+        Map<String, List<String>> addresses = new LinkedHashMap<>();
+        n.path("addresses").fields().forEachRemaining(e -> {
+            List<String> ips = new ArrayList<>();
+            if (e.getValue().isArray()) {
+                e.getValue().forEach(ip -> ips.add(ip.asText()));
+            } else {
+                ips.add(e.getValue().asText());
+            }
+            addresses.put(e.getKey(), ips);
+        });
+        return new InfinibandPathResolver(tools::discover, addresses,
+                InfinibandOptions.integer(opt, "queues", 8, source),
+                InfinibandOptions.choice(opt, "multipath", InfinibandPathResolver.Multipath.BASE,
+                        InfinibandPathResolver.Multipath.class, source),
+                InfinibandOptions.integer(opt, "refresh-seconds", 30, source));
+    }
+}
