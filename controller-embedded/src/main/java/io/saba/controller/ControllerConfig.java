@@ -41,18 +41,25 @@ import java.util.Set;
  * admin-tenants: [ops]              # may reload the table
  * grpc-threads: 4
  * recompute-interval-millis: 5      # least time between recomputation rounds (coalescing window)
+ * cluster: zk://zk1:2181,zk2:2181/saba   # join a controller group (needs the saba-controller-zk module)
  * </pre>
  */
 public final class ControllerConfig {
     private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
             "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
-            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis");
+            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
+            "cluster");
 
     private ControllerConfig() {
     }
 
     /** Reads the file and returns a configured, not yet started controller. */
     public static EmbeddedController load(Path file) throws IOException {
+        return builder(file).build();
+    }
+
+    /** Reads the file into a builder (the CLI adds a group membership when {@code cluster} is set). */
+    public static EmbeddedController.Builder builder(Path file) throws IOException {
         JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(file + ": the configuration is a YAML mapping");
@@ -115,7 +122,10 @@ public final class ControllerConfig {
             b.grpcThreads(root.get("grpc-threads").asInt());
         }
         b.recomputeInterval(Duration.ofMillis(root.path("recompute-interval-millis").asLong(5)));
-        return b.build();
+        if (root.hasNonNull("cluster")) {
+            b.cluster(root.get("cluster").asText());
+        }
+        return b;
     }
 
     private static Path resolve(Path base, String p) {

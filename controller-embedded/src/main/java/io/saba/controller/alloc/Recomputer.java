@@ -59,6 +59,9 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong completedRounds = new AtomicLong();
     private volatile SnapshotSource source;
+    private volatile java.util.function.Predicate<PortId> owns = p -> true;
+    /** Held across every backend call: {@link #fence()} waits on it. */
+    private final Object pushLock = new Object();
     private volatile boolean running = true;
     private volatile boolean busy;
     private final long minRoundNanos;
@@ -97,6 +100,29 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
         if (wake.availablePermits() == 0) {
             wake.release();
         }
+    }
+
+    /**
+     * Narrows the ports this controller programs (a controller group splits the fabric by switch); by default it
+     * owns every port. Ports not owned are neither computed nor pushed; call {@link #fence()} after narrowing.
+     */
+    public void ownership(java.util.function.Predicate<PortId> ownedPorts) {
+        this.owns = ownedPorts;
+    }
+
+    /**
+     * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
+     * a port no longer owned: the caller may then let another controller program it.
+     */
+    public void fence() {
+        synchronized (pushLock) {
+            // nothing: entering means no push holds the lock, and later pushes see the new ownership
+        }
+    }
+
+    /** Forgets what was pushed to these ports, without releasing them (another controller programs them now). */
+    public void forget(java.util.function.Predicate<PortId> ports) {
+        current.keySet().removeIf(ports);
     }
 
     public void addWatcher(Consumer<AllocationChange> w) {
@@ -158,9 +184,12 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private void round() {
         long since = oldestDirtyNanos.getAndSet(0);
         Set<PortId> batch = new HashSet<>();
+        java.util.function.Predicate<PortId> owned = owns;
         for (PortId p : dirty) {
             dirty.remove(p);
-            batch.add(p);
+            if (owned.test(p)) {
+                batch.add(p);
+            }
         }
         long t0 = System.nanoTime();
         List<PortAllocation> changed = new ArrayList<>();
@@ -206,6 +235,15 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     }
 
     private void push(List<PortAllocation> changed, Set<PortId> released) {
+        synchronized (pushLock) {
+            // ownership may have moved while this round computed: push only what is still ours
+            changed.removeIf(a -> !owns.test(a.port()));
+            released.removeIf(p -> !owns.test(p));
+            pushOwned(changed, released);
+        }
+    }
+
+    private void pushOwned(List<PortAllocation> changed, Set<PortId> released) {
         if (changed.isEmpty() && released.isEmpty()) {
             return;
         }
