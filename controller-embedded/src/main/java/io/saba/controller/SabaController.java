@@ -380,14 +380,11 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     }
 
     /**
-     * Recomputes and pushes every port in use that matches, whatever was pushed before: what a group member does
-     * for the switches it has just taken over, whose configuration another member (or nobody) last set.
+     * Pushes these ports' configurations whatever was pushed before, and releases the idle ones: what a group
+     * member does for a switch it has just taken over, which another member (or nobody) last programmed.
      */
-    public void repush(java.util.function.Predicate<PortId> ports) {
-        synchronized (lock) {
-            recomputer.forget(ports);
-            recomputer.dirty(state.portsInUse().stream().filter(ports).toList());
-        }
+    public void repush(java.util.Collection<PortId> ports) {
+        recomputer.retake(ports);
     }
 
     // ---- reads ----

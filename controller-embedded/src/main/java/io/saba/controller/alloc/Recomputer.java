@@ -52,6 +52,7 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private final Metrics metrics;
     private final java.util.function.ToIntFunction<PortId> queuesOf;
     private final Set<PortId> dirty = ConcurrentHashMap.newKeySet();
+    private final Set<PortId> unknown = ConcurrentHashMap.newKeySet();
     private final AtomicLong oldestDirtyNanos = new AtomicLong();
     private final Semaphore wake = new Semaphore(0);
     private final Map<PortId, PortAllocation> current = new ConcurrentHashMap<>();
@@ -120,9 +121,14 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
         }
     }
 
-    /** Forgets what was pushed to these ports, without releasing them (another controller programs them now). */
-    public void forget(java.util.function.Predicate<PortId> ports) {
-        current.keySet().removeIf(ports);
+    /**
+     * Ports whose configuration is unknown here, because another controller (or nobody) last programmed them: each
+     * is pushed at the next round whatever was pushed before, or released if no application crosses it.
+     */
+    public void retake(Collection<PortId> ports) {
+        current.keySet().removeAll(ports);
+        unknown.addAll(ports);
+        dirty(ports);
     }
 
     public void addWatcher(Consumer<AllocationChange> w) {
@@ -216,8 +222,9 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
         for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
+            boolean wasUnknown = unknown.remove(port);
             if (e.getValue().isEmpty()) {
-                if (current.containsKey(port)) {
+                if (current.containsKey(port) || wasUnknown) {
                     released.add(port);
                 }
                 continue;

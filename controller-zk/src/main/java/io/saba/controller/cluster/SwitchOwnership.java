@@ -141,6 +141,9 @@ final class SwitchOwnership implements AutoCloseable {
             zk.create().withMode(CreateMode.EPHEMERAL).forPath(ZkPaths.member(id), "-1".getBytes(StandardCharsets.UTF_8));
         }
         List<String> members = zk.getChildren().usingWatcher(wakeOnChange).forPath(ZkPaths.MEMBERS);
+        LOG.debug("member {}: members {}, programming {} switches, caught up {}", id, members, programming.size(),
+                caughtUp.getAsBoolean());
+        long t0 = System.nanoTime();
         for (String sw : switches) {
             boolean mine = id.equals(target(sw, members));
             if (mine && caughtUp.getAsBoolean()) {
@@ -149,6 +152,8 @@ final class SwitchOwnership implements AutoCloseable {
                 handOver(sw);
             }
         }
+        LOG.debug("member {}: reconciled in {} ms, programming {}", id, (System.nanoTime() - t0) / 1_000_000,
+                programming.size());
     }
 
     private void take(String sw) throws Exception {
@@ -165,13 +170,14 @@ final class SwitchOwnership implements AutoCloseable {
             }
         }
         if (!programming.contains(sw)) {
+            long since = System.nanoTime(); // before the recomputer can see the switch as ours
             synchronized (fenceLock) {
                 if (!connected) {
                     return;
                 }
                 programming.add(sw);
             }
-            listener.started(id, sw, System.nanoTime());
+            listener.started(id, sw, since);
             repush.accept(sw);
         }
     }

@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -64,7 +63,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
     private static final long CALL_TIMEOUT_MILLIS = 10_000;
 
     private final ClusterSettings settings;
-    private final SortedSet<String> switches;
+    private final io.saba.core.topology.Topology topology;
     private final OwnershipListener ownershipListener;
     private CuratorFramework zk;
     private Replica replica;
@@ -100,17 +99,18 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
     }
 
     /**
-     * @param switches the topology's switches, which the members split among themselves
+     * @param topology every member's topology (the same everywhere): its switches are split among the members
      * @param listener told when this member starts and stops programming a switch (tests; may log)
      */
-    public ZkControllerGroup(ClusterSettings settings, SortedSet<String> switches, OwnershipListener listener) {
+    public ZkControllerGroup(ClusterSettings settings, io.saba.core.topology.Topology topology,
+                             OwnershipListener listener) {
         this.settings = settings;
-        this.switches = switches;
+        this.topology = topology;
         this.ownershipListener = listener;
     }
 
-    public ZkControllerGroup(ClusterSettings settings, SortedSet<String> switches) {
-        this(settings, switches, new OwnershipListener() {
+    public ZkControllerGroup(ClusterSettings settings, io.saba.core.topology.Topology topology) {
+        this(settings, topology, new OwnershipListener() {
             @Override
             public void started(String member, String sw, long nanos) {
                 LOG.info("member {} programs switch {}", member, sw);
@@ -131,6 +131,9 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
         int sessionMs = (int) settings.sessionTimeout().toMillis();
         zk = CuratorFrameworkFactory.builder().connectString(settings.connect()).namespace(settings.namespace())
                 .sessionTimeoutMs(sessionMs).connectionTimeoutMs(Math.min(sessionMs, 15_000))
+                // the servers named in the URI, and only those: Curator would otherwise replace them by the
+                // addresses the ensemble advertises, bypassing a proxy or NAT the operator put in between
+                .ensembleTracker(false)
                 .retryPolicy(new ExponentialBackoffRetry(100, 3, 1_000)).build();
         zk.getConnectionStateListenable().addListener((c, state) -> connectionChanged(state));
         zk.start();
@@ -148,8 +151,9 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
                     // another member made it
                 }
             }
-            ownership = new SwitchOwnership(zk, settings.id(), switches, controller.recomputer(),
-                    sw -> controller.repush(p -> p.node().equals(sw)), this::caughtUp, ownershipListener);
+            ownership = new SwitchOwnership(zk, settings.id(), topology.switches(), controller.recomputer(),
+                    sw -> controller.repush(topology.switchPorts().stream().filter(p -> p.node().equals(sw))
+                            .toList()), this::caughtUp, ownershipListener);
             start(this::follow, "saba-group-follower-");
             start(this::writeLoop, "saba-group-writer-");
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -434,7 +438,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
                 batch.forEach(renewals::remove);
                 submit(new LogRequest.Renew(batch));
             }
-            if (applied != publishedApplied && ownership != null) {
+            if (applied != publishedApplied && zk.checkExists().forPath(ZkPaths.member(settings.id())) != null) {
                 zk.setData().forPath(ZkPaths.member(settings.id()), Long.toString(applied)
                         .getBytes(StandardCharsets.UTF_8));
                 publishedApplied = applied;
