@@ -3,6 +3,9 @@ package io.saba.cli;
 import io.saba.controller.ControllerConfig;
 import io.saba.controller.EmbeddedController;
 import io.saba.controller.bench.ControllerBench;
+import io.saba.controller.cluster.ClusterSettings;
+import io.saba.controller.cluster.GroupBench;
+import io.saba.controller.cluster.ZkControllerGroup;
 import io.saba.controller.journal.FsyncPolicy;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -16,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code saba controller --config FILE}: the standalone controller; {@code saba controller bench}: its benchmark. */
 @Command(name = "controller", mixinStandardHelpOptions = true,
         description = "Run the Saba controller standalone (gRPC, status page, journal) until stopped.",
-        subcommands = ControllerCommand.Bench.class)
+        subcommands = {ControllerCommand.Bench.class, ControllerCommand.GroupBenchCommand.class})
 final class ControllerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -24,6 +27,11 @@ final class ControllerCommand implements Callable<Integer> {
     // not picocli-required, so that "saba controller bench" needs no configuration
     @Option(names = "--config", paramLabel = "FILE", description = "Controller configuration (YAML); required.")
     Path config;
+
+    @Option(names = "--cluster", paramLabel = "URI",
+            description = "Join a controller group on ZooKeeper, e.g. zk://zk1:2181,zk2:2181/saba?id=ctl-a "
+                    + "(overrides the configuration's 'cluster' key). Without it the controller runs alone.")
+    String cluster;
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile EmbeddedController controller;
@@ -42,8 +50,19 @@ final class ControllerCommand implements Callable<Integer> {
         if (config == null) {
             throw new IllegalArgumentException("--config FILE is required (or use 'saba controller bench')");
         }
-        controller = ControllerConfig.load(config);
+        EmbeddedController.Builder b = ControllerConfig.builder(config);
+        String group = cluster != null ? cluster : b.cluster();
+        ClusterSettings settings = null;
+        if (group != null) {
+            settings = ClusterSettings.parse(group);
+            b.group(new ZkControllerGroup(settings, b.topology().topology()));
+        }
+        controller = b.build();
         InetSocketAddress at = controller.start();
+        if (settings != null) {
+            spec.commandLine().getOut().printf("saba controller: member %s of the controller group zk://%s/%s%n",
+                    settings.id(), settings.connect(), settings.namespace());
+        }
         Thread hook = new Thread(this::stop, "saba-controller-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         spec.commandLine().getOut().printf("saba controller: gRPC on %s:%d%s%n", at.getHostString(), at.getPort(),
@@ -58,6 +77,46 @@ final class ControllerCommand implements Callable<Integer> {
             // already shutting down
         }
         return 0;
+    }
+
+    /** {@code saba controller group-bench}. */
+    @Command(name = "group-bench", mixinStandardHelpOptions = true,
+            description = "Benchmark a controller group of 1, 2 and 3 members on three in-process ZooKeeper servers, "
+                    + "beside a lone controller: registrations/s, batched and unary connection events/s, and the "
+                    + "lag from a connection event to the fabric push.")
+    static final class GroupBenchCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--apps", defaultValue = "200", description = "Applications (default ${DEFAULT-VALUE}).")
+        int apps;
+
+        @Option(names = "--connections", defaultValue = "20000",
+                description = "Connections opened then closed, batched phase (default ${DEFAULT-VALUE}; the unary "
+                        + "phase uses a quarter).")
+        int connections;
+
+        @Option(names = "--in-flight", defaultValue = "32", description = "Calls in flight (default ${DEFAULT-VALUE}).")
+        int inFlight;
+
+        @Option(names = "--batch", defaultValue = "500", description = "Events per ReportConnections call.")
+        int batch;
+
+        @Option(names = "--shape", defaultValue = "fat-tree:8", description = "Topology shape (default ${DEFAULT-VALUE}).")
+        String shape;
+
+        @Option(names = "--probes", defaultValue = "40", description = "Lag probes (default ${DEFAULT-VALUE}).")
+        int probes;
+
+        @Override
+        public Integer call() throws Exception {
+            spec.commandLine().getOut().println("command: saba " + String.join(" ",
+                    spec.commandLine().getParseResult().originalArgs()));
+            spec.commandLine().getOut().flush();
+            new GroupBench(new GroupBench.Settings(apps, connections, inFlight, batch, shape, probes), System.out)
+                    .run();
+            return 0;
+        }
     }
 
     /** {@code saba controller bench}. */

@@ -160,7 +160,7 @@ public final class EmbeddedController implements AutoCloseable {
         private Path tlsKey;
         private Map<String, String> tokens = Map.of();
         private Set<String> adminTenants = Set.of();
-        private int grpcThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        private int grpcThreads = -1;
         private Duration roundInterval = Duration.ofMillis(5);
         private String cluster;
         private GroupMembership group;
@@ -281,6 +281,11 @@ public final class EmbeddedController implements AutoCloseable {
             }
             if (cSaba <= 0 || cSaba > 1) {
                 throw new IllegalArgumentException("c-saba must be in (0, 1], got " + cSaba);
+            }
+            if (grpcThreads < 0) {
+                // a group member's calls wait for the shared log (milliseconds, no CPU): more threads let more
+                // calls share one log entry
+                grpcThreads = group != null ? 64 : Math.max(2, Runtime.getRuntime().availableProcessors());
             }
             if (group != null && journalDir != null) {
                 throw new IllegalArgumentException("journal-dir and cluster exclude each other: a controller group's "
