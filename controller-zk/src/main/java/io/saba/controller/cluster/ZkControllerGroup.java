@@ -91,6 +91,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
     private long publishedApplied = -2;
     private long lastRenewFlush;
     private final AtomicLong entriesApplied = new AtomicLong();
+    private final AtomicLong snapshotsLoaded = new AtomicLong();
 
     private record Pending(LogRequest request, CompletableFuture<Object> done) {
     }
@@ -230,6 +231,11 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
         return latch != null && latch.hasLeadership();
     }
 
+    /** Times this member rebuilt its replica from the group's snapshot (joining after a trim, or after LOST). */
+    public long snapshotsLoaded() {
+        return snapshotsLoaded.get();
+    }
+
     /** The last log sequence applied here. */
     public long applied() {
         return applied;
@@ -337,8 +343,9 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
                     continue;
                 }
                 long session = zk.getZookeeperClient().getZooKeeper().getSessionId();
-                followOnce();
-                caughtUpSession = session;
+                if (followOnce()) {
+                    caughtUpSession = session;
+                }
                 if (snapshotWanted) {
                     snapshotWanted = false;
                     captured = new Snapshot(applied, replica.asRequests());
@@ -355,14 +362,15 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
         }
     }
 
-    private void followOnce() throws Exception {
+    /** @return true when the whole log as listed was applied (false after a rebuild: read again first) */
+    private boolean followOnce() throws Exception {
         List<String> children = zk.getChildren().usingWatcher(wakeFollower).forPath(ZkPaths.LOG);
         // read the trim mark after listing: entries missing from the list were trimmed before it was set
         long trimmed = readLong(zk.getData().forPath(ZkPaths.LOG), -1);
         if (trimmed > applied) {
             rebuildFromSnapshot();
             wakeFollower();
-            return;
+            return false;
         }
         List<Long> seqs = new ArrayList<>(children.size());
         for (String c : children) {
@@ -382,6 +390,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
             entriesApplied.incrementAndGet();
         }
         written.keySet().removeIf(s -> s <= applied);
+        return true;
     }
 
     private void applyEntry(LogCodec.Entry e) {
@@ -419,6 +428,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
             replica.apply(r);
         }
         applied = seq;
+        snapshotsLoaded.incrementAndGet();
         LOG.info("member {} rebuilt its state from the group's snapshot at log position {} ({} requests)",
                 settings.id(), seq, snap.requests().size());
     }

@@ -227,6 +227,38 @@ class ControllerGroupTest {
     }
 
     @Test
+    void aMemberJoiningAfterTheLogWasTrimmedRebuildsFromTheSnapshot() throws Exception {
+        try (GroupFixture g = new GroupFixture(2);
+             org.apache.curator.framework.CuratorFramework zk = org.apache.curator.framework.CuratorFrameworkFactory
+                     .newClient(g.zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
+            zk.start();
+            Driver d = new Driver(g.targets(), 8);
+            try {
+                d.steps(60, 0);
+                // the leader snapshots every 10 s (or 1,000 entries) and trims what both members applied
+                eventually("the log was trimmed", CONVERGE, () -> {
+                    try {
+                        byte[] mark = zk.getData().forPath("/saba-test/log");
+                        return mark != null && mark.length > 0;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
+                GroupFixture.Member late = g.new Member("m2");
+                g.members.add(late);
+                late.start();
+                assertEquals(1, late.group.snapshotsLoaded(), "the late member started from the snapshot");
+                d.steps(15, 0);
+                assertConverged(g, d);
+                assertFalse(late.group.programming().isEmpty(), "the late member took its share");
+                assertFenced(g);
+            } finally {
+                d.client.close();
+            }
+        }
+    }
+
+    @Test
     void theGroupCarriesOnWhenAZooKeeperServerDies() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
             Driver d = new Driver(g.targets(), 8);
