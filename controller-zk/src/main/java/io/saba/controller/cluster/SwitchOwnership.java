@@ -16,6 +16,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,8 @@ final class SwitchOwnership implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchOwnership.class);
 
     private final CuratorFramework zk;
+    /** The group's root for the raw ZooKeeper handle, which knows nothing of Curator's namespace. */
+    private final String root;
     private final String id;
     private final SortedSet<String> switches;
     private final Recomputer recomputer;
@@ -54,9 +59,10 @@ final class SwitchOwnership implements AutoCloseable {
     private volatile boolean running = true;
     private long session;
 
-    SwitchOwnership(CuratorFramework zk, String id, SortedSet<String> switches, Recomputer recomputer,
+    SwitchOwnership(CuratorFramework zk, String root, String id, SortedSet<String> switches, Recomputer recomputer,
                     Consumer<String> repush, BooleanSupplier caughtUp, OwnershipListener listener) {
         this.zk = zk;
+        this.root = root;
         this.id = id;
         this.switches = switches;
         this.recomputer = recomputer;
@@ -131,14 +137,19 @@ final class SwitchOwnership implements AutoCloseable {
     }
 
     private void reconcile() throws Exception {
-        long current = zk.getZookeeperClient().getZooKeeper().getSessionId();
+        // claims are made and dropped through one raw handle, that is one session: Curator would retry an
+        // operation interrupted by a lost session in the next session, where a late delete could remove a claim
+        // another member has made since
+        ZooKeeper z = zk.getZookeeperClient().getZooKeeper();
+        long current = z.getSessionId();
         if (current != session) {
             // a new session: every claim and the membership of the old one are gone with it
             claims.clear();
             session = current;
         }
-        if (zk.checkExists().forPath(ZkPaths.member(id)) == null) {
-            zk.create().withMode(CreateMode.EPHEMERAL).forPath(ZkPaths.member(id), "-1".getBytes(StandardCharsets.UTF_8));
+        if (z.exists(root + ZkPaths.member(id), false) == null) {
+            z.create(root + ZkPaths.member(id), "-1".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.EPHEMERAL);
         }
         List<String> members = zk.getChildren().usingWatcher(wakeOnChange).forPath(ZkPaths.MEMBERS);
         LOG.debug("member {}: members {}, programming {} switches, caught up {}", id, members, programming.size(),
@@ -147,26 +158,33 @@ final class SwitchOwnership implements AutoCloseable {
         for (String sw : switches) {
             boolean mine = id.equals(target(sw, members));
             if (mine && caughtUp.getAsBoolean()) {
-                take(sw);
+                take(z, sw);
             } else if (!mine && claims.contains(sw)) {
-                handOver(sw);
+                handOver(z, sw);
             }
         }
         LOG.debug("member {}: reconciled in {} ms, programming {}", id, (System.nanoTime() - t0) / 1_000_000,
                 programming.size());
     }
 
-    private void take(String sw) throws Exception {
+    private void take(ZooKeeper z, String sw) throws Exception {
         if (!claims.contains(sw)) {
             try {
-                zk.create().withMode(CreateMode.EPHEMERAL).forPath(ZkPaths.owner(sw), id.getBytes(StandardCharsets.UTF_8));
+                z.create(root + ZkPaths.owner(sw), id.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        CreateMode.EPHEMERAL);
                 claims.add(sw);
             } catch (KeeperException.NodeExistsException e) {
-                // its previous owner still holds it: try again when that claim goes
-                if (zk.checkExists().usingWatcher(wakeOnChange).forPath(ZkPaths.owner(sw)) == null) {
-                    wake();
+                Stat st = z.exists(root + ZkPaths.owner(sw), wakeOnChange);
+                if (st == null) {
+                    wake(); // gone meanwhile: try again
+                } else if (st.getEphemeralOwner() == z.getSessionId()) {
+                    claims.add(sw); // ours already (a create whose answer was lost)
+                } else {
+                    return; // its previous owner still holds it: the watch wakes us when that claim goes
                 }
-                return;
+                if (!claims.contains(sw)) {
+                    return;
+                }
             }
         }
         if (!programming.contains(sw)) {
@@ -182,17 +200,25 @@ final class SwitchOwnership implements AutoCloseable {
         }
     }
 
-    private void handOver(String sw) throws Exception {
+    private void handOver(ZooKeeper z, String sw) throws Exception {
         if (programming.remove(sw)) {
             recomputer.fence();
             listener.stopped(id, sw, System.nanoTime());
         }
-        try {
-            zk.delete().forPath(ZkPaths.owner(sw));
-        } catch (KeeperException.NoNodeException e) {
-            // already gone
-        }
+        dropClaim(z, sw);
         claims.remove(sw);
+    }
+
+    /** Deletes the claim only if this handle's session holds it (never another member's). */
+    private void dropClaim(ZooKeeper z, String sw) throws Exception {
+        Stat st = z.exists(root + ZkPaths.owner(sw), false);
+        if (st != null && st.getEphemeralOwner() == z.getSessionId()) {
+            try {
+                z.delete(root + ZkPaths.owner(sw), st.getVersion());
+            } catch (KeeperException.NoNodeException e) {
+                // already gone
+            }
+        }
     }
 
     /** The member that should own a switch: highest rendezvous score, ties to the smaller name. */
@@ -244,17 +270,15 @@ final class SwitchOwnership implements AutoCloseable {
         synchronized (fenceLock) {
             stopAll("leaving the group");
         }
-        for (String sw : new ArrayList<>(claims)) {
-            try {
-                zk.delete().forPath(ZkPaths.owner(sw));
-            } catch (Exception e) {
-                // the session's end removes it anyway
-            }
-        }
         try {
-            zk.delete().forPath(ZkPaths.member(id));
+            ZooKeeper z = zk.getZookeeperClient().getZooKeeper();
+            if (z.getSessionId() == session) {
+                for (String sw : new ArrayList<>(claims)) {
+                    dropClaim(z, sw);
+                }
+            }
         } catch (Exception e) {
-            // as above
+            // the session's end removes the claims anyway (closing the client ends it)
         }
     }
 }

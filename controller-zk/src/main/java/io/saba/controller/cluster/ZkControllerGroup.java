@@ -147,12 +147,12 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
             connected = true;
             for (String p : List.of(ZkPaths.LOG, ZkPaths.MEMBERS, ZkPaths.OWNERS, ZkPaths.SNAPSHOTS)) {
                 try {
-                    zk.create().creatingParentContainersIfNeeded().forPath(p);
+                    zk.create().creatingParentContainersIfNeeded().forPath(p, new byte[0]);
                 } catch (KeeperException.NodeExistsException e) {
                     // another member made it
                 }
             }
-            ownership = new SwitchOwnership(zk, settings.id(), topology.switches(), controller.recomputer(),
+            ownership = new SwitchOwnership(zk, "/" + settings.namespace(), settings.id(), topology.switches(), controller.recomputer(),
                     sw -> controller.repush(topology.switchPorts().stream().filter(p -> p.node().equals(sw))
                             .toList()), this::caughtUp, ownershipListener);
             start(this::follow, "saba-group-follower-");
@@ -307,7 +307,10 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
         byte[] data = LogCodec.encode(nonce, requests);
         waiting.put(nonce, entry);
         try {
-            String path = zk.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(ZkPaths.ENTRY_PREFIX, data);
+            // protected: after a lost connection Curator finds the entry it may have written instead of writing it
+            // again, so a retried entry is never applied twice
+            String path = zk.create().withProtection().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                    .forPath(ZkPaths.ENTRY_PREFIX, data);
             written.put(ZkPaths.sequenceOf(path), data);
             wakeFollower();
         } catch (Exception e) {
@@ -372,18 +375,18 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
             wakeFollower();
             return false;
         }
-        List<Long> seqs = new ArrayList<>(children.size());
+        TreeMap<Long, String> next = new TreeMap<>();
         for (String c : children) {
             long s = ZkPaths.sequenceOf(c);
             if (s > applied) {
-                seqs.add(s);
+                next.put(s, c);
             }
         }
-        seqs.sort(null);
-        for (long s : seqs) {
+        for (Map.Entry<Long, String> e : next.entrySet()) {
+            long s = e.getKey();
             byte[] data = written.remove(s);
             if (data == null) {
-                data = zk.getData().forPath(String.format("%s%010d", ZkPaths.ENTRY_PREFIX, s));
+                data = zk.getData().forPath(ZkPaths.LOG + "/" + e.getValue());
             }
             applyEntry(LogCodec.decode(data));
             applied = s;
