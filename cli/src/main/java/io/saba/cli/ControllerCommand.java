@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.saba.controller.ControllerConfig;
 import io.saba.controller.EmbeddedController;
 import io.saba.controller.bench.ControllerBench;
+import io.saba.controller.cluster.ClusterSettings;
+import io.saba.controller.cluster.GroupBench;
+import io.saba.controller.cluster.ZkControllerGroup;
 import io.saba.controller.journal.FsyncPolicy;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -23,7 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "controller", mixinStandardHelpOptions = true,
         description = "Run the Saba controller standalone (gRPC, status page, journal) until stopped.",
-        subcommands = ControllerCommand.Bench.class)
+        subcommands = {ControllerCommand.Bench.class, ControllerCommand.GroupBenchCommand.class})
 final class ControllerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -49,6 +52,11 @@ final class ControllerCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "gRPC address (overrides 'listen').")
     String listen;
 
+    @Option(names = "--cluster", paramLabel = "URI",
+            description = "Join a controller group on ZooKeeper, e.g. zk://zk1:2181,zk2:2181/saba?id=ctl-a "
+                    + "(overrides the configuration's 'cluster' key). Without it the controller runs alone.")
+    String cluster;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile EmbeddedController controller;
 
@@ -69,9 +77,25 @@ final class ControllerCommand implements Callable<Integer> {
         }
         ObjectNode root = config != null ? ControllerConfig.read(config) : JsonNodeFactory.instance.objectNode();
         applyFlags(root);
-        controller = ControllerConfig.load(root, config != null ? config.toAbsolutePath().getParent()
-                : Path.of("").toAbsolutePath(), config != null ? config.toString() : "command line");
+        EmbeddedController.Builder b = ControllerConfig.builder(root, config != null
+                ? config.toAbsolutePath().getParent() : Path.of("").toAbsolutePath(),
+                config != null ? config.toString() : "command line");
+        String group = cluster != null ? cluster : b.cluster();
+        ClusterSettings settings = null;
+        if (group != null) {
+            if (b.topology() == null) {
+                throw new IllegalArgumentException("a controller group needs a static topology (a file or a shape);"
+                        + " a discovered one (topology: {discover: ...}) is not supported in a group");
+            }
+            settings = ClusterSettings.parse(group);
+            b.group(new ZkControllerGroup(settings, b.topology().topology()));
+        }
+        controller = b.build();
         InetSocketAddress at = controller.start();
+        if (settings != null) {
+            spec.commandLine().getOut().printf("saba controller: member %s of the controller group zk://%s/%s%n",
+                    settings.id(), settings.connect(), settings.namespace());
+        }
         Thread hook = new Thread(this::stop, "saba-controller-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         spec.commandLine().getOut().printf("saba controller: gRPC on %s:%d%s%n", at.getHostString(), at.getPort(),
@@ -129,6 +153,46 @@ final class ControllerCommand implements Callable<Integer> {
             ObjectNode map = addrs.isObject() ? (ObjectNode) addrs : ((ObjectNode) topology).putObject("addresses");
             JsonNode list = map.path(a.substring(0, eq));
             (list.isArray() ? (ArrayNode) list : map.putArray(a.substring(0, eq))).add(a.substring(eq + 1));
+        }
+    }
+
+    /** {@code saba controller group-bench}. */
+    @Command(name = "group-bench", mixinStandardHelpOptions = true,
+            description = "Benchmark a controller group of 1, 2 and 3 members on three in-process ZooKeeper servers, "
+                    + "beside a lone controller: registrations/s, batched and unary connection events/s, and the "
+                    + "lag from a connection event to the fabric push.")
+    static final class GroupBenchCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--apps", defaultValue = "200", description = "Applications (default ${DEFAULT-VALUE}).")
+        int apps;
+
+        @Option(names = "--connections", defaultValue = "20000",
+                description = "Connections opened then closed, batched phase (default ${DEFAULT-VALUE}; the unary "
+                        + "phase uses a quarter).")
+        int connections;
+
+        @Option(names = "--in-flight", defaultValue = "32", description = "Calls in flight (default ${DEFAULT-VALUE}).")
+        int inFlight;
+
+        @Option(names = "--batch", defaultValue = "500", description = "Events per ReportConnections call.")
+        int batch;
+
+        @Option(names = "--shape", defaultValue = "fat-tree:8", description = "Topology shape (default ${DEFAULT-VALUE}).")
+        String shape;
+
+        @Option(names = "--probes", defaultValue = "40", description = "Lag probes (default ${DEFAULT-VALUE}).")
+        int probes;
+
+        @Override
+        public Integer call() throws Exception {
+            spec.commandLine().getOut().println("command: saba " + String.join(" ",
+                    spec.commandLine().getParseResult().originalArgs()));
+            spec.commandLine().getOut().flush();
+            new GroupBench(new GroupBench.Settings(apps, connections, inFlight, batch, shape, probes), System.out)
+                    .run();
+            return 0;
         }
     }
 

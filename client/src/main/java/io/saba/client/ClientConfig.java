@@ -8,7 +8,9 @@ import java.util.Objects;
  * How a {@link SabaClient} reaches the controller. Defaults suit a datacenter LAN: short deadlines so a slow
  * controller never holds the client's sender thread for long, a queue large enough for bursts of connection events.
  *
- * @param target         "host:port" of the controller
+ * @param target         "host:port" of the controller, or of several members of a controller group separated by
+ *                       commas ("c1:7070,c2:7070,c3:7070"): the client uses one at a time and moves to the next
+ *                       when a call fails for a reason other than the request itself
  * @param token          bearer token for the controller's token authentication, or null
  * @param trustCertPem   PEM certificate(s) to trust for TLS, or null for plaintext
  * @param deadline       deadline of every RPC
@@ -27,6 +29,20 @@ public record ClientConfig(String target, String token, Path trustCertPem, Durat
         if (queueCapacity < 1 || maxBatch < 1 || maxBatch > 10_000) {
             throw new IllegalArgumentException("queueCapacity ≥ 1 and 1 ≤ maxBatch ≤ 10000 required");
         }
+    }
+
+    /** The controller addresses in {@link #target}, in order. */
+    public java.util.List<String> targets() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (String t : target.split(",")) {
+            if (!t.isBlank()) {
+                out.add(t.trim());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no controller address in target '" + target + "'");
+        }
+        return out;
     }
 
     /** Plaintext, no token, 2 s deadlines, 64 Ki events queued, batches of 1,000, backoff 100 ms … 30 s, CS0..CS7. */

@@ -44,7 +44,7 @@ public final class SabaClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SabaClient.class);
 
     private final ClientConfig config;
-    private final ManagedChannel channel;
+    private final List<ManagedChannel> channels;
     private final Map<String, SabaApplication> apps = new ConcurrentHashMap<>();
     private final BlockingQueue<Op> queue;
     private final AtomicLong seq = new AtomicLong();
@@ -53,23 +53,32 @@ public final class SabaClient implements AutoCloseable {
     private final Sender sender;
     private final Thread senderThread;
 
-    private SabaClient(ClientConfig config, ManagedChannel channel) {
+    private SabaClient(ClientConfig config, List<ManagedChannel> channels) {
         this.config = config;
-        this.channel = channel;
+        this.channels = channels;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
-        this.sender = new Sender(this, channel, config);
+        this.sender = new Sender(this, channels, config);
         this.senderThread = new Thread(sender, "saba-client-sender");
         senderThread.setDaemon(true);
         senderThread.start();
     }
 
-    /** Creates the client; the channel connects lazily, so this never waits for the controller. */
+    /**
+     * Creates the client; channels connect lazily, so this never waits for the controller. With several addresses
+     * (a controller group) there is one channel per member, used one at a time: the sender moves to the next member
+     * when a call fails for a reason other than the request itself, then re-registers and re-syncs there as after
+     * any outage. (gRPC's own balancers would not move away from a member that is up but answers UNAVAILABLE, as a
+     * member cut off from ZooKeeper does.)
+     */
     public static SabaClient connect(ClientConfig config) {
-        ManagedChannel ch = Grpc.newChannelBuilder(config.target(), credentials(config))
-                .intercept(new BearerTokenInterceptor(config.token()))
-                .maxInboundMessageSize(64 << 20)
-                .build();
-        return new SabaClient(config, ch);
+        List<ManagedChannel> chs = new java.util.ArrayList<>();
+        for (String target : config.targets()) {
+            chs.add(Grpc.newChannelBuilder(target, credentials(config))
+                    .intercept(new BearerTokenInterceptor(config.token()))
+                    .maxInboundMessageSize(64 << 20)
+                    .build());
+        }
+        return new SabaClient(config, List.copyOf(chs));
     }
 
     private static ChannelCredentials credentials(ClientConfig config) {
@@ -115,6 +124,11 @@ public final class SabaClient implements AutoCloseable {
         return sender.healthy();
     }
 
+    /** The controller address the client talks to now (one of the configured ones). */
+    public String currentTarget() {
+        return sender.currentTarget();
+    }
+
     /** Outage warnings logged so far (one per outage, however long it lasts). */
     public long outageWarnings() {
         return sender.outageWarnings();
@@ -149,14 +163,18 @@ public final class SabaClient implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        channel.shutdown();
-        try {
-            if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+        for (ManagedChannel channel : channels) {
+            channel.shutdown();
+        }
+        for (ManagedChannel channel : channels) {
+            try {
+                if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+                    channel.shutdownNow();
+                }
+            } catch (InterruptedException e) {
                 channel.shutdownNow();
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            channel.shutdownNow();
-            Thread.currentThread().interrupt();
         }
     }
 

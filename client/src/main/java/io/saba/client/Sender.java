@@ -37,7 +37,9 @@ final class Sender implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Sender.class);
 
     private final SabaClient client;
-    private final ControllerGrpc.ControllerBlockingStub stub;
+    private final List<ControllerGrpc.ControllerBlockingStub> stubs;
+    private final List<String> targets;
+    private volatile int current;
     private final ClientConfig config;
     private final AtomicLong outageWarnings = new AtomicLong();
     private volatile boolean healthy = true;
@@ -48,11 +50,16 @@ final class Sender implements Runnable {
     private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
     private long backoffMillis;
 
-    Sender(SabaClient client, ManagedChannel channel, ClientConfig config) {
+    Sender(SabaClient client, List<ManagedChannel> channels, ClientConfig config) {
         this.client = client;
-        this.stub = ControllerGrpc.newBlockingStub(channel);
+        this.stubs = channels.stream().map(ControllerGrpc::newBlockingStub).toList();
+        this.targets = config.targets();
         this.config = config;
         this.backoffMillis = config.initialBackoff().toMillis();
+    }
+
+    String currentTarget() {
+        return targets.get(current);
     }
 
     boolean healthy() {
@@ -114,7 +121,7 @@ final class Sender implements Runnable {
     }
 
     private ControllerGrpc.ControllerBlockingStub stub() {
-        return stub.withDeadlineAfter(config.deadline().toMillis(), TimeUnit.MILLISECONDS);
+        return stubs.get(current).withDeadlineAfter(config.deadline().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void process(List<SabaClient.Op> ops) {
@@ -243,7 +250,7 @@ final class Sender implements Runnable {
         }
         if (!healthy) {
             LOG.info("Saba controller at {} is reachable again; {} applications re-registered and re-synced",
-                    config.target(), client.applications().size());
+                    currentTarget(), client.applications().size());
         }
         healthy = true;
         backoffMillis = config.initialBackoff().toMillis();
@@ -251,6 +258,10 @@ final class Sender implements Runnable {
     }
 
     private void failed(StatusRuntimeException e) {
+        if (stubs.size() > 1) {
+            // several controllers (a group): the next attempt, a full re-sync, goes to the next one
+            current = (current + 1) % stubs.size();
+        }
         if (healthy) {
             healthy = false;
             outageWarnings.incrementAndGet();

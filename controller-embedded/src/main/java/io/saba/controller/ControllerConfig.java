@@ -43,19 +43,26 @@ import java.util.Set;
  * admin-tenants: [ops]              # may reload the table
  * grpc-threads: 4
  * recompute-interval-millis: 5      # least time between recomputation rounds (coalescing window)
+ * cluster: zk://zk1:2181,zk2:2181/saba   # join a controller group (needs the saba-controller-zk module)
  * </pre>
  */
 public final class ControllerConfig {
     private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
             "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
-            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis");
+            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
+            "cluster");
 
     private ControllerConfig() {
     }
 
     /** Reads the file and returns a configured, not yet started controller. */
     public static EmbeddedController load(Path file) throws IOException {
-        return load(read(file), file.toAbsolutePath().getParent(), file.toString());
+        return builder(file).build();
+    }
+
+    /** Reads the file into a builder (the CLI adds a group membership when {@code cluster} is set). */
+    public static EmbeddedController.Builder builder(Path file) throws IOException {
+        return builder(read(file), file.toAbsolutePath().getParent(), file.toString());
     }
 
     /** The file as a mutable tree (what the command line adjusts with flags such as {@code --fabric}). */
@@ -67,13 +74,18 @@ public final class ControllerConfig {
         return (com.fasterxml.jackson.databind.node.ObjectNode) root;
     }
 
+    /** Builds a controller from an already parsed configuration (see {@link #builder(JsonNode, Path, String)}). */
+    public static EmbeddedController load(JsonNode root, Path base, String src) throws IOException {
+        return builder(root, base, src).build();
+    }
+
     /**
-     * Builds a controller from an already parsed configuration.
+     * A builder from an already parsed configuration.
      *
      * @param base where relative paths point
      * @param src  names the configuration in error messages
      */
-    public static EmbeddedController load(JsonNode root, Path base, String src) throws IOException {
+    public static EmbeddedController.Builder builder(JsonNode root, Path base, String src) throws IOException {
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!KEYS.contains(k)) {
@@ -135,7 +147,10 @@ public final class ControllerConfig {
             b.grpcThreads(root.get("grpc-threads").asInt());
         }
         b.recomputeInterval(Duration.ofMillis(root.path("recompute-interval-millis").asLong(5)));
-        return b.build();
+        if (root.hasNonNull("cluster")) {
+            b.cluster(root.get("cluster").asText());
+        }
+        return b;
     }
 
     private static Path resolve(Path base, String p) {

@@ -45,6 +45,7 @@ public final class EmbeddedController implements AutoCloseable {
     private ControllerServer server;
     private ControllerService service;
     private StatusHttpServer http;
+    private ControllerApi api;
 
     private EmbeddedController(Builder b) {
         this.b = b;
@@ -60,13 +61,20 @@ public final class EmbeddedController implements AutoCloseable {
         Journal journal = b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis);
         AllocationEngine engine = b.engine != null ? b.engine
                 : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.minQueues());
-        controller = new SabaController(b.topology, engine, b.table, b.backend, b.journalDir, journal,
-                json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout, metrics, b.roundInterval).start();
-        service = new ControllerService(controller, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
+        // a group member's replica starts empty and takes the table the group's log carries
+        controller = new SabaController(b.topology, engine, b.group == null ? b.table : ModelCatalog.empty(),
+                b.backend, b.journalDir, journal, json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout,
+                metrics, b.roundInterval);
+        if (b.group == null) {
+            api = controller.start();
+        } else {
+            api = b.group.join(controller.startAsReplica(), b.table);
+        }
+        service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
         server = new ControllerServer(b.listen, service, new AuthInterceptor(b.tokens), b.tlsCert, b.tlsKey,
                 b.grpcThreads).start();
         if (b.http != null) {
-            http = new StatusHttpServer(b.http, controller).start();
+            http = new StatusHttpServer(b.http, api).start();
         }
         return server.address();
     }
@@ -101,6 +109,11 @@ public final class EmbeddedController implements AutoCloseable {
         return controller;
     }
 
+    /** What the transports call: the controller, or the group member in front of it. */
+    public ControllerApi api() {
+        return api;
+    }
+
     public FabricBackend backend() {
         return b.backend;
     }
@@ -116,6 +129,9 @@ public final class EmbeddedController implements AutoCloseable {
         }
         if (server != null) {
             server.close();
+        }
+        if (b.group != null) {
+            b.group.close();
         }
         if (controller != null) {
             controller.close();
@@ -152,8 +168,31 @@ public final class EmbeddedController implements AutoCloseable {
         private Path tlsKey;
         private Map<String, String> tokens = Map.of();
         private Set<String> adminTenants = Set.of();
-        private int grpcThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        private int grpcThreads = -1;
         private Duration roundInterval = Duration.ofMillis(5);
+        private String cluster;
+        private GroupMembership group;
+
+        /** The configuration's {@code cluster} key, kept for whoever can join such a group (the CLI); null if none. */
+        public Builder cluster(String uri) {
+            cluster = uri;
+            return this;
+        }
+
+        public String cluster() {
+            return cluster;
+        }
+
+        /** Runs as a member of a controller group instead of alone (see {@link GroupMembership}). */
+        public Builder group(GroupMembership g) {
+            group = g;
+            return this;
+        }
+
+        /** The static topology, or null when paths come from discovery ({@link #paths}). */
+        public TopologyResolver topology() {
+            return topology instanceof TopologyResolver t ? t : null;
+        }
 
         /** Least time between recomputation rounds (default 5 ms); see {@code Recomputer}. */
         public Builder recomputeInterval(Duration d) {
@@ -257,6 +296,15 @@ public final class EmbeddedController implements AutoCloseable {
             }
             if (cSaba <= 0 || cSaba > 1) {
                 throw new IllegalArgumentException("c-saba must be in (0, 1], got " + cSaba);
+            }
+            if (grpcThreads < 0) {
+                // a group member's calls wait for the shared log (milliseconds, no CPU): more threads let more
+                // calls share one log entry
+                grpcThreads = group != null ? 64 : Math.max(2, Runtime.getRuntime().availableProcessors());
+            }
+            if (group != null && journalDir != null) {
+                throw new IllegalArgumentException("journal-dir and cluster exclude each other: a controller group's "
+                        + "record is its shared log in ZooKeeper");
             }
             if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
                 throw new IllegalArgumentException("lease timeout must be positive, got " + leaseTimeout);

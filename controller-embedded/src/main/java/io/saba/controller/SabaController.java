@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Transport-agnostic: the gRPC service, the status page and tests all call these methods. {@code tenant} is the
  * authenticated caller ("" with authentication off); an application belongs to the tenant that registered it.
  */
-public final class SabaController implements AutoCloseable {
+public final class SabaController implements ControllerApi, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SabaController.class);
     private static final String TABLE_FILE = "table.json";
 
@@ -53,6 +53,7 @@ public final class SabaController implements AutoCloseable {
     private final Path journalDir;
     private final Function<String, ModelCatalog> tableParser;
     private final PathResolver resolver;
+    private final AllocationEngine engine;
     private final Metrics metrics;
     private final long leaseNanos;
     private final long compactAfter;
@@ -80,6 +81,7 @@ public final class SabaController implements AutoCloseable {
                           Function<String, ModelCatalog> tableParser, Duration leaseTimeout, Metrics metrics,
                           Duration minRoundInterval) {
         this.resolver = resolver;
+        this.engine = engine;
         this.backend = backend;
         this.journal = journal;
         this.journalDir = journalDir;
@@ -102,6 +104,24 @@ public final class SabaController implements AutoCloseable {
 
     /** Replays the journal, compacts it, gives every restored application a fresh lease, starts the threads. */
     public SabaController start() {
+        start(true);
+        return this;
+    }
+
+    /**
+     * Starts as one replica of a controller group, whose members apply the same shared log in the same order: no
+     * lease reaper (the group's leader decides expiries and logs them) and no level planning of its own (the
+     * leader logs plans, {@link #installPlan} applies them). Expects no journal: the shared log is the record.
+     */
+    public SabaController startAsReplica() {
+        synchronized (lock) {
+            state.planElsewhere();
+        }
+        start(false);
+        return this;
+    }
+
+    private void start(boolean reapLeases) {
         resolver.onPathsChanged(this::pathsChanged);
         synchronized (lock) {
             if (journal != null) {
@@ -119,13 +139,15 @@ public final class SabaController implements AutoCloseable {
             state.renewAll(System.nanoTime() + leaseNanos);
         }
         recomputer.start(this::snapshot);
-        long period = Math.max(10, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(leaseNanos) / 4));
-        reaper.scheduleWithFixedDelay(this::expireLeases, period, period, TimeUnit.MILLISECONDS);
-        return this;
+        if (reapLeases) {
+            long period = Math.max(10, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(leaseNanos) / 4));
+            reaper.scheduleWithFixedDelay(this::expireLeases, period, period, TimeUnit.MILLISECONDS);
+        }
     }
 
     // ---- requests ----
 
+    @Override
     public Registration register(String tenant, Mutation.Register r) {
         synchronized (lock) {
             commit(r, tenant);
@@ -136,6 +158,7 @@ public final class SabaController implements AutoCloseable {
     }
 
     /** Renews the lease; returns the current level. */
+    @Override
     public Registration heartbeat(String tenant, String appId) {
         synchronized (lock) {
             AppRecord app = state.app(appId);
@@ -153,6 +176,7 @@ public final class SabaController implements AutoCloseable {
         }
     }
 
+    @Override
     public boolean deregister(String tenant, String appId) {
         synchronized (lock) {
             boolean was = commit(new Mutation.Deregister(appId, "deregistered"), tenant) > 0;
@@ -164,6 +188,7 @@ public final class SabaController implements AutoCloseable {
     }
 
     /** One connection event or sync; returns 1 if it changed state. */
+    @Override
     public int connectionEvent(String tenant, Mutation m) {
         synchronized (lock) {
             metrics.connectionEvents.increment();
@@ -174,6 +199,7 @@ public final class SabaController implements AutoCloseable {
     }
 
     /** Applies valid events in order and skips invalid ones (see the proto's ReportConnections). */
+    @Override
     public BatchResult batch(String tenant, List<Mutation> events) {
         int applied = 0;
         int rejected = 0;
@@ -267,6 +293,7 @@ public final class SabaController implements AutoCloseable {
      * @param json the table, or null/blank to reread nothing (callers resolve "the configured file" first)
      * @return workloads in the new table
      */
+    @Override
     public int reloadTable(String json) {
         ModelCatalog catalog = tableParser.apply(json);
         synchronized (lock) {
@@ -305,6 +332,71 @@ public final class SabaController implements AutoCloseable {
         }
     }
 
+    // ---- for a controller group (see startAsReplica) ----
+
+    /** Adopts the level plan a group's leader computed. */
+    public void installPlan(io.saba.controller.alloc.LevelPlan plan) {
+        synchronized (lock) {
+            state.installPlan(plan);
+        }
+    }
+
+    /** Replaces the sensitivity table (a group member applying the table its shared log carries). */
+    public void installTable(ModelCatalog catalog) {
+        synchronized (lock) {
+            state.setCatalog(catalog);
+        }
+    }
+
+    /** How long an application keeps its registration without a heartbeat. */
+    public long leaseMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(leaseNanos);
+    }
+
+    public AllocationEngine engine() {
+        return engine;
+    }
+
+    /** The current level plan. */
+    public io.saba.controller.alloc.LevelPlan plan() {
+        synchronized (lock) {
+            return state.plan();
+        }
+    }
+
+    /** The model of every workload some application runs (what the group's leader plans levels from). */
+    public Map<String, io.saba.core.model.SensitivityModel> workloadModels() {
+        synchronized (lock) {
+            return state.workloadModels();
+        }
+    }
+
+    /** Applications whose lease ran out, with their tenants (the group's leader logs their removal). */
+    public Map<String, String> expiredApplications() {
+        synchronized (lock) {
+            Map<String, String> out = new java.util.LinkedHashMap<>();
+            for (String id : state.expired(System.nanoTime())) {
+                out.put(id, state.app(id).tenant());
+            }
+            return out;
+        }
+    }
+
+    /** Mutations that rebuild the applications and connections from nothing (a group's snapshot). */
+    public List<Mutation> stateAsMutations() {
+        synchronized (lock) {
+            return state.asMutations();
+        }
+    }
+
+    /**
+     * Pushes these ports' configurations whatever was pushed before, and releases the idle ones: what a group
+     * member does for a switch it has just taken over, which another member (or nobody) last programmed.
+     */
+    public void repush(java.util.Collection<PortId> ports) {
+        recomputer.retake(ports);
+    }
+
     // ---- reads ----
 
     private Recomputer.Snapshot snapshot(Set<PortId> ports) {
@@ -317,6 +409,7 @@ public final class SabaController implements AutoCloseable {
         }
     }
 
+    @Override
     public StatusView status(boolean withConnections) {
         List<AppView> apps;
         long conns;
@@ -357,10 +450,21 @@ public final class SabaController implements AutoCloseable {
         }
     }
 
+    @Override
+    public void addWatcher(java.util.function.Consumer<io.saba.controller.alloc.AllocationChange> w) {
+        recomputer.addWatcher(w);
+    }
+
+    @Override
+    public void removeWatcher(java.util.function.Consumer<io.saba.controller.alloc.AllocationChange> w) {
+        recomputer.removeWatcher(w);
+    }
+
     public Recomputer recomputer() {
         return recomputer;
     }
 
+    @Override
     public Metrics metrics() {
         return metrics;
     }

@@ -42,8 +42,20 @@ public final class CoreAllocationEngine implements AllocationEngine {
     public LevelPlan plan(Map<String, SensitivityModel> modelOfWorkload) {
         List<Application> workloads = new ArrayList<>();
         modelOfWorkload.forEach((w, m) -> workloads.add(new Application(w, w, m)));
-        LevelAssignment a = allocator.assignLevels(workloads);
+        return planOf(allocator.assignLevels(workloads));
+    }
+
+    /**
+     * The plan of an assignment computed elsewhere (a controller group's leader publishes the assignment; the
+     * hierarchy is a deterministic function of its centroids and the topology, rebuilt here in microseconds).
+     */
+    public LevelPlan planOf(LevelAssignment a) {
         return new LevelPlan(a.levelOfApp(), new CorePlan(a, allocator.hierarchy(a, minQueues)));
+    }
+
+    /** The assignment (workload → level, level centroids) a plan of this engine was built from. */
+    public static LevelAssignment assignmentOf(LevelPlan plan) {
+        return plan.engineState() == null ? LevelAssignment.empty() : ((CorePlan) plan.engineState()).byWorkload();
     }
 
     /**

@@ -52,6 +52,7 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private final Metrics metrics;
     private final java.util.function.ToIntFunction<PortId> queuesOf;
     private final Set<PortId> dirty = ConcurrentHashMap.newKeySet();
+    private final Set<PortId> unknown = ConcurrentHashMap.newKeySet();
     private final AtomicLong oldestDirtyNanos = new AtomicLong();
     private final Semaphore wake = new Semaphore(0);
     private final Map<PortId, PortAllocation> current = new ConcurrentHashMap<>();
@@ -59,6 +60,9 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong completedRounds = new AtomicLong();
     private volatile SnapshotSource source;
+    private volatile java.util.function.Predicate<PortId> owns = p -> true;
+    /** Held across every backend call: {@link #fence()} waits on it. */
+    private final Object pushLock = new Object();
     private volatile boolean running = true;
     private volatile boolean busy;
     private final long minRoundNanos;
@@ -97,6 +101,34 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
         if (wake.availablePermits() == 0) {
             wake.release();
         }
+    }
+
+    /**
+     * Narrows the ports this controller programs (a controller group splits the fabric by switch); by default it
+     * owns every port. Ports not owned are neither computed nor pushed; call {@link #fence()} after narrowing.
+     */
+    public void ownership(java.util.function.Predicate<PortId> ownedPorts) {
+        this.owns = ownedPorts;
+    }
+
+    /**
+     * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
+     * a port no longer owned: the caller may then let another controller program it.
+     */
+    public void fence() {
+        synchronized (pushLock) {
+            // nothing: entering means no push holds the lock, and later pushes see the new ownership
+        }
+    }
+
+    /**
+     * Ports whose configuration is unknown here, because another controller (or nobody) last programmed them: each
+     * is pushed at the next round whatever was pushed before, or released if no application crosses it.
+     */
+    public void retake(Collection<PortId> ports) {
+        current.keySet().removeAll(ports);
+        unknown.addAll(ports);
+        dirty(ports);
     }
 
     public void addWatcher(Consumer<AllocationChange> w) {
@@ -158,9 +190,12 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private void round() {
         long since = oldestDirtyNanos.getAndSet(0);
         Set<PortId> batch = new HashSet<>();
+        java.util.function.Predicate<PortId> owned = owns;
         for (PortId p : dirty) {
             dirty.remove(p);
-            batch.add(p);
+            if (owned.test(p)) {
+                batch.add(p);
+            }
         }
         long t0 = System.nanoTime();
         List<PortAllocation> changed = new ArrayList<>();
@@ -187,8 +222,9 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
         for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
+            boolean wasUnknown = unknown.remove(port);
             if (e.getValue().isEmpty()) {
-                if (current.containsKey(port)) {
+                if (current.containsKey(port) || wasUnknown) {
                     released.add(port);
                 }
                 continue;
@@ -206,6 +242,15 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     }
 
     private void push(List<PortAllocation> changed, Set<PortId> released) {
+        synchronized (pushLock) {
+            // ownership may have moved while this round computed: push only what is still ours
+            changed.removeIf(a -> !owns.test(a.port()));
+            released.removeIf(p -> !owns.test(p));
+            pushOwned(changed, released);
+        }
+    }
+
+    private void pushOwned(List<PortAllocation> changed, Set<PortId> released) {
         if (changed.isEmpty() && released.isEmpty()) {
             return;
         }

@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.saba.controller.ControllerApi;
 import io.saba.controller.SabaController;
 import io.saba.controller.alloc.AllocationChange;
 import io.saba.controller.state.AppView;
@@ -47,7 +48,7 @@ import java.util.function.Supplier;
  * {@link ControllerException}s to status codes. No logic of its own.
  */
 public final class ControllerService extends ControllerGrpc.ControllerImplBase {
-    private final SabaController controller;
+    private final ControllerApi controller;
     private final Set<String> adminTenants;
     private final boolean authEnabled;
     private final Supplier<String> configuredTable;
@@ -58,7 +59,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
      * @param adminTenants    tenants allowed to reload the table (ignored when authentication is off)
      * @param configuredTable reads the configured table file, for a reload without inline JSON
      */
-    public ControllerService(SabaController controller, boolean authEnabled, Set<String> adminTenants,
+    public ControllerService(ControllerApi controller, boolean authEnabled, Set<String> adminTenants,
                              Supplier<String> configuredTable) {
         this.controller = controller;
         this.authEnabled = authEnabled;
@@ -179,17 +180,17 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             }
         };
         call.setOnCancelHandler(() -> {
-            controller.recomputer().removeWatcher(watcher);
+            controller.removeWatcher(watcher);
             watches.remove(call);
         });
         watches.put(call, watcher);
-        controller.recomputer().addWatcher(watcher);
+        controller.addWatcher(watcher);
     }
 
     /** Ends every Watch stream (on shutdown, so the server need not wait for watchers to hang up). */
     public void closeWatches() {
         watches.forEach((call, watcher) -> {
-            controller.recomputer().removeWatcher(watcher);
+            controller.removeWatcher(watcher);
             try {
                 call.onCompleted();
             } catch (RuntimeException e) {
@@ -283,6 +284,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
             case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
             case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+            case UNAVAILABLE -> Status.UNAVAILABLE;
         };
         return s.withDescription(e.getMessage()).asRuntimeException();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.saba.controller.ControllerApi;
 import io.saba.controller.SabaController;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
@@ -28,10 +29,10 @@ import java.util.concurrent.Executors;
 public final class StatusHttpServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
-    private final SabaController controller;
+    private final ControllerApi controller;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    public StatusHttpServer(InetSocketAddress listen, SabaController controller) {
+    public StatusHttpServer(InetSocketAddress listen, ControllerApi controller) {
         this.controller = controller;
         try {
             this.server = HttpServer.create(listen, 64);

@@ -9,8 +9,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Binary form of a {@link Mutation}: a type byte, then the fields in declaration order. */
-final class RecordCodec {
+/**
+ * Binary form of a {@link Mutation}: a type byte, then the fields in declaration order. Public because a controller
+ * group's shared log carries mutations in the same form.
+ */
+public final class RecordCodec {
     private static final byte REGISTER = 1;
     private static final byte DEREGISTER = 2;
     private static final byte OPENED = 3;
@@ -20,7 +23,7 @@ final class RecordCodec {
     private RecordCodec() {
     }
 
-    static void write(Mutation m, DataOutputStream out) throws IOException {
+    public static void write(Mutation m, DataOutputStream out) throws IOException {
         if (m instanceof Mutation.Register r) {
             out.writeByte(REGISTER);
             out.writeUTF(r.appId());
@@ -54,7 +57,7 @@ final class RecordCodec {
         }
     }
 
-    static Mutation read(byte[] payload) throws IOException {
+    public static Mutation read(byte[] payload) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
         byte type = in.readByte();
         String appId = in.readUTF();

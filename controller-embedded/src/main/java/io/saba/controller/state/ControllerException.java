@@ -3,7 +3,9 @@ package io.saba.controller.state;
 /** A request the controller refuses, with a reason precise enough to act on. State is unchanged when thrown. */
 public final class ControllerException extends RuntimeException {
     /** Maps one to one onto gRPC status codes in the service layer. */
-    public enum Kind { INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, FAILED_PRECONDITION, UNAUTHENTICATED }
+    public enum Kind { INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, FAILED_PRECONDITION, UNAUTHENTICATED,
+        /** This instance cannot serve now (a group member cut off from its store); the client should try another. */
+        UNAVAILABLE }
 
     private final Kind kind;
 
@@ -22,6 +24,10 @@ public final class ControllerException extends RuntimeException {
 
     public static ControllerException notFound(String message) {
         return new ControllerException(Kind.NOT_FOUND, message);
+    }
+
+    public static ControllerException unavailable(String message) {
+        return new ControllerException(Kind.UNAVAILABLE, message);
     }
 
     public static ControllerException denied(String message) {

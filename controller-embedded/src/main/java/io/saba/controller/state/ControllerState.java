@@ -48,6 +48,8 @@ public final class ControllerState {
     private final Map<String, List<PortId>> pathCache = new HashMap<>();
     private static final int PATH_CACHE_LIMIT = 200_000;
     private long openConnections;
+    /** False in a controller group: its leader plans levels for everyone and {@link #installPlan} applies them. */
+    private boolean planLocally = true;
 
     public ControllerState(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
                            PortListener listener) {
@@ -158,7 +160,7 @@ public final class ControllerState {
         app.workloadKnown = catalog.knows(r.workload());
         app.model = catalog.modelOf(r.workload());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
-        if (newWorkload || !plan.levelOfWorkload().containsKey(r.workload())) {
+        if (planLocally && (newWorkload || !plan.levelOfWorkload().containsKey(r.workload()))) {
             replan();
         } else {
             app.level = plan.levelOf(app.workload);
@@ -326,11 +328,34 @@ public final class ControllerState {
 
     /** Re-clusters the workloads present; every port in use is recomputed. */
     private void replan() {
+        if (!planLocally) {
+            return; // the group's leader sees the new workload set and logs a plan; installPlan applies it
+        }
+        Map<String, io.saba.core.model.SensitivityModel> models = workloadModels();
+        installPlan(models.isEmpty() ? new LevelPlan(Map.of(), null) : engine.plan(models));
+    }
+
+    /** The model of every workload some application runs: what a level plan is computed from. */
+    public Map<String, io.saba.core.model.SensitivityModel> workloadModels() {
         Map<String, io.saba.core.model.SensitivityModel> models = new TreeMap<>();
         for (String w : appsOfWorkload.keySet()) {
             models.put(w, catalog.modelOf(w));
         }
-        plan = models.isEmpty() ? new LevelPlan(Map.of(), null) : engine.plan(models);
+        return models;
+    }
+
+    /**
+     * Stops planning levels here: a controller group's leader plans for every member and each applies the plan at
+     * the same point of the shared log ({@link #installPlan}), so members never disagree on levels. Until a plan
+     * covers a new workload its applications stay at level 0, the default class.
+     */
+    public void planElsewhere() {
+        planLocally = false;
+    }
+
+    /** Adopts a level plan: every application's level follows it and every port in use is recomputed. */
+    public void installPlan(LevelPlan newPlan) {
+        plan = newPlan;
         for (AppRecord app : apps.values()) {
             app.level = plan.levelOf(app.workload);
         }
@@ -414,7 +439,11 @@ public final class ControllerState {
         List<AppAtPort> out = new ArrayList<>(at.size());
         for (String id : at.keySet()) {
             AppRecord app = apps.get(id);
-            out.add(new AppAtPort(id, app.level, app.model));
+            // level 0 is the default class (queue 0, no Saba share); only a group member, before its leader's plan
+            // covers a new workload, holds such applications
+            if (app.level != 0) {
+                out.add(new AppAtPort(id, app.level, app.model));
+            }
         }
         return out;
     }

@@ -1,0 +1,195 @@
+package io.saba.controller.cluster;
+
+import io.saba.controller.journal.RecordCodec;
+import io.saba.controller.state.Mutation;
+import io.saba.core.model.SensitivityModel;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Binary form of a log entry: a format byte, the writer's nonce (so the writer recognises its own entry when it
+ * comes back through the log), then the requests. Mutations use the journal's codec.
+ */
+final class LogCodec {
+    private static final byte FORMAT = 1;
+    private static final byte CALL = 1;
+    private static final byte RENEW = 2;
+    private static final byte EXPIRE = 3;
+    private static final byte TABLE = 4;
+    private static final byte PLAN = 5;
+
+    /** A decoded entry. */
+    record Entry(String nonce, List<LogRequest> requests) {
+    }
+
+    private LogCodec() {
+    }
+
+    static byte[] encode(String nonce, List<LogRequest> requests) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(FORMAT);
+            out.writeUTF(nonce);
+            out.writeInt(requests.size());
+            for (LogRequest r : requests) {
+                write(r, out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Entry decode(byte[] data) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+            byte format = in.readByte();
+            if (format != FORMAT) {
+                throw new IOException("unknown log entry format " + format
+                        + " (written by a newer Saba? every member of a group must run the same version)");
+            }
+            String nonce = in.readUTF();
+            int n = in.readInt();
+            List<LogRequest> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                out.add(read(in));
+            }
+            return new Entry(nonce, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt log entry: " + e.getMessage(), e);
+        }
+    }
+
+    private static void write(LogRequest r, DataOutputStream out) throws IOException {
+        if (r instanceof LogRequest.Call c) {
+            out.writeByte(CALL);
+            out.writeUTF(c.tenant());
+            out.writeByte(c.kind().ordinal());
+            out.writeInt(c.mutations().size());
+            ByteArrayOutputStream one = new ByteArrayOutputStream(128);
+            DataOutputStream oneOut = new DataOutputStream(one);
+            for (Mutation m : c.mutations()) {
+                one.reset();
+                RecordCodec.write(m, oneOut);
+                oneOut.flush();
+                out.writeInt(one.size());
+                one.writeTo(out);
+            }
+        } else if (r instanceof LogRequest.Renew rn) {
+            out.writeByte(RENEW);
+            writeStrings(rn.tenantOfApp(), out);
+        } else if (r instanceof LogRequest.Expire ex) {
+            out.writeByte(EXPIRE);
+            writeStrings(ex.tenantOfApp(), out);
+        } else if (r instanceof LogRequest.Table t) {
+            out.writeByte(TABLE);
+            writeModels(t.models(), out);
+        } else if (r instanceof LogRequest.Plan p) {
+            out.writeByte(PLAN);
+            out.writeInt(p.levelOfWorkload().size());
+            for (Map.Entry<String, Integer> e : p.levelOfWorkload().entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeInt(e.getValue());
+            }
+            out.writeInt(p.centroids().size());
+            for (Map.Entry<Integer, SensitivityModel> e : p.centroids().entrySet()) {
+                out.writeInt(e.getKey());
+                writeModel(e.getValue(), out);
+            }
+            writeModels(p.plannedFor(), out);
+        }
+    }
+
+    private static LogRequest read(DataInputStream in) throws IOException {
+        byte type = in.readByte();
+        switch (type) {
+            case CALL: {
+                String tenant = in.readUTF();
+                LogRequest.Kind kind = LogRequest.Kind.values()[in.readByte()];
+                int n = in.readInt();
+                List<Mutation> ms = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    byte[] one = new byte[in.readInt()];
+                    in.readFully(one);
+                    ms.add(RecordCodec.read(one));
+                }
+                return new LogRequest.Call(tenant, kind, ms);
+            }
+            case RENEW:
+                return new LogRequest.Renew(readStrings(in));
+            case EXPIRE:
+                return new LogRequest.Expire(readStrings(in));
+            case TABLE:
+                return new LogRequest.Table(readModels(in));
+            case PLAN: {
+                Map<String, Integer> levels = new TreeMap<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    levels.put(in.readUTF(), in.readInt());
+                }
+                Map<Integer, SensitivityModel> centroids = new TreeMap<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    centroids.put(in.readInt(), readModel(in));
+                }
+                return new LogRequest.Plan(levels, centroids, readModels(in));
+            }
+            default:
+                throw new IOException("unknown log request type " + type);
+        }
+    }
+
+    private static void writeStrings(Map<String, String> m, DataOutputStream out) throws IOException {
+        out.writeInt(m.size());
+        for (Map.Entry<String, String> e : m.entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeUTF(e.getValue());
+        }
+    }
+
+    private static Map<String, String> readStrings(DataInputStream in) throws IOException {
+        Map<String, String> m = new TreeMap<>();
+        for (int i = in.readInt(); i > 0; i--) {
+            m.put(in.readUTF(), in.readUTF());
+        }
+        return m;
+    }
+
+    private static void writeModels(SortedMap<String, SensitivityModel> m, DataOutputStream out) throws IOException {
+        out.writeInt(m.size());
+        for (Map.Entry<String, SensitivityModel> e : m.entrySet()) {
+            out.writeUTF(e.getKey());
+            writeModel(e.getValue(), out);
+        }
+    }
+
+    private static SortedMap<String, SensitivityModel> readModels(DataInputStream in) throws IOException {
+        SortedMap<String, SensitivityModel> m = new TreeMap<>();
+        for (int i = in.readInt(); i > 0; i--) {
+            m.put(in.readUTF(), readModel(in));
+        }
+        return m;
+    }
+
+    private static void writeModel(SensitivityModel m, DataOutputStream out) throws IOException {
+        double[] c = m.coefficients();
+        out.writeByte(c.length);
+        for (double x : c) {
+            out.writeDouble(x);
+        }
+    }
+
+    private static SensitivityModel readModel(DataInputStream in) throws IOException {
+        double[] c = new double[in.readByte()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = in.readDouble();
+        }
+        return SensitivityModel.of(c);
+    }
+}

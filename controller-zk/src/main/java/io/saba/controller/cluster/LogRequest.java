@@ -1,0 +1,57 @@
+package io.saba.controller.cluster;
+
+import io.saba.controller.state.Mutation;
+import io.saba.core.model.SensitivityModel;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * One request in an entry of the group's shared log. Every member applies every entry in log order through the
+ * same code, so the members' replicas agree at every position of the log.
+ */
+sealed interface LogRequest {
+    /** What a client call asks; applied with the caller's tenant exactly as a lone controller would. */
+    enum Kind { REGISTER, DEREGISTER, EVENT, BATCH }
+
+    record Call(String tenant, Kind kind, List<Mutation> mutations) implements LogRequest {
+        public Call {
+            mutations = List.copyOf(mutations);
+        }
+    }
+
+    /** Applications heartbeated at some member since its last flush (appId → tenant). */
+    record Renew(Map<String, String> tenantOfApp) implements LogRequest {
+        public Renew {
+            tenantOfApp = new TreeMap<>(tenantOfApp);
+        }
+    }
+
+    /** Applications whose lease ran out, as the leader saw it (appId → tenant). */
+    record Expire(Map<String, String> tenantOfApp) implements LogRequest {
+        public Expire {
+            tenantOfApp = new TreeMap<>(tenantOfApp);
+        }
+    }
+
+    /** The group's sensitivity table. */
+    record Table(SortedMap<String, SensitivityModel> models) implements LogRequest {
+        public Table {
+            models = new TreeMap<>(models);
+        }
+    }
+
+    /**
+     * The leader's level plan: workload → level and the level centroids (the hierarchy is rebuilt from them), and
+     * the workload models it was computed for, so the leader knows when the plan has gone stale.
+     */
+    record Plan(Map<String, Integer> levelOfWorkload, Map<Integer, SensitivityModel> centroids,
+                SortedMap<String, SensitivityModel> plannedFor) implements LogRequest {
+        public Plan {
+            levelOfWorkload = new TreeMap<>(levelOfWorkload);
+            centroids = new TreeMap<>(centroids);
+            plannedFor = new TreeMap<>(plannedFor);
+        }
+    }
+}

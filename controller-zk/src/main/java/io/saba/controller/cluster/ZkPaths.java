@@ -1,0 +1,36 @@
+package io.saba.controller.cluster;
+
+/** The group's znodes, relative to its namespace (the path of its zk:// URI). */
+final class ZkPaths {
+    /** Persistent-sequential entries {@code e-NNNNNNNNNN}; the node's data is the last trimmed sequence. */
+    static final String LOG = "/log";
+    static final String ENTRY_PREFIX = LOG + "/e-";
+    /** One ephemeral node per live member; its data is the last log sequence the member applied. */
+    static final String MEMBERS = "/members";
+    /** One ephemeral claim per switch, held by the member programming it. */
+    static final String OWNERS = "/owners";
+    static final String LEADER = "/leader";
+    /** Data: the sequence of the newest complete snapshot. */
+    static final String SNAPSHOT = "/snapshot";
+    /** {@code s-SEQ/c-NNNNN}: a snapshot in chunks below ZooKeeper's 1 MB node limit. */
+    static final String SNAPSHOTS = "/snapshots";
+
+    private ZkPaths() {
+    }
+
+    static String member(String id) {
+        return MEMBERS + "/" + id;
+    }
+
+    static String owner(String sw) {
+        return OWNERS + "/" + java.net.URLEncoder.encode(sw, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    static long sequenceOf(String child) {
+        return Long.parseLong(child.substring(child.lastIndexOf('-') + 1));
+    }
+
+    static String snapshot(long seq) {
+        return SNAPSHOTS + "/s-" + seq;
+    }
+}

@@ -1,0 +1,54 @@
+package io.saba.controller.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ClusterSettingsTest {
+    @Test
+    void parsesTheUri() {
+        ClusterSettings s = ClusterSettings.parse("zk://zk1:2181,zk2:2181/saba/prod?session-timeout-ms=4000&id=ctl-a");
+        assertEquals("zk1:2181,zk2:2181", s.connect());
+        assertEquals("saba/prod", s.namespace());
+        assertEquals(Duration.ofSeconds(4), s.sessionTimeout());
+        assertEquals("ctl-a", s.id());
+        assertEquals(Duration.ofSeconds(10), ClusterSettings.parse("zk://h:1/g").sessionTimeout());
+    }
+
+    @Test
+    void badUrisAreNamed() {
+        for (String bad : List.of("http://h:1/g", "zk://h:1", "zk://h:1/g?colour=red", "zk://h:1/g?id=a/b",
+                "zk://h:1/g?session-timeout-ms=soon")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterSettings.parse(bad));
+            assertTrue(e.getMessage().contains(bad.contains("id=a/b") ? "a/b" : bad), e.getMessage());
+        }
+    }
+
+    @Test
+    void aJoinMovesOnlyTheSwitchesTheNewcomerGets() {
+        List<String> switches = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            switches.add("sw" + i);
+        }
+        List<String> two = List.of("a", "b");
+        List<String> three = List.of("a", "b", "c");
+        int moved = 0;
+        int toC = 0;
+        for (String sw : switches) {
+            String before = SwitchOwnership.target(sw, two);
+            String after = SwitchOwnership.target(sw, three);
+            if (!before.equals(after)) {
+                moved++;
+                assertEquals("c", after, sw + " moved between old members");
+            }
+            toC += after.equals("c") ? 1 : 0;
+        }
+        assertEquals(toC, moved);
+        assertTrue(toC > 40 && toC < 100, "c got a fair share: " + toC);
+    }
+}

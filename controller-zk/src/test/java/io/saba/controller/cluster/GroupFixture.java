@@ -1,0 +1,239 @@
+package io.saba.controller.cluster;
+
+import io.saba.controller.EmbeddedController;
+import io.saba.controller.SabaController;
+import io.saba.controller.fabric.DryRunBackend;
+import io.saba.controller.state.AppView;
+import io.saba.controller.state.Mutation;
+import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.topology.TopologyResolver;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.topology.Topologies;
+import io.saba.core.topology.Topology;
+import java.io.File;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+
+/**
+ * Three real ZooKeeper servers (Curator's TestingCluster) and three controller members on loopback, each reaching
+ * ZooKeeper through its own {@link ZkProxy}s so that a test can cut one member off. Everything started here is
+ * closed by {@link #close()}, also after a failure.
+ */
+final class GroupFixture implements AutoCloseable {
+    /** Short sessions keep takeover tests quick; the servers' tick (250 ms) allows 0.5 s to 5 s. */
+    static final Duration SESSION = Duration.ofSeconds(3);
+
+    record Ownership(String member, String sw, long nanos, boolean started) {
+    }
+
+    final TestingCluster zk;
+    final TopologyResolver topology = fatTree();
+    final RecordingFabric fabric = new RecordingFabric();
+    final List<Ownership> ownership = new CopyOnWriteArrayList<>();
+    final List<Member> members = new ArrayList<>();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    final class Member {
+        final String id;
+        final List<ZkProxy> proxies = new ArrayList<>();
+        EmbeddedController controller;
+        ZkControllerGroup group;
+        volatile boolean dead;
+        private String target;
+
+        Member(String id) {
+            this.id = id;
+        }
+
+        void start() throws Exception {
+            proxies.forEach(GroupFixture::closeQuietly);
+            proxies.clear();
+            StringBuilder connect = new StringBuilder();
+            for (InstanceSpec s : zk.getInstances()) {
+                ZkProxy p = new ZkProxy(s.getPort());
+                proxies.add(p);
+                connect.append(connect.length() == 0 ? "" : ",").append("127.0.0.1:").append(p.port());
+            }
+            group = new ZkControllerGroup(new ClusterSettings(connect.toString(), "saba-test", SESSION, id),
+                    topology.topology(), new OwnershipListener() {
+                        @Override
+                        public void started(String member, String sw, long nanos) {
+                            ownership.add(new Ownership(member, sw, nanos, true));
+                        }
+
+                        @Override
+                        public void stopped(String member, String sw, long nanos) {
+                            ownership.add(new Ownership(member, sw, nanos, false));
+                        }
+                    });
+            controller = EmbeddedController.builder().topology(topology).table(catalog())
+                    .backend(fabric.backendFor(id), true).leaseTimeout(Duration.ofSeconds(60)).group(group).build();
+            controller.start();
+            target = controller.target();
+            dead = false;
+        }
+
+        /** The gRPC address (kept: it stays the member's name after a crash). */
+        String target() {
+            return target;
+        }
+
+        /** Cuts this member off from every ZooKeeper server (its gRPC server stays up). */
+        void partition() {
+            proxies.forEach(ZkProxy::cut);
+        }
+
+        void heal() {
+            proxies.forEach(ZkProxy::heal);
+        }
+
+        /** A crash, as the group sees it: silent towards ZooKeeper, then gone (its session has to expire). */
+        Thread crash() {
+            dead = true;
+            partition();
+            Thread t = new Thread(controller::close, "crash-" + id);
+            t.start();
+            return t;
+        }
+
+        void close() {
+            closeQuietly(controller);
+            proxies.forEach(GroupFixture::closeQuietly);
+        }
+    }
+
+    GroupFixture(int members) throws Exception {
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            File dir = Files.createTempDirectory("saba-zk").toFile();
+            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, 250, 200));
+        }
+        zk = new TestingCluster(specs);
+        try {
+            zk.start();
+            for (int i = 0; i < members; i++) {
+                Member m = new Member("m" + i);
+                this.members.add(m);
+                m.start();
+            }
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    List<Member> live() {
+        return members.stream().filter(m -> !m.dead).toList();
+    }
+
+    String targets() {
+        return members.stream().map(Member::target).collect(Collectors.joining(","));
+    }
+
+    static ModelCatalog catalog() {
+        Map<String, SensitivityModel> m = new LinkedHashMap<>();
+        m.put("lr", SensitivityModel.of(5, -8, 4));
+        m.put("pr", SensitivityModel.of(3, -4, 2));
+        m.put("svm", SensitivityModel.of(2, -1.5, 0.5));
+        m.put("wc", SensitivityModel.of(1.2, -0.2));
+        m.put("sort", SensitivityModel.of(1.5, -0.5));
+        return new ModelCatalog(m);
+    }
+
+    /** fat-tree k=4: 16 hosts (10.0.0.1..16), 20 switches. */
+    static TopologyResolver fatTree() {
+        Topology t = Topologies.fatTree(4, 10, 8);
+        Map<String, List<String>> addresses = new LinkedHashMap<>();
+        int i = 1;
+        for (String h : t.hosts()) {
+            addresses.put(h, List.of("10.0.0." + i++));
+        }
+        return new TopologyResolver(t, addresses);
+    }
+
+    /**
+     * What a lone controller pushes for the applications and connections a member holds: the reference the group
+     * must equal.
+     */
+    static Map<PortId, PortAllocation> singleControllerFor(List<AppView> apps) throws InterruptedException {
+        DryRunBackend dry = new DryRunBackend(false, 100_000);
+        try (EmbeddedController single = EmbeddedController.builder().topology(fatTree()).table(catalog())
+                .backend(dry, true).leaseTimeout(Duration.ofSeconds(60)).build()) {
+            single.start();
+            SabaController c = single.controller();
+            for (AppView a : apps) {
+                c.register(a.tenant(), new Mutation.Register(a.appId(), a.workload(), a.framework(), a.user(),
+                        a.attempt(), a.tenant()));
+                c.connectionEvent(a.tenant(), new Mutation.Sync(a.appId(), a.open(), 0));
+            }
+            if (!c.awaitQuiescent(Duration.ofSeconds(30))) {
+                throw new AssertionError("the reference controller did not settle");
+            }
+            return dry.configured();
+        }
+    }
+
+    /** Ports whose configuration differs between the fabric and a reference (empty: equal). */
+    static List<String> differences(Map<PortId, PortAllocation> fabric, Map<PortId, PortAllocation> expected) {
+        List<String> out = new ArrayList<>();
+        for (PortId p : new TreeSet<>(union(fabric, expected))) {
+            PortAllocation a = fabric.get(p);
+            PortAllocation b = expected.get(p);
+            // what the switch holds: the level→queue map and the queue weights (per-app weights are bookkeeping)
+            if (a == null || b == null || !a.queueOfLevel().equals(b.queueOfLevel())
+                    || !java.util.Arrays.equals(a.queueWeights(), b.queueWeights())) {
+                out.add(p + ": fabric " + a + " vs single controller " + b);
+            }
+        }
+        return out;
+    }
+
+    private static java.util.Set<PortId> union(Map<PortId, ?> a, Map<PortId, ?> b) {
+        java.util.Set<PortId> s = new java.util.HashSet<>(a.keySet());
+        s.addAll(b.keySet());
+        return s;
+    }
+
+    static void eventually(String what, Duration limit, BooleanSupplier cond) throws InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("never happened within " + limit + ": " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            // closing everything regardless
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Member m : members) {
+            m.close();
+        }
+        toClose.forEach(GroupFixture::closeQuietly);
+        closeQuietly(zk);
+    }
+}

@@ -1,0 +1,45 @@
+package io.saba.controller.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.controller.state.ConnectionKey;
+import io.saba.controller.state.Mutation;
+import io.saba.core.model.SensitivityModel;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class LogCodecTest {
+    @Test
+    void everyRequestSurvivesTheRoundTrip() {
+        ConnectionKey k = new ConnectionKey("10.0.0.1", 4000, "fd00::2", 7337, "TCP");
+        TreeMap<String, SensitivityModel> models = new TreeMap<>(Map.of("lr", SensitivityModel.of(5, -8, 4),
+                "wc", SensitivityModel.of(1.2, -0.2)));
+        List<LogRequest> in = List.of(
+                new LogRequest.Call("team-a", LogRequest.Kind.REGISTER,
+                        List.of(new Mutation.Register("app-1", "lr", "spark", "alice", 2, "team-a"))),
+                new LogRequest.Call("", LogRequest.Kind.BATCH, List.of(new Mutation.Opened("app-1", k, 7),
+                        new Mutation.Closed("app-1", k, 8), new Mutation.Sync("app-1", List.of(k), 9))),
+                new LogRequest.Call("", LogRequest.Kind.DEREGISTER, List.of(new Mutation.Deregister("a", "bye"))),
+                new LogRequest.Renew(Map.of("app-1", "team-a")),
+                new LogRequest.Expire(Map.of("app-2", "")),
+                new LogRequest.Table(models),
+                new LogRequest.Plan(Map.of("lr", 3, "wc", 1), Map.of(1, SensitivityModel.of(1.2, -0.2),
+                        3, SensitivityModel.of(5, -8, 4)), models));
+        LogCodec.Entry out = LogCodec.decode(LogCodec.encode("m0-42", in));
+        assertEquals("m0-42", out.nonce());
+        assertEquals(in, out.requests());
+    }
+
+    @Test
+    void aForeignFormatIsRefusedByName() {
+        byte[] data = LogCodec.encode("n", List.of());
+        data[0] = 9;
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> LogCodec.decode(data));
+        assertTrue(e.getMessage().contains("unknown log entry format 9"), e.getMessage());
+    }
+}
