@@ -45,7 +45,7 @@ final class MlWorkloads {
 
         public long prepare(SparkSession spark, Size s) {
             long n = s.count(2_000, 20_000, 10_000);
-            int features = s.pick(2_000, 200_000, 1_000_000);
+            int features = s.pick(500, 200_000, 1_000_000);
             int nnz = s.pick(20, 50, 200);
             iterations = s.pick(3, 10, 20);
             data = Classification.sparse(spark, n, features, nnz, s.partitions(), 11);
@@ -72,7 +72,7 @@ final class MlWorkloads {
 
         public long prepare(SparkSession spark, Size s) {
             long n = s.count(2_000, 30_000, 150_000);
-            int features = s.pick(2_000, 100_000, 1_000_000);
+            int features = s.pick(500, 100_000, 1_000_000);
             int nnz = s.pick(20, 50, 200);
             iterations = s.pick(3, 10, 20);
             data = Classification.sparse(spark, n, features, nnz, s.partitions(), 12);
