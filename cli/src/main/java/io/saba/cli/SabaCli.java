@@ -17,6 +17,8 @@ import picocli.CommandLine.Command;
             CampaignCommand.class,
             ControllerCommand.class,
             TestbedCommand.class,
+            WorkloadCommand.class,
+            ProfileCommand.class,
         })
 public final class SabaCli {
     public static void main(String[] args) {
