@@ -119,6 +119,9 @@ final class ProfileCommand implements Callable<Integer> {
             if (what.builtins != null && spec != null && master == null) {
                 limiter.reset();
                 cluster = TestbedSparkCluster.start(spec, launcher, dir.resolve("spark"));
+                TestbedSparkCluster started = cluster;
+                // ^C: stop the master, workers and executors too (the limit stays; `testbed down` clears all)
+                Runtime.getRuntime().addShutdownHook(new Thread(started::close));
             }
             List<String> names = what.builtins != null ? what.builtins : List.of(name);
             for (String w : names) {

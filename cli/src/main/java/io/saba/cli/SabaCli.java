@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             TestbedCommand.class,
             WorkloadCommand.class,
             ProfileCommand.class,
+            HibenchCommand.class,
         })
 public final class SabaCli {
     public static void main(String[] args) {

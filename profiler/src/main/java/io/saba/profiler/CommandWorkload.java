@@ -48,7 +48,22 @@ public final class CommandWorkload {
             pb.environment().put("SABA_RATE_PERCENT", CommandHookRateLimiter.number(percent));
             long t0 = System.nanoTime();
             Process p = pb.start();
-            boolean done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            // ^C on the profiler must not leave the workload (a Spark driver) running on its own
+            Thread killer = new Thread(() -> {
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            });
+            Runtime.getRuntime().addShutdownHook(killer);
+            boolean done;
+            try {
+                done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(killer);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running already
+                }
+            }
             double wall = (System.nanoTime() - t0) / 1e9;
             if (!done) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
