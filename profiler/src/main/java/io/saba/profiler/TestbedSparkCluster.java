@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,10 @@ public final class TestbedSparkCluster implements AutoCloseable {
     public static TestbedSparkCluster start(TestbedSpec spec, WorkloadLauncher launcher, int masterHost,
                                             List<Integer> workers, int coresPerWorker, String memory, Path logDir,
                                             Duration wait) {
-        List<ProcessHandle> started = new ArrayList<>();
+        List<ProcessHandle> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // ^C while starting must not leave daemons behind (the caller only holds the cluster once start returns)
+        Thread hook = new Thread(() -> stopAll(started));
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             Files.createDirectories(logDir);
             String masterIp = spec.address(masterHost);
@@ -74,6 +76,12 @@ public final class TestbedSparkCluster implements AutoCloseable {
         } catch (RuntimeException e) {
             stopAll(started);
             throw e;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
         }
     }
 
@@ -180,10 +188,5 @@ public final class TestbedSparkCluster implements AutoCloseable {
                 p.destroyForcibly();
             }
         }
-    }
-
-    /** For tests and status: the spec and master host. */
-    public Map<String, String> describe() {
-        return Map.of("master", masterUrl(), "testbed", spec.name());
     }
 }
