@@ -17,6 +17,9 @@ import picocli.CommandLine.Command;
             CampaignCommand.class,
             ControllerCommand.class,
             TestbedCommand.class,
+            WorkloadCommand.class,
+            ProfileCommand.class,
+            HibenchCommand.class,
         })
 public final class SabaCli {
     public static void main(String[] args) {

@@ -1,5 +1,8 @@
 package io.saba.core.table;
 
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * Where and how a workload was profiled: what a reader needs to judge whether the model applies to a run.
  * Every field may be null when unknown.
@@ -9,7 +12,21 @@ package io.saba.core.table;
  * @param date        ISO-8601 date of the profiling run
  * @param fabric      e.g. "InfiniBand 56 Gb/s", "netns testbed 100 Mbit/s"
  * @param source      provenance, e.g. "measured" or "estimated from the paper's figures, not measured"
+ * @param machine     the machine(s) profiled on (CPU, cores, memory, kernel), free text
+ * @param settings    how the profiler ran (levels, repetitions, the command or workload arguments), free text
+ * @param r2ByDegree  R² of the fit at each degree tried (1..3), so a reader can see what the chosen degree bought;
+ *                    empty when only one degree was fitted
  */
-public record ProfilingContext(Integer nodes, String datasetSize, String date, String fabric, String source) {
+public record ProfilingContext(Integer nodes, String datasetSize, String date, String fabric, String source,
+                               String machine, String settings, Map<Integer, Double> r2ByDegree) {
     public static final ProfilingContext UNKNOWN = new ProfilingContext(null, null, null, null, null);
+
+    public ProfilingContext {
+        r2ByDegree = r2ByDegree == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(r2ByDegree));
+    }
+
+    /** The original five fields (tables written before machine, settings and per-degree R² existed). */
+    public ProfilingContext(Integer nodes, String datasetSize, String date, String fabric, String source) {
+        this(nodes, datasetSize, date, fabric, source, null, null, Map.of());
+    }
 }

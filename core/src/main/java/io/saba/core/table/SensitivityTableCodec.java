@@ -134,8 +134,32 @@ public final class SensitivityTableCodec {
             }
             nodes = node.get("nodes").asInt();
         }
+        Map<Integer, Double> r2ByDegree = new TreeMap<>();
+        JsonNode fits = node.get("r2_by_degree");
+        if (fits != null && !fits.isNull()) {
+            if (!fits.isObject()) {
+                throw new MalformedTableException(where + ": field 'context.r2_by_degree' must be an object of "
+                        + "degree → R², got " + fits);
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = fits.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                String at = where + ": field 'context.r2_by_degree." + f.getKey() + "'";
+                int k;
+                try {
+                    k = Integer.parseInt(f.getKey());
+                } catch (NumberFormatException e) {
+                    throw new MalformedTableException(at + ": the key must be a degree 1 to "
+                            + SensitivityModel.MAX_DEGREE);
+                }
+                if (k < 1 || k > SensitivityModel.MAX_DEGREE) {
+                    throw new MalformedTableException(at + ": the key must be a degree 1 to "
+                            + SensitivityModel.MAX_DEGREE);
+                }
+                r2ByDegree.put(k, number(f.getValue(), at));
+            }
+        }
         return new ProfilingContext(nodes, text(node, "dataset_size"), text(node, "date"), text(node, "fabric"),
-                text(node, "source"));
+                text(node, "source"), text(node, "machine"), text(node, "settings"), r2ByDegree);
     }
 
     private static String text(JsonNode node, String field) {
@@ -182,6 +206,12 @@ public final class SensitivityTableCodec {
             putIfPresent(cn, "date", ctx.date());
             putIfPresent(cn, "fabric", ctx.fabric());
             putIfPresent(cn, "source", ctx.source());
+            putIfPresent(cn, "machine", ctx.machine());
+            putIfPresent(cn, "settings", ctx.settings());
+            if (!ctx.r2ByDegree().isEmpty()) {
+                ObjectNode fits = cn.putObject("r2_by_degree");
+                ctx.r2ByDegree().forEach((k, v) -> fits.put(Integer.toString(k), v));
+            }
         }
         try {
             return MAPPER.writeValueAsString(root) + "\n";

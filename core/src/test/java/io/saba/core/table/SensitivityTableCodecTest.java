@@ -50,4 +50,22 @@ class SensitivityTableCodecTest {
     private static String error(String json) {
         return assertThrows(MalformedTableException.class, () -> SensitivityTableCodec.parse(json, "t.json")).getMessage();
     }
+
+    @Test
+    void profilerContextFieldsRoundTripAndOldTablesStillRead() {
+        var fit = ModelFitter.fit(List.of(new Sample(10, 4.5), new Sample(50, 2.0), new Sample(100, 1.0)), 1);
+        ProfilingContext ctx = new ProfilingContext(3, "small", "2026-01-02", "netns testbed 200 Mbit/s", "measured",
+                "2 cores", "levels 10,50,100 x2", java.util.Map.of(1, 0.91, 2, 0.95, 3, 0.97));
+        SensitivityTable t = SensitivityTable.empty().with(TableEntry.of("sort", fit, ctx));
+        String json = SensitivityTableCodec.toJson(t);
+        assertTrue(json.contains("\"r2_by_degree\" : {"), json);
+        assertEquals(ctx, SensitivityTableCodec.parse(json, "t.json").find("sort").orElseThrow().context());
+        String old = json.replaceAll("(?s),\\s*\"machine\".*?\\}\\s*\\}", "}");
+        assertEquals(new ProfilingContext(3, "small", "2026-01-02", "netns testbed 200 Mbit/s", "measured"),
+                SensitivityTableCodec.parse(old, "old.json").find("sort").orElseThrow().context(), old);
+        String bad = json.replace("\"2\" : 0.95", "\"7\" : 0.95");
+        assertEquals("t.json: workload 'sort': field 'context.r2_by_degree.7': the key must be a degree 1 to 3",
+                assertThrows(MalformedTableException.class, () -> SensitivityTableCodec.parse(bad, "t.json"))
+                        .getMessage());
+    }
 }

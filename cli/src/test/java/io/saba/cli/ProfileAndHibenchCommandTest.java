@@ -1,0 +1,100 @@
+package io.saba.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.core.table.SensitivityTableCodec;
+import io.saba.core.table.TableEntry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** saba profile with a command and a rate hook (real processes), saba hibench plan/results, saba workload errors. */
+class ProfileAndHibenchCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        var cl = SabaCli.newCommandLine();
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err));
+        return cl.execute(args);
+    }
+
+    @Test
+    void profileRunsACommandAtEveryLevelThroughTheHookAndWritesTableAndPlot() throws Exception {
+        Path rate = dir.resolve("rate");
+        Path table = dir.resolve("t.json");
+        // slowdown 100/level: the hook records the level, the "workload" reports a time from it
+        String workload = "echo SABA_RESULT seconds=$(awk '{print 100 / $1}' " + rate + ")";
+        String[] args = {"profile", "--command", workload, "--name", "Shuffly", "--rate-hook",
+                "echo {percent} > " + rate, "--fabric", "test NICs 10 Gb/s", "--levels", "25,50,100", "--repeats", "2",
+                "--degree", "2", "--nodes", "4", "--out", table.toString(), "--dir", dir.resolve("p").toString()};
+        assertEquals(0, run(args), err.toString());
+        TableEntry e = SensitivityTableCodec.parse(Files.readString(table), "t.json").find("shuffly").orElseThrow();
+        assertEquals(2, e.model().degree());
+        assertEquals(6, e.samples().size());
+        assertEquals(4.0, e.model().slowdown(0.25), 1e-6);
+        assertEquals("test NICs 10 Gb/s", e.context().fabric());
+        assertEquals(4, e.context().nodes());
+        assertTrue(e.context().settings().contains("levels [25.0, 50.0, 100.0] % x 2 repetitions"),
+                e.context().settings());
+        assertEquals(2, e.context().r2ByDegree().size());
+        assertTrue(Files.size(dir.resolve("p/shuffly.png")) > 1000);
+        assertEquals(7, Files.readAllLines(dir.resolve("p/shuffly/runs.csv")).size());
+        // the same command again resumes: nothing left to run, same table
+        String before = Files.readString(table);
+        assertEquals(0, run(args));
+        assertEquals(before.replaceAll("\"date\" : \"[^\"]*\"", ""), Files.readString(table)
+                .replaceAll("\"date\" : \"[^\"]*\"", ""));
+        assertEquals(7, Files.readAllLines(dir.resolve("p/shuffly/runs.csv")).size());
+    }
+
+    @Test
+    void profileAndWorkloadRefuseBadInputNamingIt() {
+        assertEquals(2, run("profile", "--command", "true", "--rate-hook", "true", "--out", "x.json"));
+        assertTrue(err.toString().contains("--command needs --name"), err.toString());
+        assertEquals(2, run("profile", "--command", "true", "--name", "x", "--rate-hook", "true", "--levels", "5,50",
+                "--out", "x.json"));
+        assertTrue(err.toString().contains("must include 100"), err.toString());
+        assertEquals(2, run("workload", "run", "kmeans"));
+        assertTrue(err.toString().contains("unknown workload 'kmeans' (known: lr, rf, gbt"), err.toString());
+        assertEquals(2, run("workload", "run", "sort", "--spark-home", dir.toString()));
+        assertTrue(err.toString().contains("no Spark home with the workloads found"), err.toString());
+    }
+
+    @Test
+    void hibenchPlanAndResults() throws Exception {
+        Path hosts = dir.resolve("hosts");
+        Files.writeString(hosts, "# workers\nn1\nn2\nn3\nn4\n");
+        Path plan = dir.resolve("plan.csv");
+        assertEquals(0, run("hibench", "plan", "--hosts", hosts.toString(), "--setups", "2", "--jobs", "2",
+                "--workloads", "sort,wordcount", "--profiled-nodes", "2", "--seed", "3", "--out", plan.toString()),
+                err.toString());
+        var rows = io.saba.harness.hibench.CampaignPlan.parse(Files.readString(plan), "plan");
+        assertEquals(4, rows.size());
+        String hdr = "Type Date Time Input_data_size Duration(s) Throughput(bytes/s) Throughput/node\n";
+        for (var r : rows) {
+            String type = r.workload().equals("sort") ? "ScalaSparkTerasort" : "ScalaSparkWordcount";
+            Files.createDirectories(dir.resolve("rep/baseline"));
+            Files.createDirectories(dir.resolve("rep/saba"));
+            Files.writeString(dir.resolve("rep/baseline/" + r.job() + ".report"),
+                    hdr + type + " 2026-01-01 10:00:00 100 30.0 3 1\n");
+            Files.writeString(dir.resolve("rep/saba/" + r.job() + ".report"),
+                    hdr + type + " 2026-01-01 11:00:00 100 20.0 5 1\n");
+        }
+        assertEquals(0, run("hibench", "results", "--plan", plan.toString(), "--reports", dir.resolve("rep").toString(),
+                "--out", dir.resolve("res").toString()), err.toString());
+        assertEquals(5, Files.readAllLines(dir.resolve("res/speedups.csv")).size());
+        assertTrue(Files.readString(dir.resolve("res/speedups.csv")).contains(",30.000,20.000,1.5000"));
+        assertTrue(Files.exists(dir.resolve("res/speedup-cdf.png")));
+        Files.delete(dir.resolve("rep/saba/" + rows.get(0).job() + ".report"));
+        assertEquals(1, run("hibench", "results", "--plan", plan.toString(), "--reports", dir.resolve("rep").toString()),
+                "a missing report is reported, not skipped silently");
+    }
+}

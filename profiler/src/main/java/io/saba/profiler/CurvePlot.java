@@ -1,0 +1,56 @@
+package io.saba.profiler;
+
+import io.saba.core.model.FittedModel;
+import io.saba.core.model.Sample;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** A workload's samples and its fitted curves of degree 1 to 3, as a PNG (XChart, headless). */
+public final class CurvePlot {
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private CurvePlot() {
+    }
+
+    public static void write(Path png, String workload, List<Sample> samples, Map<Integer, FittedModel> fits)
+            throws IOException {
+        XYChart c = new XYChartBuilder().width(700).height(480).title("Sensitivity of " + workload)
+                .xAxisTitle("bandwidth (% of the link)").yAxisTitle("slowdown").build();
+        c.getStyler().setXAxisMin(0.0).setXAxisMax(100.0).setYAxisMin(0.0);
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (Sample s : samples) {
+            xs.add(s.bandwidthPercent());
+            ys.add(s.slowdown());
+        }
+        XYSeries points = c.addSeries("samples", xs, ys);
+        points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        points.setMarker(SeriesMarkers.CIRCLE);
+        double lowest = samples.stream().mapToDouble(Sample::bandwidthPercent).min().orElse(5);
+        for (Map.Entry<Integer, FittedModel> f : fits.entrySet()) {
+            List<Double> bx = new ArrayList<>();
+            List<Double> by = new ArrayList<>();
+            for (double b = lowest; b <= 100.0001; b += 0.5) {
+                bx.add(b);
+                by.add(f.getValue().model().slowdown(b / 100));
+            }
+            XYSeries s = c.addSeries(String.format(Locale.ROOT, "k=%d (R² %.3f)", f.getKey(), f.getValue().r2()),
+                    bx, by);
+            s.setMarker(SeriesMarkers.NONE);
+        }
+        Files.createDirectories(png.toAbsolutePath().getParent());
+        BitmapEncoder.saveBitmap(c, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+}

@@ -1,0 +1,137 @@
+package io.saba.profiler;
+
+import io.saba.core.model.FittedModel;
+import io.saba.core.model.ModelFitter;
+import io.saba.core.model.Sample;
+import io.saba.core.table.ProfilingContext;
+import io.saba.core.table.TableEntry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Profiles one workload: for each repetition, every bandwidth level (highest first, so a drifting machine shows
+ * up as spread at every level rather than as a slope), set the limit, run, journal the run. Then slowdowns
+ * against the median time at 100 %, fits of degree 1 to 3, and the table entry at the chosen degree with R² of
+ * every degree in its context.
+ */
+public final class Profiler {
+    /** The paper's levels (§4.1). */
+    public static final List<Double> DEFAULT_LEVELS = List.of(5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 100.0);
+
+    private final RateLimiter limiter;
+    private final Consumer<String> progress;
+
+    public Profiler(RateLimiter limiter, Consumer<String> progress) {
+        this.limiter = limiter;
+        this.progress = progress;
+    }
+
+    /** What profiling one workload produced. */
+    public record Outcome(String workload, List<RunRecord> runs, Map<Integer, FittedModel> fits, TableEntry entry) {
+    }
+
+    /**
+     * Runs what the journal lacks, then fits. The limiter is reset to 100 % afterwards, also on failure.
+     *
+     * @param levels  bandwidth levels in %; must include 100 (the baseline of every slowdown)
+     * @param logDir  where each run's output goes (NAME-b{level}-r{rep}.log)
+     * @param context nodes, dataset, machine and settings; date, fabric and source are filled here
+     */
+    public Outcome profile(String workload, CommandWorkload command, List<Double> levels, int repeats, int degree,
+                           RunJournal journal, Path logDir, ProfilingContext context) throws IOException {
+        checkLevels(levels);
+        if (repeats < 1) {
+            throw new IllegalArgumentException("repetitions must be >= 1, got " + repeats);
+        }
+        List<RunRecord> runs = new ArrayList<>(journal.read());
+        Set<String> done = new HashSet<>();
+        runs.forEach(r -> done.add(slot(r.bandwidthPercent(), r.repetition())));
+        if (!runs.isEmpty()) {
+            progress.accept(String.format(Locale.ROOT, "%s: resuming, %d runs already in %s", workload, runs.size(),
+                    journal.file()));
+        }
+        List<Double> order = new ArrayList<>(levels);
+        order.sort((a, b) -> Double.compare(b, a));
+        try {
+            for (int rep = 0; rep < repeats; rep++) {
+                for (double level : order) {
+                    if (done.contains(slot(level, rep))) {
+                        continue;
+                    }
+                    limiter.apply(level);
+                    String name = String.format(Locale.ROOT, "%s-b%s-r%d.log", workload,
+                            CommandHookRateLimiter.number(level), rep);
+                    RunRecord r = command.run(level, rep, logDir.resolve(name));
+                    journal.append(r);
+                    runs.add(r);
+                    progress.accept(String.format(Locale.ROOT, "%s at %5.1f %% rep %d: %s", workload, level, rep,
+                            r.completed() ? String.format(Locale.ROOT, "%.3f s", r.seconds())
+                                    : r.outcome() + " " + r.detail()));
+                }
+            }
+        } finally {
+            limiter.reset();
+        }
+        return fit(workload, runs, degree, context);
+    }
+
+    /** Slowdowns and fits from recorded runs (also used to refit a journal without re-running). */
+    public Outcome fit(String workload, List<RunRecord> runs, int degree, ProfilingContext context) {
+        List<Sample> samples = SlowdownSamples.of(runs);
+        Map<Integer, FittedModel> fits = new TreeMap<>();
+        Map<Integer, Double> r2 = new TreeMap<>();
+        long levels = samples.stream().mapToDouble(Sample::bandwidthPercent).distinct().count();
+        for (int k = 1; k <= 3 && k < levels; k++) {
+            FittedModel f = ModelFitter.fit(samples, k);
+            fits.put(k, f);
+            r2.put(k, f.r2());
+        }
+        FittedModel chosen = fits.get(degree);
+        if (chosen == null) {
+            throw new IllegalStateException(workload + ": a degree-" + degree + " fit needs completed runs at "
+                    + (degree + 1) + " levels, got " + levels);
+        }
+        ProfilingContext ctx = new ProfilingContext(context.nodes(), context.datasetSize(),
+                context.date() != null ? context.date() : java.time.LocalDate.now().toString(),
+                context.fabric() != null ? context.fabric() : limiter.fabric(),
+                context.source() != null ? context.source() : "measured", context.machine(), context.settings(), r2);
+        return new Outcome(workload, List.copyOf(runs), fits, TableEntry.of(workload, chosen, ctx));
+    }
+
+    static void checkLevels(List<Double> levels) {
+        if (levels.isEmpty() || !levels.contains(SlowdownSamples.FULL_RATE)) {
+            throw new IllegalArgumentException("bandwidth levels " + levels + " must include 100 (the baseline)");
+        }
+        for (double l : levels) {
+            if (!(l > 0 && l <= 100)) {
+                throw new IllegalArgumentException("bandwidth level " + l + " is outside (0, 100]");
+            }
+        }
+    }
+
+    /** Parses "5,10,25" into levels. */
+    public static List<Double> parseLevels(String csv) {
+        List<Double> out = new ArrayList<>();
+        for (String s : csv.split(",")) {
+            try {
+                out.add(Double.parseDouble(s.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--levels: '" + s.trim() + "' is not a number");
+            }
+        }
+        checkLevels(out);
+        return out;
+    }
+
+    private static String slot(double level, int rep) {
+        return level + "/" + rep;
+    }
+}

@@ -1,0 +1,38 @@
+package io.saba.workloads;
+
+import java.time.LocalDateTime;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Runs one workload in a session: prepare (untimed), then the timed run. The time is the job's own, without
+ * JVM, executor start-up or data generation, which is what the profiler compares across bandwidth levels.
+ */
+public final class WorkloadRunner {
+    private WorkloadRunner() {
+    }
+
+    /**
+     * @param name        workload key
+     * @param inputBytes  the generated input's size as HiBench counts it
+     * @param seconds     the timed part
+     * @param summary     a deterministic summary of the output
+     * @param startedAt   when the timed part began
+     */
+    public record Result(String name, String reportType, long inputBytes, double seconds, String summary,
+                        LocalDateTime startedAt) {
+    }
+
+    public static Result run(SparkSession spark, String name, Size size) {
+        Workload w = Workloads.create(name);
+        long bytes = w.prepare(spark, size);
+        try {
+            LocalDateTime at = LocalDateTime.now();
+            long t0 = System.nanoTime();
+            String summary = w.run(spark);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            return new Result(w.key(), w.reportType(), bytes, seconds, summary, at);
+        } finally {
+            w.cleanup();
+        }
+    }
+}
