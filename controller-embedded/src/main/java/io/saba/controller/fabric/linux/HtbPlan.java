@@ -95,10 +95,6 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
             }
             sum += w[q];
         }
-        if (sum > cSaba + EPS) {
-            throw new IllegalArgumentException(String.format(
-                    "queue weights sum to %.6f, above C_Saba = %.6f", sum, cSaba));
-        }
         SortedMap<Integer, Integer> queueOfDscp = new TreeMap<>();
         for (Map.Entry<Integer, Integer> e : new TreeMap<>(a.queueOfLevel()).entrySet()) {
             int level = e.getKey();
@@ -118,23 +114,35 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
                 throw new IllegalArgumentException("DSCP " + dscp + " would go to queues " + before + " and " + q);
             }
         }
-        // The non-Saba class holds what Saba's queues do not: 1 - C_Saba when the weights sum to C_Saba, as the
-        // controller's always do. Deriving it from the weights keeps it right even if this backend's C_Saba
-        // (only an upper bound here) is configured apart from the controller's.
-        double nonSabaShare = Math.max(1.0 - sum, MIN_SHARE);
+        // A queue no Saba DSCP points at (the controller's queue 0, which holds level 0, i.e. untagged traffic)
+        // carries only what falls into the non-Saba class, so its weight is that class's. The queues that do
+        // carry Saba levels must fit in C_Saba; the non-Saba class holds the rest of the link.
+        java.util.Set<Integer> sabaQueues = new java.util.TreeSet<>(queueOfDscp.values());
+        double sabaSum = 0;
+        for (int q : sabaQueues) {
+            sabaSum += w[q];
+        }
+        if (sabaSum > cSaba + EPS) {
+            throw new IllegalArgumentException(String.format(
+                    "weights of the queues carrying Saba levels sum to %.6f, above C_Saba = %.6f", sabaSum, cSaba));
+        }
+        if (sum > 1 + EPS) {
+            throw new IllegalArgumentException(String.format("queue weights sum to %.6f, above the link", sum));
+        }
+        double nonSabaShare = Math.max(1.0 - sabaSum, MIN_SHARE);
         // Saba's smallest queue gets one frame per round; others proportionally more, so that spare bandwidth
         // left by an idle queue is shared in the ratio of the weights (HTB lends by quantum, not by rate).
         List<HtbClass> queues = new ArrayList<>();
         double smallestQueue = Double.MAX_VALUE;
-        for (double x : w) {
-            smallestQueue = Math.min(smallestQueue, Math.max(x, MIN_SHARE));
+        for (int q : sabaQueues) {
+            smallestQueue = Math.min(smallestQueue, Math.max(w[q], MIN_SHARE));
         }
-        for (int q = 0; q < w.length; q++) {
+        for (int q : sabaQueues) {
             double share = Math.max(w[q], MIN_SHARE);
             queues.add(new HtbClass(FIRST_QUEUE_MINOR + q, rate(share, linkBps), quantum(share / smallestQueue)));
         }
         HtbClass nonSaba = new HtbClass(NON_SABA_MINOR, rate(nonSabaShare, linkBps),
-                quantum(w.length == 0 ? 1 : nonSabaShare / smallestQueue));
+                quantum(sabaQueues.isEmpty() ? 1 : nonSabaShare / smallestQueue));
         return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp, leafLimit(linkBps));
     }
 

@@ -53,6 +53,22 @@ class HtbPlanTest {
     }
 
     @Test
+    void theControllersDefaultQueueIsTheNonSabaClass() {
+        // The core's plans put level 0 in queue 0 with 1 - C_Saba, so a port's weights sum to the whole link.
+        // Queue 0 carries no Saba DSCP: its share is the non-Saba class's, and only queues 1.. count toward C_Saba.
+        HtbPlan p = HtbPlan.of(alloc(Map.of(0, 0, 1, 1, 2, 2), 0.1, 0.6, 0.3), LINK, 0.9, DscpMap.classSelectors());
+        assertEquals(10_000_000L, p.nonSaba().rateBps());
+        assertEquals(2, p.queues().size());
+        assertEquals("1:21", p.queues().get(0).classId());
+        assertEquals(60_000_000L, p.queues().get(0).rateBps());
+        assertEquals(Map.of(8, 1, 16, 2), p.queueOfDscp());
+        // Saba's queues above C_Saba are still refused, naming the bound.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HtbPlan.of(
+                alloc(Map.of(0, 0, 1, 1, 2, 2), 0.05, 0.65, 0.3), LINK, 0.9, DscpMap.classSelectors()));
+        assertTrue(e.getMessage().contains("C_Saba"), e.getMessage());
+    }
+
+    @Test
     void levelsSharingAQueueShareItsFilterTarget() {
         HtbPlan p = HtbPlan.of(alloc(Map.of(1, 0, 2, 0, 3, 1), 0.7, 0.3), LINK, 1.0, DscpMap.classSelectors());
         assertEquals(Map.of(8, 0, 16, 0, 24, 1), p.queueOfDscp());
