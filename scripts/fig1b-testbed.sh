@@ -4,14 +4,14 @@
 # and together with Saba (a standalone controller on h1 programs the switch ports with the Linux backend; both
 # drivers use the SabaShuffleManager). Prints completion times and slowdowns against running alone.
 #
-#   scripts/fig1b-testbed.sh [A=lr] [B=sort] [RATE=100mbit] [SCALE=small] [REPS=3] [TABLE=examples/...json]
+#   scripts/fig1b-testbed.sh [A=lr] [B=sort] [RATE=100mbit] [SCALE=small] [FACTOR=1] [REPS=3] [TABLE=...json]
 #
 # Needs: a build (mvn -B -q -DskipTests package), root. Leaves nothing running (trap).
 set -euo pipefail
 for kv in "$@"; do export "${kv?}"; done
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
-A=${A:-lr}; B=${B:-sort}; RATE=${RATE:-100mbit}; SCALE=${SCALE:-small}; REPS=${REPS:-3}
+A=${A:-lr}; B=${B:-sort}; RATE=${RATE:-100mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-3}
 TABLE=${TABLE:-$here/examples/sensitivity-table.json}; NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}
 OUT=${OUT:-$here/fig1b-out}
 saba="$here/bin/saba"
@@ -48,12 +48,15 @@ YAML
 # run TAG WORKLOAD SABA(0|1): one driver on h1; its duration is the last field set of its HiBench report line
 run() {
   local tag=$1 w=$2 saba_on=$3
-  local conf=(--conf "spark.app.name=$tag-$w")
+  # one core per worker each: standalone otherwise gives the first application every core, and the second
+  # waits for it instead of sharing the links with it
+  local conf=(--conf "spark.app.name=$tag-$w" --conf spark.executor.cores=1 --conf spark.cores.max=2
+              --conf spark.executor.memory=768m)
   if [[ $saba_on == 1 ]]; then
     conf+=(--conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager
            --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
   fi
-  "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --report "$OUT/$tag-$w.report" "${conf[@]}" \
+  "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$FACTOR" --report "$OUT/$tag-$w.report" "${conf[@]}" \
     > "$OUT/$tag-$w.log" 2>&1
 }
 duration() { awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/$1.report"; }
@@ -65,8 +68,10 @@ for rep in $(seq 1 "$REPS"); do
   ip netns exec "saba-$NAME-h1" "$saba" controller --config "$OUT/controller.yaml" > "$OUT/controller-r$rep.log" 2>&1 &
   ctl_pid=$!
   sleep 8
-  run "r$rep-saba" "$A" 1 & pa=$!; run "r$rep-saba" "$B" 1 & pb=$!; wait $pa $pb
-  "$saba" testbed status --name "$NAME" > "$OUT/status-r$rep.txt" 2>&1 || true
+  run "r$rep-saba" "$A" 1 & pa=$!; run "r$rep-saba" "$B" 1 & pb=$!
+  # the switch ports' classes while both run (released again when the applications leave)
+  (sleep 12; "$saba" testbed status --name "$NAME" > "$OUT/status-r$rep.txt" 2>&1 || true) &
+  wait $pa $pb
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
   for c in alone fifo saba; do
     printf '%-4s %-10s %10s %10s\n' "$rep" "$c" "$(duration "r$rep-$c-$A")" "$(duration "r$rep-$c-$B")" \
