@@ -125,7 +125,13 @@ public final class LinuxTcBackend implements FabricBackend {
         }
         boolean ownsRoot = createdRoot || (before != null && before.ownsRoot());
         installed.put(a.port(), new Installed(port, plan, ownsRoot));
-        log.info("port {} ({}): {} queues, DSCP→queue {}", a.port(), port, plan.queues().size(), plan.queueOfDscp());
+        if (log.isInfoEnabled()) {
+            // the shares, not just the mapping: what an operator compares with tc's counters
+            StringBuilder rates = new StringBuilder(plan.nonSaba().classId() + "=" + share(plan.nonSaba(), plan));
+            plan.queues().forEach(c -> rates.append(' ').append(c.classId()).append('=').append(share(c, plan)));
+            log.info("port {} ({}): {} queues, DSCP→queue {}, rates {}", a.port(), port, plan.queues().size(),
+                    plan.queueOfDscp(), rates);
+        }
         return null;
     }
 
@@ -180,5 +186,9 @@ public final class LinuxTcBackend implements FabricBackend {
     /** Ports currently managed, for status pages. */
     public synchronized List<PortId> managedPorts() {
         return List.copyOf(new TreeSet<>(installed.keySet()));
+    }
+
+    private static String share(HtbPlan.HtbClass c, HtbPlan plan) {
+        return String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * c.rateBps() / plan.linkBps());
     }
 }
