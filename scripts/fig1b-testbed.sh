@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Fig. 1b on the namespace testbed (root): two real Spark applications, one bandwidth-sensitive and one not,
 # share the testbed's shaped links; each runs alone, then both together without Saba (one FIFO per switch port)
-# and together with Saba (a standalone controller on h1 programs the switch ports with the Linux backend; both
-# drivers use the SabaShuffleManager). Prints completion times and slowdowns against running alone.
+# and together with Saba (a standalone controller on h1 programs the hosts' NIC egress and the switch ports with
+# the Linux backend; both drivers use the SabaShuffleManager). Prints completion times and slowdowns against
+# running alone.
 #
-#   scripts/fig1b-testbed.sh [A=lr] [B=sort] [RATE=100mbit] [SCALE=small] [FACTOR=1] [REPS=3] [TABLE=...json]
+#   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [REPS=3] [TABLE=...json]
+#                            [LEVELS=10,25,50,75,100] [PREPS=2]
+#
+# Without TABLE, A and B are first profiled (saba profile, PREPS runs per level) on this testbed with the same
+# Spark settings, and the controller uses that table: the slowdown curves must describe these jobs at this rate.
+# The profile is resumable: re-running with the same OUT skips the runs already done.
 #
 # Needs: a build (mvn -B -q -DskipTests package), root. Leaves nothing running (trap).
 set -euo pipefail
 for kv in "$@"; do export "${kv?}"; done
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
-A=${A:-lr}; B=${B:-sort}; RATE=${RATE:-100mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-3}
-TABLE=${TABLE:-$here/examples/sensitivity-table.json}; NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}
-OUT=${OUT:-$here/fig1b-out}
+A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-3}
+NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
+OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/target/saba-spark-shuffle-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
@@ -23,6 +29,9 @@ spark_jars="$here/workloads/target/spark-home/jars"
 ln -sf "$shuffle_jar" "$spark_jars/"
 
 mkdir -p "$OUT"; rm -f "$OUT"/*.report
+# one core per worker each: standalone otherwise gives the first application every core, and the second
+# waits for it instead of sharing the links with it (the profile runs with the same settings)
+spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max=2 --conf spark.executor.memory=768m)
 ctl_pid=""
 cleanup() {
   [[ -n "$ctl_pid" ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null || true
@@ -35,10 +44,17 @@ trap cleanup EXIT
 # two applications at once: each worker offers a core to each
 "$saba" testbed spark start --name "$NAME" --cores 2 --memory 2g
 
+if [[ -z "$TABLE" ]]; then
+  TABLE="$OUT/table.json"
+  "$saba" profile --testbed "$NAME" --workload "$A,$B" --scale "$SCALE" --factor "$FACTOR" --levels "$LEVELS" \
+    --repeats "$PREPS" "${spark_conf[@]}" --out "$TABLE" --dir "$OUT/profile" 2>&1 | tee "$OUT/profile.log"
+fi
+
 ctl_addr="$SUBNET.1:7070"
 cat > "$OUT/controller.yaml" <<YAML
 listen: $ctl_addr
-topology: {file: /run/saba/testbed/$NAME/topology.yaml}
+# host-queues: the senders' NICs are where the two applications meet first (h2 → h3 and h3 → h2, no fan-in)
+topology: {file: /run/saba/testbed/$NAME/topology.yaml, host-queues: 8}
 table: $TABLE
 c-saba: 0.9
 backend: linux
@@ -48,10 +64,7 @@ YAML
 # run TAG WORKLOAD SABA(0|1): one driver on h1; its duration is the last field set of its HiBench report line
 run() {
   local tag=$1 w=$2 saba_on=$3
-  # one core per worker each: standalone otherwise gives the first application every core, and the second
-  # waits for it instead of sharing the links with it
-  local conf=(--conf "spark.app.name=$tag-$w" --conf spark.executor.cores=1 --conf spark.cores.max=2
-              --conf spark.executor.memory=768m)
+  local conf=(--conf "spark.app.name=$tag-$w" "${spark_conf[@]}")
   if [[ $saba_on == 1 ]]; then
     conf+=(--conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager
            --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
@@ -69,8 +82,9 @@ for rep in $(seq 1 "$REPS"); do
   ctl_pid=$!
   sleep 8
   run "r$rep-saba" "$A" 1 & pa=$!; run "r$rep-saba" "$B" 1 & pb=$!
-  # the switch ports' classes while both run (released again when the applications leave)
-  (sleep 12; "$saba" testbed status --name "$NAME" > "$OUT/status-r$rep.txt" 2>&1 || true) &
+  # the classes while both run (released again when the applications leave); apps register ~10 s in
+  (sleep 25; { "$saba" testbed status --name "$NAME"; for h in h2 h3; do echo "== $h eth0"
+      ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-r$rep.txt" 2>&1 || true) &
   wait $pa $pb
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
   for c in alone fifo saba; do

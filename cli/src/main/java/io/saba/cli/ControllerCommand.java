@@ -87,6 +87,11 @@ final class ControllerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("a controller group needs a static topology (a file or a shape);"
                         + " a discovered one (topology: {discover: ...}) is not supported in a group");
             }
+            if (b.topology().hostEgressQueues() > 0) {
+                // members own switches; nobody would own (and push) a host's NIC
+                throw new IllegalArgumentException("a controller group programs switch ports only; remove"
+                        + " 'host-queues' from the topology section");
+            }
             settings = ClusterSettings.parse(group);
             b.group(new ZkControllerGroup(settings, b.topology().topology()));
         }

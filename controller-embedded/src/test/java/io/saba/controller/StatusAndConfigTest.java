@@ -134,4 +134,33 @@ class StatusAndConfigTest {
                         + " switches: [{name: s, queues: 2}], links: [{a: h1, b: s, gbps: 1}, {a: h2, b: s, gbps: 1}]}"), "test", null));
         assertTrue(e.getMessage().contains("address 10.0.0.1 given to both h1 and h2"), e.getMessage());
     }
+
+    @Test
+    void hostQueuesPutTheSendersNicFirstOnEveryPath(@TempDir Path dir) throws Exception {
+        Path topo = dir.resolve("topology.yaml");
+        Files.writeString(topo, """
+                hosts: [{name: h1, addresses: [10.0.0.1]}, {name: h2, addresses: [10.0.0.2]}]
+                switches: [{name: s, queues: 8}]
+                links: [{a: h1, a-port: 0, b: s, b-port: 1, gbps: 1}, {a: h2, a-port: 3, b: s, b-port: 2, gbps: 1}]
+                """);
+        ObjectMapper yaml = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        TopologyResolver plain = TopologyLoader.fromNode(yaml.readTree("{file: topology.yaml}"), "cfg", dir);
+        assertEquals(List.of(new PortId("s", 1)), plain.path("h2", "h1"));
+        assertEquals(8, plain.minQueues());
+
+        TopologyResolver hosts = TopologyLoader.fromNode(yaml.readTree("{file: topology.yaml, host-queues: 4}"), "cfg", dir);
+        assertEquals(List.of(new PortId("h2", 3), new PortId("s", 1)), hosts.path("h2", "h1"), "the NIC's own port");
+        assertEquals(List.of(new PortId("h1", 0), new PortId("s", 2)), hosts.path("h1", "h2"));
+        assertEquals(List.of(), hosts.path("h1", "h1"), "a host talking to itself crosses no port");
+        assertEquals(4, hosts.queues(new PortId("h2", 3)));
+        assertEquals(8, hosts.queues(new PortId("s", 1)));
+        assertEquals(4, hosts.minQueues(), "the level hierarchy must fit the host queues too");
+        assertThrows(IllegalArgumentException.class, () -> hosts.queues(new PortId("h2", 0)), "not h2's port");
+
+        for (String bad : List.of("1", "two", "2.5")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TopologyLoader.fromNode(
+                    yaml.readTree("{file: topology.yaml, host-queues: " + bad + "}"), "cfg", dir));
+            assertTrue(e.getMessage().startsWith("cfg: ") && e.getMessage().contains("host-queues"), e.getMessage());
+        }
+    }
 }

@@ -38,6 +38,9 @@ import java.util.Map;
  * queues: 8
  * address-base: 10.0.0.1     # hosts in natural name order get consecutive IPv4 addresses
  * addresses: {h1: [10.1.0.1]} # and/or explicit addresses per host
+ *
+ * # any of the three may add
+ * host-queues: 8              # also manage each host's NIC egress (host-based enforcement) with 8 queues
  * </pre>
  */
 public final class TopologyLoader {
@@ -60,14 +63,32 @@ public final class TopologyLoader {
      * format inline.
      */
     public static TopologyResolver fromNode(JsonNode node, String source, Path base) throws IOException {
+        TopologyResolver r;
         if (node.hasNonNull("file")) {
             Path f = Path.of(node.get("file").asText());
-            return load(base == null || f.isAbsolute() ? f : base.resolve(f));
+            r = load(base == null || f.isAbsolute() ? f : base.resolve(f));
+        } else if (node.hasNonNull("shape")) {
+            r = shape(node, source);
+        } else {
+            r = explicit(node, source);
         }
-        if (node.hasNonNull("shape")) {
-            return shape(node, source);
+        return withHostEgress(r, node, source);
+    }
+
+    /** Applies {@code host-queues: N} when the section gives it (a configuration's key overrides its file's). */
+    private static TopologyResolver withHostEgress(TopologyResolver r, JsonNode node, String source) {
+        JsonNode q = node.get("host-queues");
+        if (q == null || q.isNull()) {
+            return r;
         }
-        return explicit(node, source);
+        if (!q.canConvertToInt() || !q.isIntegralNumber()) {
+            throw new IllegalArgumentException(source + ": 'host-queues' must be an integer ≥ 2, got '" + q.asText() + "'");
+        }
+        try {
+            return r.withHostEgress(q.asInt());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
     }
 
     private static TopologyResolver shape(JsonNode n, String source) {

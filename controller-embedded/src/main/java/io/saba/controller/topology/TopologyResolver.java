@@ -1,22 +1,71 @@
 package io.saba.controller.topology;
 
 import io.saba.core.alloc.PortId;
+import io.saba.core.topology.Link;
 import io.saba.core.topology.Topology;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Paths from a static {@link Topology}, hosts found by their configured addresses. */
+/**
+ * Paths from a static {@link Topology}, hosts found by their configured addresses.
+ *
+ * <p><b>Host egress.</b> By default a path is the switch output ports a connection leaves through (Saba enforces
+ * in switches). With {@link #withHostEgress} the sender's own NIC egress, {@code PortId(host, its link's port)},
+ * comes first: where several applications send from one host, that NIC is the first place they contend (on the
+ * namespace testbed, with no fan-in, the only one), and a backend that can program host queues (Linux tc on the
+ * host, ETS on a NIC) then divides it by the same weights.
+ */
 public final class TopologyResolver implements PathResolver {
     private final Topology topology;
     private final Map<String, String> hostOfIp;
+    private final int hostEgressQueues;
+    private final Map<String, PortId> nicOfHost;
 
     /** @param addressesOfHost host → its literal IP addresses (each address belongs to one host) */
     public TopologyResolver(Topology topology, Map<String, List<String>> addressesOfHost) {
+        this(topology, indexAddresses(topology, addressesOfHost), 0);
+    }
+
+    private TopologyResolver(Topology topology, Map<String, String> hostOfIp, int hostEgressQueues) {
         this.topology = topology;
+        this.hostOfIp = hostOfIp;
+        this.hostEgressQueues = hostEgressQueues;
+        Map<String, PortId> nics = new HashMap<>();
+        if (hostEgressQueues > 0) {
+            for (Link l : topology.links()) {
+                if (topology.hosts().contains(l.a())) {
+                    nics.put(l.a(), new PortId(l.a(), l.portA()));
+                } else if (topology.hosts().contains(l.b())) {
+                    nics.put(l.b(), new PortId(l.b(), l.portB()));
+                }
+            }
+        }
+        this.nicOfHost = Map.copyOf(nics);
+    }
+
+    /**
+     * This topology with every host's NIC egress managed too, with {@code queues} queues (≥ 2; queue 0 is the
+     * default class's, as on a switch port).
+     */
+    public TopologyResolver withHostEgress(int queues) {
+        if (queues < 2) {
+            throw new IllegalArgumentException("host-queues must be at least 2 (one is the default class's), got "
+                    + queues);
+        }
+        return new TopologyResolver(topology, hostOfIp, queues);
+    }
+
+    /** Queues of each host's NIC egress when it is managed, 0 when paths are switch ports only. */
+    public int hostEgressQueues() {
+        return hostEgressQueues;
+    }
+
+    private static Map<String, String> indexAddresses(Topology topology, Map<String, List<String>> addressesOfHost) {
         Map<String, String> byIp = new HashMap<>();
         addressesOfHost.forEach((host, ips) -> {
             if (!topology.hosts().contains(host)) {
@@ -30,7 +79,7 @@ public final class TopologyResolver implements PathResolver {
                 }
             }
         });
-        this.hostOfIp = Map.copyOf(byIp);
+        return Map.copyOf(byIp);
     }
 
     private static String normalise(String ip, String host) {
@@ -60,16 +109,24 @@ public final class TopologyResolver implements PathResolver {
 
     @Override
     public List<PortId> path(String srcHost, String dstHost) {
-        return topology.path(srcHost, dstHost);
+        List<PortId> switches = topology.path(srcHost, dstHost);
+        if (hostEgressQueues == 0 || switches.isEmpty()) {
+            return switches;
+        }
+        List<PortId> withNic = new ArrayList<>(switches.size() + 1);
+        withNic.add(nicOfHost.get(srcHost));
+        withNic.addAll(switches);
+        return List.copyOf(withNic);
     }
 
     @Override
     public int queues(PortId port) {
-        return topology.queues(port);
+        return nicOfHost.containsKey(port.node()) && nicOfHost.get(port.node()).equals(port)
+                ? hostEgressQueues : topology.queues(port);
     }
 
     @Override
     public int minQueues() {
-        return topology.minQueues();
+        return hostEgressQueues == 0 ? topology.minQueues() : Math.min(hostEgressQueues, topology.minQueues());
     }
 }
