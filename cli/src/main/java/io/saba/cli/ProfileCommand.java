@@ -175,8 +175,10 @@ final class ProfileCommand implements Callable<Integer> {
     }
 
     private String settings(List<Double> lv, CommandWorkload cmd, TestbedSpec spec) {
-        String where = spec == null ? "" : String.format(Locale.ROOT, "; Spark standalone on testbed %s: master and "
-                + "driver on h1, one worker (1 core, 1 GB) on each of h2..h%d", spec.name(), spec.hosts());
+        String where = spec == null ? "" : master != null
+                ? String.format(Locale.ROOT, "; testbed %s, driver on h1, master %s", spec.name(), master)
+                : String.format(Locale.ROOT, "; Spark standalone on testbed %s: master and driver on h1, one worker"
+                        + " (1 core, 1 GB) on each of h2..h%d", spec.name(), spec.hosts());
         return String.format(Locale.ROOT, "levels %s %% x %d repetitions (highest level first in each round), "
                 + "timeout %d s, time = the job's own (SABA_RESULT) or wall clock%s; command: %s", lv, repeats,
                 timeoutSeconds, where, what.command != null ? what.command : "WorkloadMain " + String.join(" ",
@@ -203,7 +205,7 @@ final class ProfileCommand implements Callable<Integer> {
                 median(v.stream().mapToDouble(Double::doubleValue).toArray()), v.stream()
                         .map(x -> String.format(Locale.ROOT, "%.2f", x)).toList())));
         for (Map.Entry<Integer, FittedModel> f : o.fits().entrySet()) {
-            b.append(String.format(Locale.ROOT, "  k=%d  R² %.3f  D(b) = %s%n", f.getKey(), f.getValue().r2(),
+            b.append(String.format(Locale.ROOT, "  k=%d  R² %.3f  %s%n", f.getKey(), f.getValue().r2(),
                     f.getValue().model()));
         }
         return b.toString();

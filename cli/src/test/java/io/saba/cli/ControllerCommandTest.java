@@ -65,6 +65,22 @@ class ControllerCommandTest {
     }
 
     @Test
+    void aGroupRefusesHostQueuesBeforeConnecting(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("saba.yaml"), """
+                listen: 127.0.0.1:0
+                topology: {shape: single-switch:4, gbps: 10, queues: 4, address-base: 10.0.0.1, host-queues: 4}
+                """);
+        var cl = SabaCli.newCommandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        // no ZooKeeper at this address: the refusal must come first, from the configuration alone
+        assertEquals(2, cl.execute("controller", "--config", dir.resolve("saba.yaml").toString(),
+                "--cluster", "zk://127.0.0.1:1/saba"));
+        assertTrue(err.toString().contains("a controller group programs switch ports only; remove 'host-queues'"),
+                err.toString());
+    }
+
+    @Test
     void theBenchmarkRunsSmall() {
         assertEquals(0, SabaCli.newCommandLine().execute("controller", "bench", "--apps", "20", "--connections",
                 "600", "--rate", "2000", "--shape", "single-switch:8", "--fsync", "NEVER"));
