@@ -121,8 +121,7 @@ public final class TopologyResolver implements PathResolver {
 
     @Override
     public int queues(PortId port) {
-        return nicOfHost.containsKey(port.node()) && nicOfHost.get(port.node()).equals(port)
-                ? hostEgressQueues : topology.queues(port);
+        return port.equals(nicOfHost.get(port.node())) ? hostEgressQueues : topology.queues(port);
     }
 
     @Override
