@@ -1,7 +1,7 @@
 package io.saba.cli;
 
 import io.saba.controller.shell.ProcessRunner;
-import io.saba.controller.testbed.TestbedSpec;
+import io.saba.testbed.TestbedSpec;
 import io.saba.core.model.FittedModel;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;

@@ -1,6 +1,6 @@
 package io.saba.cli;
 
-import io.saba.controller.testbed.TestbedSpec;
+import io.saba.testbed.TestbedSpec;
 import io.saba.profiler.TestbedSparkCluster;
 import io.saba.profiler.WorkloadLauncher;
 import java.nio.file.Path;

@@ -1,14 +1,9 @@
 package io.saba.flink;
 
 import io.saba.client.SabaClient;
-import io.saba.controller.ControllerConfig;
-import io.saba.controller.EmbeddedController;
-import io.saba.controller.topology.TopologyResolver;
-import io.saba.core.topology.Topologies;
+import io.saba.controller.server.EmbeddedController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,27 +31,20 @@ final class ControllerLink implements AutoCloseable {
                     s.controllerAddress());
         }
         EmbeddedController c = embedded(s);
-        c.start();
         LOG.info("Saba: started an embedded controller at {} ({})", c.target(),
-                s.embeddedConfig() == null ? "default: dry-run, one host 127.0.0.1" : s.embeddedConfig());
+                s.embeddedConfig() == null ? "default: dry-run, this machine as one host" : s.embeddedConfig());
         return new ControllerLink(c, SabaClient.connect(s.clientConfig(c.target())), c.target());
     }
 
     private static EmbeddedController embedded(SabaSettings s) {
-        if (s.embeddedConfig() != null) {
-            try {
-                return ControllerConfig.load(s.embeddedConfig());
-            } catch (IOException e) {
-                throw new UncheckedIOException(SabaOptions.EMBEDDED_CONFIG.key() + ": cannot read "
-                        + s.embeddedConfig(), e);
-            } catch (IllegalArgumentException e) {
-                throw SabaSettings.bad(SabaOptions.EMBEDDED_CONFIG, e.getMessage());
-            }
+        try {
+            return EmbeddedController.inProcess(s.embeddedConfig(), null, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(SabaOptions.EMBEDDED_CONFIG.key() + ": cannot read "
+                    + s.embeddedConfig(), e);
+        } catch (IllegalArgumentException e) {
+            throw SabaSettings.bad(SabaOptions.EMBEDDED_CONFIG, e.getMessage());
         }
-        // a single machine (MiniCluster, a one-host trial): every TaskManager is 127.0.0.1
-        TopologyResolver one = new TopologyResolver(Topologies.singleSwitch(1, 10, 8),
-                Map.of("h1", List.of("127.0.0.1")));
-        return EmbeddedController.builder().topology(one).build();
     }
 
     SabaClient client() {

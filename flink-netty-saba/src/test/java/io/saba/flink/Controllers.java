@@ -1,6 +1,6 @@
 package io.saba.flink;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.state.AppView;
 import io.saba.controller.table.ModelCatalog;

@@ -9,7 +9,7 @@ import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
 import java.net.ServerSocket;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.saba.flink;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

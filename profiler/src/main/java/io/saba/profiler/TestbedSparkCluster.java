@@ -1,6 +1,6 @@
 package io.saba.profiler;
 
-import io.saba.controller.testbed.TestbedSpec;
+import io.saba.testbed.TestbedSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.saba.controller.shell.ProcessRunner;
-import io.saba.controller.testbed.Testbed;
-import io.saba.controller.testbed.TestbedSpec;
+import io.saba.testbed.Testbed;
+import io.saba.testbed.TestbedSpec;
 import org.junit.jupiter.api.Test;
 
 /** The testbed limiter on real namespaces and HTB classes (root only; skipped with the reason otherwise). */

@@ -6,8 +6,9 @@ import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
 import io.saba.controller.fabric.linux.PlainLink;
 import io.saba.controller.shell.ProcessRunner;
-import io.saba.controller.testbed.Testbed;
-import io.saba.controller.testbed.TestbedSpec;
+import io.saba.testbed.TestbedPorts;
+import io.saba.controller.fabric.linux.LinuxPortResolver;
+import io.saba.testbed.TestbedSpec;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.LinkedHashMap;
@@ -44,7 +45,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--port '" + port + "' is not node:port");
             }
             PortId id = new PortId(port.substring(0, colon), Integer.parseInt(port.substring(colon + 1)));
-            LinuxPort dev = Testbed.ports(spec).resolve(id).orElseThrow(
+            LinuxPort dev = LinuxPortResolver.of(new TestbedPorts().ports(spec)).resolve(id).orElseThrow(
                     () -> new IllegalArgumentException("testbed " + name + " has no port " + id));
             ProcessRunner shell = new ProcessRunner();
             if (reset) {

@@ -1,11 +1,11 @@
 package io.saba.cli.testbed;
 
 import io.saba.controller.shell.ProcessRunner;
-import io.saba.controller.testbed.Testbed;
-import io.saba.controller.testbed.TestbedSpec;
-import io.saba.controller.testbed.proof.ProofApp;
-import io.saba.controller.testbed.proof.ProofReport;
-import io.saba.controller.testbed.proof.TestbedProof;
+import io.saba.testbed.Testbed;
+import io.saba.testbed.TestbedSpec;
+import io.saba.bench.proof.ProofApp;
+import io.saba.bench.proof.ProofReport;
+import io.saba.bench.proof.TestbedProof;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

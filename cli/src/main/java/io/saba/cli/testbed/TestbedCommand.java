@@ -2,8 +2,8 @@ package io.saba.cli.testbed;
 
 import io.saba.controller.shell.CommandException;
 import io.saba.controller.shell.ProcessRunner;
-import io.saba.controller.testbed.Testbed;
-import io.saba.controller.testbed.TestbedSpec;
+import io.saba.testbed.Testbed;
+import io.saba.testbed.TestbedSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.saba.controller.cluster;
 
+import io.saba.controller.BatchResult;
+import io.saba.controller.Registration;
+import io.saba.controller.StatusView;
 import io.saba.controller.ControllerApi;
 import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
@@ -570,8 +573,8 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
     }
 
     @Override
-    public SabaController.Registration register(String tenant, Mutation.Register r) {
-        SabaController.Registration reg = (SabaController.Registration) await(submit(
+    public Registration register(String tenant, Mutation.Register r) {
+        Registration reg = (Registration) await(submit(
                 new LogRequest.Call(tenant, LogRequest.Kind.REGISTER, List.of(r))));
         // a new workload has level 0 until the leader's plan covers it: wait briefly, so the answer has its level
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
@@ -579,12 +582,12 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
             sleepQuietly(2);
         }
         AppView v = controller.app(r.appId());
-        return v == null ? reg : new SabaController.Registration(v.level(), reg.leaseMillis(), reg.workloadKnown());
+        return v == null ? reg : new Registration(v.level(), reg.leaseMillis(), reg.workloadKnown());
     }
 
     @Override
-    public SabaController.Registration heartbeat(String tenant, String appId) {
-        SabaController.Registration reg = controller.heartbeat(tenant, appId);
+    public Registration heartbeat(String tenant, String appId) {
+        Registration reg = controller.heartbeat(tenant, appId);
         renewals.put(appId, tenant);
         return reg;
     }
@@ -601,8 +604,8 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
     }
 
     @Override
-    public SabaController.BatchResult batch(String tenant, List<Mutation> events) {
-        return (SabaController.BatchResult) await(submit(new LogRequest.Call(tenant, LogRequest.Kind.BATCH,
+    public BatchResult batch(String tenant, List<Mutation> events) {
+        return (BatchResult) await(submit(new LogRequest.Call(tenant, LogRequest.Kind.BATCH,
                 events)));
     }
 
@@ -615,7 +618,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
 
     /** Applications and levels of the whole group; ports: only those this member programs. */
     @Override
-    public SabaController.StatusView status(boolean withConnections) {
+    public StatusView status(boolean withConnections) {
         return controller.status(withConnections);
     }
 

@@ -1,6 +1,6 @@
 package io.saba.controller.cluster;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.SabaController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.state.AppView;

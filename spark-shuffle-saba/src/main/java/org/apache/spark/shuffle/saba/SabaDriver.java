@@ -4,7 +4,7 @@ import io.saba.client.AppSpec;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.client.Transport;
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;

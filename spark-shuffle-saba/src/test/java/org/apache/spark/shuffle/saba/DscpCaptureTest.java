@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.client.DscpMap;
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

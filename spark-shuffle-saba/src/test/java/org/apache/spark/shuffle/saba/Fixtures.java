@@ -1,6 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.table.ModelCatalog;
 import io.saba.controller.state.AppView;
 import io.saba.core.model.SensitivityModel;
@@ -20,7 +20,7 @@ final class Fixtures {
     static EmbeddedController controller() {
         ModelCatalog table = new ModelCatalog(Map.of("lr", SensitivityModel.of(5, -8, 4),
                 "wc", SensitivityModel.of(1.2, -0.2)));
-        EmbeddedController c = EmbeddedController.builder().topology(EmbeddedControllerLauncher.thisMachine())
+        EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
                 .table(table).grpcThreads(2).build();
         c.start();
         return c;

@@ -1,6 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

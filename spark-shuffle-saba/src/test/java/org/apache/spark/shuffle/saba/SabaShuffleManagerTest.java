@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.EmbeddedController;
+import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
 import java.time.Duration;
 import java.util.Map;

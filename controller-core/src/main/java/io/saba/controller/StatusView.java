@@ -1,0 +1,15 @@
+package io.saba.controller;
+
+import io.saba.controller.state.AppView;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A consistent picture for status pages: the applications, what each port this controller programs holds, the
+ * allocation version, the backend's name and the open connections.
+ */
+public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, String backend,
+                         long connections) {
+}

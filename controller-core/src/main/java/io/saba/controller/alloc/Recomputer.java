@@ -1,0 +1,310 @@
+package io.saba.controller.alloc;
+
+import io.saba.controller.Metrics;
+import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.state.PortListener;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Coalesces state changes into recomputations. State changes mark ports dirty (cheap, under the controller's
+ * lock); one thread repeatedly takes the whole dirty set, snapshots those ports, allocates each, and pushes to
+ * the backend only the ports whose queue map or weights changed.
+ *
+ * <p>Why this bounds work: while a round runs, new events only add to the next round's set, so a burst of N
+ * events costs at most (burst duration / round time) + 1 rounds, and each port is computed once per round from
+ * the latest state — intermediate states are never pushed.
+ */
+public final class Recomputer implements PortListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Recomputer.class);
+
+    /** What a round reads under the controller's lock. */
+    public interface SnapshotSource {
+        Snapshot snapshot(Set<PortId> ports);
+    }
+
+    /** The plan and the applications at each requested port (empty list: nobody crosses it any more). */
+    public record Snapshot(LevelPlan plan, Map<PortId, List<AllocationEngine.AppAtPort>> appsAt) {
+    }
+
+    /** Ports snapshotted per lock acquisition. */
+    private static final int SNAPSHOT_CHUNK = 8;
+    private static final java.util.Comparator<AllocationEngine.AppAtPort> BY_APP_ID =
+            java.util.Comparator.comparing(AllocationEngine.AppAtPort::appId);
+    private final AllocationEngine engine;
+    private final FabricBackend backend;
+    private final Metrics metrics;
+    private final java.util.function.ToIntFunction<PortId> queuesOf;
+    private final Set<PortId> dirty = ConcurrentHashMap.newKeySet();
+    private final Set<PortId> unknown = ConcurrentHashMap.newKeySet();
+    private final AtomicLong oldestDirtyNanos = new AtomicLong();
+    private final Semaphore wake = new Semaphore(0);
+    private final Map<PortId, PortAllocation> current = new ConcurrentHashMap<>();
+    private final List<Consumer<AllocationChange>> watchers = new CopyOnWriteArrayList<>();
+    private final AtomicLong version = new AtomicLong();
+    private final AtomicLong completedRounds = new AtomicLong();
+    private volatile SnapshotSource source;
+    private volatile java.util.function.Predicate<PortId> owns = p -> true;
+    /** Held across every backend call: {@link #fence()} waits on it. */
+    private final Object pushLock = new Object();
+    private volatile boolean running = true;
+    private volatile boolean busy;
+    private final long minRoundNanos;
+    private long lastRoundStart;
+    private final Thread thread;
+
+    /**
+     * @param minRoundInterval the least time between the starts of two rounds: events arriving meanwhile are
+     *                         merged into one round (a port recomputed once, not once per event). It bounds the
+     *                         recomputation rate and adds at most this much to the event-to-push lag.
+     */
+    public Recomputer(AllocationEngine engine, FabricBackend backend, Metrics metrics,
+                      java.util.function.ToIntFunction<PortId> queuesOf, java.time.Duration minRoundInterval) {
+        this.minRoundNanos = minRoundInterval.toNanos();
+        this.engine = engine;
+        this.backend = backend;
+        this.metrics = metrics;
+        this.queuesOf = queuesOf;
+        this.thread = new Thread(this::loop, "saba-recompute");
+        thread.setDaemon(true);
+    }
+
+    /** Starts the recompute thread once the state it reads exists. */
+    public void start(SnapshotSource src) {
+        this.source = src;
+        thread.start();
+    }
+
+    @Override
+    public void dirty(Collection<PortId> ports) {
+        if (ports.isEmpty()) {
+            return;
+        }
+        dirty.addAll(ports);
+        oldestDirtyNanos.compareAndSet(0, System.nanoTime());
+        if (wake.availablePermits() == 0) {
+            wake.release();
+        }
+    }
+
+    /**
+     * Narrows the ports this controller programs (a controller group splits the fabric by switch); by default it
+     * owns every port. Ports not owned are neither computed nor pushed; call {@link #fence()} after narrowing.
+     */
+    public void ownership(java.util.function.Predicate<PortId> ownedPorts) {
+        this.owns = ownedPorts;
+    }
+
+    /**
+     * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
+     * a port no longer owned: the caller may then let another controller program it.
+     */
+    public void fence() {
+        synchronized (pushLock) {
+            // nothing: entering means no push holds the lock, and later pushes see the new ownership
+        }
+    }
+
+    /**
+     * Ports whose configuration is unknown here, because another controller (or nobody) last programmed them: each
+     * is pushed at the next round whatever was pushed before, or released if no application crosses it.
+     */
+    public void retake(Collection<PortId> ports) {
+        current.keySet().removeAll(ports);
+        unknown.addAll(ports);
+        dirty(ports);
+    }
+
+    public void addWatcher(Consumer<AllocationChange> w) {
+        watchers.add(w);
+    }
+
+    public void removeWatcher(Consumer<AllocationChange> w) {
+        watchers.remove(w);
+    }
+
+    /** The configuration last pushed per port. */
+    public Map<PortId, PortAllocation> current() {
+        return Map.copyOf(current);
+    }
+
+    public long version() {
+        return version.get();
+    }
+
+    /** Rounds completed so far (tests wait on this, never on time). */
+    public long rounds() {
+        return completedRounds.get();
+    }
+
+    /** True when no port is waiting to be recomputed. */
+    public boolean idle() {
+        return !busy && dirty.isEmpty();
+    }
+
+    private void loop() {
+        while (running) {
+            try {
+                wake.tryAcquire(1, TimeUnit.SECONDS);
+                wake.drainPermits();
+                if (!dirty.isEmpty()) {
+                    long wait = lastRoundStart + minRoundNanos - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    lastRoundStart = System.nanoTime();
+                    busy = true;
+                    try {
+                        round();
+                    } finally {
+                        busy = false;
+                    }
+                }
+            } catch (InterruptedException e) {
+                if (!running) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.error("recomputation failed; the fabric keeps its previous configuration", e);
+                metrics.recomputeFailures.increment();
+            }
+        }
+    }
+
+    private void round() {
+        long since = oldestDirtyNanos.getAndSet(0);
+        Set<PortId> batch = new HashSet<>();
+        java.util.function.Predicate<PortId> owned = owns;
+        for (PortId p : dirty) {
+            dirty.remove(p);
+            if (owned.test(p)) {
+                batch.add(p);
+            }
+        }
+        long t0 = System.nanoTime();
+        List<PortAllocation> changed = new ArrayList<>();
+        Set<PortId> released = new HashSet<>();
+        // snapshot a few ports at a time: the controller's lock is held per chunk, not for the whole round, so
+        // requests keep flowing while a big round runs. Ports are independent, and each chunk carries the plan
+        // its levels came from; a later plan change marks the ports dirty again, so the latest state still wins.
+        List<PortId> ports = new ArrayList<>(batch);
+        for (int from = 0; from < ports.size(); from += SNAPSHOT_CHUNK) {
+            Snapshot snap = source.snapshot(new HashSet<>(ports.subList(from,
+                    Math.min(ports.size(), from + SNAPSHOT_CHUNK))));
+            allocate(snap, changed, released);
+        }
+        push(changed, released);
+        long end = System.nanoTime();
+        metrics.recomputations.increment();
+        metrics.recomputeSeconds.observeNanos(end - t0);
+        if (since != 0) {
+            metrics.pushLag.recordNanos(end - since);
+        }
+        completedRounds.incrementAndGet();
+    }
+
+    private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
+        for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
+            PortId port = e.getKey();
+            boolean wasUnknown = unknown.remove(port);
+            if (e.getValue().isEmpty()) {
+                if (current.containsKey(port) || wasUnknown) {
+                    released.add(port);
+                }
+                continue;
+            }
+            List<AllocationEngine.AppAtPort> apps = new ArrayList<>(e.getValue());
+            apps.sort(BY_APP_ID); // outside the lock; makes per-application weights deterministic
+            PortAllocation a = engine.allocatePort(snap.plan(), port, queuesOf.applyAsInt(port), apps);
+            PortAllocation before = current.get(port);
+            if (before == null || !sameSwitchConfig(before, a)) {
+                changed.add(a);
+            } else {
+                current.put(port, a); // same switch configuration; keep the fresh per-app weights for status
+            }
+        }
+    }
+
+    private void push(List<PortAllocation> changed, Set<PortId> released) {
+        synchronized (pushLock) {
+            // ownership may have moved while this round computed: push only what is still ours
+            changed.removeIf(a -> !owns.test(a.port()));
+            released.removeIf(p -> !owns.test(p));
+            pushOwned(changed, released);
+        }
+    }
+
+    private void pushOwned(List<PortAllocation> changed, Set<PortId> released) {
+        if (changed.isEmpty() && released.isEmpty()) {
+            return;
+        }
+        List<PortAllocation> ok = new ArrayList<>();
+        if (!changed.isEmpty()) {
+            ApplyResult r = backend.apply(changed);
+            metrics.backendPushes.increment();
+            for (PortAllocation a : changed) {
+                if (r.failed().containsKey(a.port())) {
+                    metrics.backendFailures.increment();
+                    LOG.warn("backend {} could not configure {}: {}", backend.name(), a.port(),
+                            r.failed().get(a.port()));
+                } else {
+                    current.put(a.port(), a);
+                    ok.add(a);
+                }
+            }
+        }
+        Set<PortId> gone = new HashSet<>();
+        if (!released.isEmpty()) {
+            ApplyResult r = backend.release(released);
+            metrics.backendPushes.increment();
+            for (PortId p : released) {
+                if (r.failed().containsKey(p)) {
+                    metrics.backendFailures.increment();
+                } else {
+                    current.remove(p);
+                    gone.add(p);
+                }
+            }
+        }
+        AllocationChange change = new AllocationChange(version.incrementAndGet(), ok, gone);
+        for (Consumer<AllocationChange> w : watchers) {
+            try {
+                w.accept(change);
+            } catch (RuntimeException e) {
+                LOG.debug("watcher failed: {}", e.toString());
+            }
+        }
+    }
+
+    /** What the switch sees: the level→queue map and the queue weights (per-app weights are bookkeeping). */
+    static boolean sameSwitchConfig(PortAllocation a, PortAllocation b) {
+        return a.queueOfLevel().equals(b.queueOfLevel()) && Arrays.equals(a.queueWeights(), b.queueWeights());
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,471 @@
+package io.saba.controller.state;
+
+import io.saba.controller.alloc.AllocationEngine;
+import io.saba.controller.alloc.AllocationEngine.AppAtPort;
+import io.saba.controller.alloc.LevelPlan;
+import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.topology.PathResolver;
+import io.saba.core.alloc.PortId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cluster picture and the rules that change it. Not thread-safe: the controller serialises every call under
+ * one lock (each call is microseconds of map updates; the expensive part, allocation, runs elsewhere on
+ * snapshots).
+ *
+ * <p>{@link #check} decides whether a mutation is acceptable and throws a precise {@link ControllerException} if
+ * not, without changing anything; {@link #apply} then changes state and never refuses. Replay from the journal
+ * calls {@link #apply} alone.
+ *
+ * <p>Ordering: an event with a sequence number is ignored when the application has seen the same connection
+ * with a newer one (so a retried or reordered "opened" cannot resurrect a closed connection). A sync with
+ * sequence S replaces the set, except for connections already seen with a sequence above S.
+ */
+public final class ControllerState {
+    private final PathResolver resolver;
+    private final AllocationEngine engine;
+    private final PortListener listener;
+    private ModelCatalog catalog;
+    private final Map<String, AppRecord> apps = new LinkedHashMap<>();
+    private final Map<PortId, Map<String, Integer>> ports = new HashMap<>();
+    private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
+    private LevelPlan plan = new LevelPlan(Map.of(), null);
+    /** Host pair → path: every event would otherwise resolve its path twice (check, then apply). Bounded. */
+    private final Map<String, List<PortId>> pathCache = new HashMap<>();
+    private static final int PATH_CACHE_LIMIT = 200_000;
+    private long openConnections;
+    /** False in a controller group: its leader plans levels for everyone and {@link #installPlan} applies them. */
+    private boolean planLocally = true;
+
+    public ControllerState(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
+                           PortListener listener) {
+        this.resolver = resolver;
+        this.engine = engine;
+        this.catalog = catalog;
+        this.listener = listener;
+    }
+
+    // ---- checks: throw, never change state ----
+
+    /** @param tenant the caller's tenant ("" when authentication is off) */
+    public void check(Mutation m, String tenant) {
+        AppRecord app = apps.get(m.appId());
+        if (app != null && !app.tenant.equals(tenant)) {
+            throw ControllerException.denied("application " + m.appId() + " belongs to another tenant");
+        }
+        if (m instanceof Mutation.Register r) {
+            if (app != null && r.attempt() < app.attempt) {
+                throw new ControllerException(ControllerException.Kind.FAILED_PRECONDITION, "application "
+                        + r.appId() + " attempt " + r.attempt() + " is older than the registered attempt "
+                        + app.attempt);
+            }
+        } else if (m instanceof Mutation.Opened o) {
+            requireRegistered(app, m.appId());
+            resolve(o.key());
+        } else if (m instanceof Mutation.Closed) {
+            requireRegistered(app, m.appId());
+        } else if (m instanceof Mutation.Sync s) {
+            requireRegistered(app, m.appId());
+            for (ConnectionKey k : s.open()) {
+                resolve(k);
+            }
+        }
+        // deregistering an unknown application is harmless: nothing to check
+    }
+
+    private static void requireRegistered(AppRecord app, String appId) {
+        if (app == null) {
+            throw ControllerException.notFound("application " + appId
+                    + " is not registered (never registered, deregistered, or its lease expired); register it first");
+        }
+    }
+
+    /** The ports a connection crosses; throws INVALID_ARGUMENT naming the endpoint no topology host owns. */
+    public List<PortId> resolve(ConnectionKey k) {
+        String src = resolver.hostOf(k.srcIp()).orElseThrow(() -> ControllerException.invalid("source endpoint "
+                + ConnectionKey.endpoint(k.srcIp(), k.srcPort()) + ": no topology host has address " + k.srcIp()));
+        String dst = resolver.hostOf(k.dstIp()).orElseThrow(() -> ControllerException.invalid(
+                "destination endpoint " + ConnectionKey.endpoint(k.dstIp(), k.dstPort())
+                        + ": no topology host has address " + k.dstIp()));
+        String pair = src + '\u0000' + dst;
+        List<PortId> path = pathCache.get(pair);
+        if (path == null) {
+            if (pathCache.size() >= PATH_CACHE_LIMIT) {
+                pathCache.clear();
+            }
+            try {
+                path = List.copyOf(resolver.path(src, dst));
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                throw new ControllerException(ControllerException.Kind.FAILED_PRECONDITION, "no path from " + src
+                        + " to " + dst + ": " + e.getMessage());
+            }
+            pathCache.put(pair, path);
+        }
+        return path;
+    }
+
+    // ---- apply: change state, never refuse ----
+
+    /**
+     * Applies a checked (or replayed) mutation.
+     *
+     * @return how many things changed (0 for duplicates, stale events and unknown targets)
+     */
+    public int apply(Mutation m, long nowNanos, long leaseNanos) {
+        if (m instanceof Mutation.Register r) {
+            return register(r, nowNanos + leaseNanos);
+        } else if (m instanceof Mutation.Deregister d) {
+            return deregister(d.appId());
+        } else if (m instanceof Mutation.Opened o) {
+            return opened(o);
+        } else if (m instanceof Mutation.Closed c) {
+            return closed(c);
+        } else {
+            return sync((Mutation.Sync) m);
+        }
+    }
+
+    private int register(Mutation.Register r, long leaseDeadline) {
+        AppRecord app = apps.get(r.appId());
+        if (app == null) {
+            app = new AppRecord(r.appId(), r.tenant());
+            apps.put(r.appId(), app);
+        } else {
+            if (r.attempt() > app.attempt) {
+                // a restarted driver: the old attempt's connections died with it
+                dropConnections(app);
+                app.lastSeq.clear();
+            }
+            forgetWorkload(app.workload);
+        }
+        app.workload = r.workload();
+        app.framework = r.framework();
+        app.user = r.user();
+        app.attempt = Math.max(app.attempt, r.attempt());
+        app.leaseDeadlineNanos = leaseDeadline;
+        app.workloadKnown = catalog.knows(r.workload());
+        app.model = catalog.modelOf(r.workload());
+        boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
+        if (planLocally && (newWorkload || !plan.levelOfWorkload().containsKey(r.workload()))) {
+            replan();
+        } else {
+            app.level = plan.levelOf(app.workload);
+        }
+        return 1;
+    }
+
+    private int deregister(String appId) {
+        AppRecord app = apps.remove(appId);
+        if (app == null) {
+            return 0;
+        }
+        dropConnections(app);
+        if (forgetWorkload(app.workload)) {
+            replan();
+        }
+        return 1;
+    }
+
+    /** @return true if no application runs the workload any more */
+    private boolean forgetWorkload(String workload) {
+        if (workload == null) {
+            return false;
+        }
+        Integer left = appsOfWorkload.computeIfPresent(workload, (w, n) -> n == 1 ? null : n - 1);
+        return left == null;
+    }
+
+    private int opened(Mutation.Opened o) {
+        AppRecord app = apps.get(o.appId());
+        if (app == null || stale(app, o.key(), o.seq())) {
+            return 0;
+        }
+        if (app.open.containsKey(o.key())) {
+            return 0;
+        }
+        List<PortId> path;
+        try {
+            path = resolve(o.key());
+        } catch (ControllerException e) {
+            return 0; // replayed under a topology that no longer has the host
+        }
+        addConnection(app, o.key(), path);
+        return 1;
+    }
+
+    private int closed(Mutation.Closed c) {
+        AppRecord app = apps.get(c.appId());
+        if (app == null || stale(app, c.key(), c.seq())) {
+            return 0;
+        }
+        return removeConnection(app, c.key()) ? 1 : 0;
+    }
+
+    private int sync(Mutation.Sync s) {
+        AppRecord app = apps.get(s.appId());
+        if (app == null) {
+            return 0;
+        }
+        int changed = 0;
+        Set<ConnectionKey> wanted = new HashSet<>(s.open());
+        for (ConnectionKey k : new ArrayList<>(app.open.keySet())) {
+            if (!wanted.contains(k) && !newerThan(app, k, s.seq()) && removeConnection(app, k)) {
+                changed++;
+            }
+        }
+        for (ConnectionKey k : s.open()) {
+            if (!newerThan(app, k, s.seq()) && !app.open.containsKey(k)) {
+                try {
+                    addConnection(app, k, resolve(k));
+                    changed++;
+                } catch (ControllerException e) {
+                    // replayed under a topology that no longer has the host
+                }
+            }
+        }
+        // the sync supersedes everything at or below its sequence: forget those entries (bounds the table)
+        app.lastSeq.values().removeIf(seq -> seq <= s.seq());
+        return changed;
+    }
+
+    /** Records the event's sequence and says whether an event at least as new was already seen. */
+    private static boolean stale(AppRecord app, ConnectionKey key, long seq) {
+        if (seq <= 0) {
+            return false;
+        }
+        Long seen = app.lastSeq.get(key);
+        if (seen != null && seen >= seq) {
+            return true;
+        }
+        app.lastSeq.put(key, seq);
+        return false;
+    }
+
+    private static boolean newerThan(AppRecord app, ConnectionKey key, long seq) {
+        Long seen = app.lastSeq.get(key);
+        return seen != null && seen > seq;
+    }
+
+    private void addConnection(AppRecord app, ConnectionKey key, List<PortId> path) {
+        app.open.put(key, path);
+        openConnections++;
+        List<PortId> joined = new ArrayList<>(path.size());
+        for (PortId p : path) {
+            if (ports.computeIfAbsent(p, x -> new HashMap<>()).merge(app.appId, 1, Integer::sum) == 1) {
+                joined.add(p);
+            }
+        }
+        // a port's allocation depends on which applications cross it, not on how many connections each has
+        listener.dirty(joined);
+    }
+
+    private boolean removeConnection(AppRecord app, ConnectionKey key) {
+        List<PortId> path = app.open.remove(key);
+        if (path == null) {
+            return false;
+        }
+        openConnections--;
+        List<PortId> left = new ArrayList<>(path.size());
+        for (PortId p : path) {
+            Map<String, Integer> at = ports.get(p);
+            if (at != null && at.computeIfPresent(app.appId, (id, n) -> n == 1 ? null : n - 1) == null) {
+                left.add(p);
+                if (at.isEmpty()) {
+                    ports.remove(p);
+                }
+            }
+        }
+        listener.dirty(left);
+        return true;
+    }
+
+    /**
+     * Resolves every open connection again (after the fabric re-routed). A connection whose path changed leaves its
+     * old ports and joins the new ones; one whose endpoints no longer resolve keeps no ports until they do.
+     *
+     * @return connections whose path changed
+     */
+    public int reroute() {
+        pathCache.clear();
+        int moved = 0;
+        for (AppRecord app : apps.values()) {
+            for (Map.Entry<ConnectionKey, List<PortId>> e : new ArrayList<>(app.open.entrySet())) {
+                List<PortId> now;
+                try {
+                    now = resolve(e.getKey());
+                } catch (RuntimeException unresolvable) {
+                    now = List.of();
+                }
+                if (!now.equals(e.getValue())) {
+                    removeConnection(app, e.getKey());
+                    addConnection(app, e.getKey(), now);
+                    moved++;
+                }
+            }
+        }
+        return moved;
+    }
+
+    private void dropConnections(AppRecord app) {
+        for (ConnectionKey k : new ArrayList<>(app.open.keySet())) {
+            removeConnection(app, k);
+        }
+    }
+
+    /** Re-clusters the workloads present; every port in use is recomputed. */
+    private void replan() {
+        if (!planLocally) {
+            return; // the group's leader sees the new workload set and logs a plan; installPlan applies it
+        }
+        Map<String, io.saba.core.model.SensitivityModel> models = workloadModels();
+        installPlan(models.isEmpty() ? new LevelPlan(Map.of(), null) : engine.plan(models));
+    }
+
+    /** The model of every workload some application runs: what a level plan is computed from. */
+    public Map<String, io.saba.core.model.SensitivityModel> workloadModels() {
+        Map<String, io.saba.core.model.SensitivityModel> models = new TreeMap<>();
+        for (String w : appsOfWorkload.keySet()) {
+            models.put(w, catalog.modelOf(w));
+        }
+        return models;
+    }
+
+    /**
+     * Stops planning levels here: a controller group's leader plans for every member and each applies the plan at
+     * the same point of the shared log ({@link #installPlan}), so members never disagree on levels. Until a plan
+     * covers a new workload its applications stay at level 0, the default class.
+     */
+    public void planElsewhere() {
+        planLocally = false;
+    }
+
+    /** Adopts a level plan: every application's level follows it and every port in use is recomputed. */
+    public void installPlan(LevelPlan newPlan) {
+        plan = newPlan;
+        for (AppRecord app : apps.values()) {
+            app.level = plan.levelOf(app.workload);
+        }
+        // a new clustering can move levels and also the level hierarchy (centroids), which shapes every port's
+        // level→queue map: recompute every port in use (re-planning happens only when the workload set changes)
+        listener.dirty(List.copyOf(ports.keySet()));
+    }
+
+    /** Swaps the sensitivity table: models, levels and every port may change. */
+    public void setCatalog(ModelCatalog newCatalog) {
+        this.catalog = newCatalog;
+        for (AppRecord app : apps.values()) {
+            app.workloadKnown = catalog.knows(app.workload);
+            app.model = catalog.modelOf(app.workload);
+        }
+        replan();
+        listener.dirty(List.copyOf(ports.keySet()));
+    }
+
+    // ---- leases ----
+
+    /** @return false when the application is unknown */
+    public boolean renew(String appId, long deadlineNanos) {
+        AppRecord app = apps.get(appId);
+        if (app == null) {
+            return false;
+        }
+        app.leaseDeadlineNanos = deadlineNanos;
+        return true;
+    }
+
+    /** Applications whose lease ended before {@code nowNanos}. */
+    public List<String> expired(long nowNanos) {
+        List<String> out = new ArrayList<>();
+        for (AppRecord app : apps.values()) {
+            if (nowNanos - app.leaseDeadlineNanos > 0) {
+                out.add(app.appId);
+            }
+        }
+        return out;
+    }
+
+    /** Gives every application a fresh lease (after a restart, so clients have time to re-sync). */
+    public void renewAll(long deadlineNanos) {
+        for (AppRecord app : apps.values()) {
+            app.leaseDeadlineNanos = deadlineNanos;
+        }
+    }
+
+    // ---- reads ----
+
+    public AppRecord app(String appId) {
+        return apps.get(appId);
+    }
+
+    public int appCount() {
+        return apps.size();
+    }
+
+    public long connectionCount() {
+        return openConnections;
+    }
+
+    public LevelPlan plan() {
+        return plan;
+    }
+
+    public ModelCatalog catalog() {
+        return catalog;
+    }
+
+    /**
+     * The applications crossing a port with their levels and models (empty when none), in no particular order:
+     * this runs under the controller's lock, so sorting is left to the caller.
+     */
+    public List<AppAtPort> appsAt(PortId port) {
+        Map<String, Integer> at = ports.get(port);
+        if (at == null) {
+            return List.of();
+        }
+        List<AppAtPort> out = new ArrayList<>(at.size());
+        for (String id : at.keySet()) {
+            AppRecord app = apps.get(id);
+            // level 0 is the default class (queue 0, no Saba share); only a group member, before its leader's plan
+            // covers a new workload, holds such applications
+            if (app.level != 0) {
+                out.add(new AppAtPort(id, app.level, app.model));
+            }
+        }
+        return out;
+    }
+
+    public Set<PortId> portsInUse() {
+        return Set.copyOf(ports.keySet());
+    }
+
+    public List<AppView> views(boolean withConnections, long nowNanos) {
+        List<AppView> out = new ArrayList<>(apps.size());
+        for (AppRecord a : apps.values()) {
+            out.add(new AppView(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant, a.level,
+                    a.workloadKnown, a.open.size(),
+                    TimeUnit.NANOSECONDS.toMillis(a.leaseDeadlineNanos - nowNanos),
+                    withConnections ? List.copyOf(a.open.keySet()) : List.of()));
+        }
+        return out;
+    }
+
+    /** Mutations that rebuild the current state from nothing: what journal compaction writes. */
+    public List<Mutation> asMutations() {
+        List<Mutation> out = new ArrayList<>();
+        for (AppRecord a : apps.values()) {
+            out.add(new Mutation.Register(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant));
+            if (!a.open.isEmpty()) {
+                out.add(new Mutation.Sync(a.appId, List.copyOf(a.open.keySet()), 0));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,294 @@
+package io.saba.controller.grpc;
+
+import io.saba.controller.BatchResult;
+import io.saba.controller.Registration;
+import io.saba.controller.StatusView;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.saba.controller.ControllerApi;
+import io.saba.controller.SabaController;
+import io.saba.controller.alloc.AllocationChange;
+import io.saba.controller.state.AppView;
+import io.saba.controller.state.ConnectionKey;
+import io.saba.controller.state.ControllerException;
+import io.saba.controller.state.Mutation;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import io.saba.proto.v1.AllocationChange.Builder;
+import io.saba.proto.v1.AppStatus;
+import io.saba.proto.v1.BatchedEvent;
+import io.saba.proto.v1.Connection;
+import io.saba.proto.v1.ConnectionBatch;
+import io.saba.proto.v1.ConnectionEvent;
+import io.saba.proto.v1.ControllerGrpc;
+import io.saba.proto.v1.DeregisterRequest;
+import io.saba.proto.v1.DeregisterResponse;
+import io.saba.proto.v1.Endpoint;
+import io.saba.proto.v1.EventAck;
+import io.saba.proto.v1.HeartbeatRequest;
+import io.saba.proto.v1.HeartbeatResponse;
+import io.saba.proto.v1.PortStatus;
+import io.saba.proto.v1.RegisterRequest;
+import io.saba.proto.v1.RegisterResponse;
+import io.saba.proto.v1.ReloadTableRequest;
+import io.saba.proto.v1.ReloadTableResponse;
+import io.saba.proto.v1.StatusRequest;
+import io.saba.proto.v1.StatusResponse;
+import io.saba.proto.v1.SyncRequest;
+import io.saba.proto.v1.Transport;
+import io.saba.proto.v1.WatchRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The saba.v1 Controller service: translates messages to {@link SabaController} calls and
+ * {@link ControllerException}s to status codes. No logic of its own.
+ */
+public final class ControllerService extends ControllerGrpc.ControllerImplBase {
+    private final ControllerApi controller;
+    private final Set<String> adminTenants;
+    private final boolean authEnabled;
+    private final Supplier<String> configuredTable;
+    private final Map<ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>, Consumer<AllocationChange>> watches =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * @param adminTenants    tenants allowed to reload the table (ignored when authentication is off)
+     * @param configuredTable reads the configured table file, for a reload without inline JSON
+     */
+    public ControllerService(ControllerApi controller, boolean authEnabled, Set<String> adminTenants,
+                             Supplier<String> configuredTable) {
+        this.controller = controller;
+        this.authEnabled = authEnabled;
+        this.adminTenants = Set.copyOf(adminTenants);
+        this.configuredTable = configuredTable;
+    }
+
+    @Override
+    public void register(RegisterRequest r, StreamObserver<RegisterResponse> out) {
+        answer(out, () -> {
+            Registration reg = controller.register(AuthInterceptor.tenant(), new Mutation.Register(
+                    Requests.appId(r.getAppId()), Requests.label("workload", r.getWorkload()),
+                    Requests.label("framework", r.getFramework()), Requests.label("user", r.getUser()),
+                    r.getAttempt(), AuthInterceptor.tenant()));
+            return RegisterResponse.newBuilder().setLevel(reg.level()).setLeaseMillis(reg.leaseMillis())
+                    .setWorkloadKnown(reg.workloadKnown()).build();
+        });
+    }
+
+    @Override
+    public void heartbeat(HeartbeatRequest r, StreamObserver<HeartbeatResponse> out) {
+        answer(out, () -> {
+            Registration reg = controller.heartbeat(AuthInterceptor.tenant(),
+                    Requests.appId(r.getAppId()));
+            return HeartbeatResponse.newBuilder().setLevel(reg.level()).setLeaseMillis(reg.leaseMillis()).build();
+        });
+    }
+
+    @Override
+    public void deregister(DeregisterRequest r, StreamObserver<DeregisterResponse> out) {
+        answer(out, () -> DeregisterResponse.newBuilder().setWasRegistered(
+                controller.deregister(AuthInterceptor.tenant(), Requests.appId(r.getAppId()))).build());
+    }
+
+    @Override
+    public void connectionOpened(ConnectionEvent e, StreamObserver<EventAck> out) {
+        answer(out, () -> ack(controller.connectionEvent(AuthInterceptor.tenant(), mutation(true, e))));
+    }
+
+    @Override
+    public void connectionClosed(ConnectionEvent e, StreamObserver<EventAck> out) {
+        answer(out, () -> ack(controller.connectionEvent(AuthInterceptor.tenant(), mutation(false, e))));
+    }
+
+    @Override
+    public void reportConnections(ConnectionBatch b, StreamObserver<EventAck> out) {
+        answer(out, () -> {
+            if (b.getEventsCount() > Requests.MAX_BATCH) {
+                throw ControllerException.invalid("batch has " + b.getEventsCount() + " events; at most "
+                        + Requests.MAX_BATCH + " allowed");
+            }
+            List<Mutation> events = new ArrayList<>(b.getEventsCount());
+            int malformed = 0;
+            String first = "";
+            for (BatchedEvent e : b.getEventsList()) {
+                try {
+                    events.add(mutation(e.getOpen(), e.getEvent()));
+                } catch (ControllerException ex) {
+                    malformed++;
+                    first = first.isEmpty() ? ex.getMessage() : first;
+                }
+            }
+            BatchResult r = controller.batch(AuthInterceptor.tenant(), events);
+            return EventAck.newBuilder().setApplied(r.applied()).setRejected(r.rejected() + malformed)
+                    .setFirstRejection(first.isEmpty() ? r.firstRejection() : first)
+                    .addAllUnknownApps(r.unknownApps()).build();
+        });
+    }
+
+    @Override
+    public void syncConnections(SyncRequest s, StreamObserver<EventAck> out) {
+        answer(out, () -> {
+            if (s.getOpenCount() > Requests.MAX_SYNC) {
+                throw ControllerException.invalid("sync lists " + s.getOpenCount() + " connections; at most "
+                        + Requests.MAX_SYNC + " allowed");
+            }
+            List<ConnectionKey> keys = new ArrayList<>(s.getOpenCount());
+            for (Connection c : s.getOpenList()) {
+                keys.add(Requests.connection(c));
+            }
+            return ack(controller.connectionEvent(AuthInterceptor.tenant(),
+                    new Mutation.Sync(Requests.appId(s.getAppId()), keys, s.getSeq())));
+        });
+    }
+
+    @Override
+    public void status(StatusRequest r, StreamObserver<StatusResponse> out) {
+        answer(out, () -> {
+            StatusView v = controller.status(r.getIncludeConnections());
+            StatusResponse.Builder b = StatusResponse.newBuilder().setAllocationVersion(v.version())
+                    .setBackend(v.backend());
+            for (AppView a : v.apps()) {
+                AppStatus.Builder s = AppStatus.newBuilder().setAppId(a.appId()).setWorkload(a.workload())
+                        .setFramework(a.framework()).setUser(a.user()).setAttempt(a.attempt())
+                        .setLevel(a.level()).setTenant(a.tenant()).setConnections(a.connections())
+                        .setLeaseRemainingMillis(a.leaseRemainingMillis()).setWorkloadKnown(a.workloadKnown());
+                for (ConnectionKey k : a.open()) {
+                    s.addOpen(connection(k));
+                }
+                b.addApps(s);
+            }
+            for (PortAllocation p : v.ports().values()) {
+                b.addPorts(port(p));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void watch(WatchRequest r, StreamObserver<io.saba.proto.v1.AllocationChange> out) {
+        ServerCallStreamObserver<io.saba.proto.v1.AllocationChange> call =
+                (ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>) out;
+        Consumer<AllocationChange> watcher = change -> {
+            // a watcher that cannot keep up misses changes rather than growing the controller's memory;
+            // Status gives the full picture at any time
+            if (call.isReady()) {
+                call.onNext(change(change));
+            }
+        };
+        call.setOnCancelHandler(() -> {
+            controller.removeWatcher(watcher);
+            watches.remove(call);
+        });
+        watches.put(call, watcher);
+        controller.addWatcher(watcher);
+    }
+
+    /** Ends every Watch stream (on shutdown, so the server need not wait for watchers to hang up). */
+    public void closeWatches() {
+        watches.forEach((call, watcher) -> {
+            controller.removeWatcher(watcher);
+            try {
+                call.onCompleted();
+            } catch (RuntimeException e) {
+                // already cancelled by the client
+            }
+        });
+        watches.clear();
+    }
+
+    @Override
+    public void reloadTable(ReloadTableRequest r, StreamObserver<ReloadTableResponse> out) {
+        answer(out, () -> {
+            if (authEnabled && !adminTenants.contains(AuthInterceptor.tenant())) {
+                throw ControllerException.denied("tenant " + AuthInterceptor.tenant()
+                        + " may not reload the sensitivity table (not in admin-tenants)");
+            }
+            String json = r.getTableJson().isBlank() ? configuredTable.get() : r.getTableJson();
+            try {
+                return ReloadTableResponse.newBuilder().setWorkloads(controller.reloadTable(json)).build();
+            } catch (IllegalArgumentException e) {
+                throw ControllerException.invalid("sensitivity table rejected: " + e.getMessage());
+            }
+        });
+    }
+
+    private static Mutation mutation(boolean open, ConnectionEvent e) {
+        String app = Requests.appId(e.getAppId());
+        if (!e.hasConnection()) {
+            throw ControllerException.invalid("connection event without a connection");
+        }
+        ConnectionKey k = Requests.connection(e.getConnection());
+        return open ? new Mutation.Opened(app, k, e.getSeq()) : new Mutation.Closed(app, k, e.getSeq());
+    }
+
+    private static EventAck ack(int applied) {
+        return EventAck.newBuilder().setApplied(applied).build();
+    }
+
+    static Connection connection(ConnectionKey k) {
+        return Connection.newBuilder().setSrc(Endpoint.newBuilder().setIp(k.srcIp()).setPort(k.srcPort()))
+                .setDst(Endpoint.newBuilder().setIp(k.dstIp()).setPort(k.dstPort()))
+                .setTransport("RDMA".equals(k.transport()) ? Transport.RDMA : Transport.TCP).build();
+    }
+
+    static PortStatus port(PortAllocation p) {
+        PortStatus.Builder b = PortStatus.newBuilder().setNode(p.port().node()).setPort(p.port().port());
+        for (Map.Entry<Integer, Integer> e : p.queueOfLevel().entrySet()) {
+            b.putQueueOfLevel(e.getKey(), e.getValue());
+        }
+        for (double w : p.queueWeights()) {
+            b.addQueueWeights(w);
+        }
+        b.putAllAppWeights(p.appWeights());
+        return b.build();
+    }
+
+    static io.saba.proto.v1.AllocationChange change(AllocationChange c) {
+        Builder b = io.saba.proto.v1.AllocationChange.newBuilder().setAllocationVersion(c.version());
+        for (PortAllocation p : c.changed()) {
+            b.addChanged(port(p));
+        }
+        for (PortId p : c.released()) {
+            b.addReleased(PortStatus.newBuilder().setNode(p.node()).setPort(p.port()));
+        }
+        return b.build();
+    }
+
+    private interface Call<T> {
+        T run();
+    }
+
+    private static <T> void answer(StreamObserver<T> out, Call<T> call) {
+        T result;
+        try {
+            result = call.run();
+        } catch (ControllerException e) {
+            out.onError(status(e));
+            return;
+        } catch (RuntimeException e) {
+            out.onError(Status.INTERNAL.withDescription("controller error: " + e).withCause(e).asRuntimeException());
+            return;
+        }
+        out.onNext(result);
+        out.onCompleted();
+    }
+
+    private static StatusRuntimeException status(ControllerException e) {
+        Status s = switch (e.kind()) {
+            case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
+            case NOT_FOUND -> Status.NOT_FOUND;
+            case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
+            case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+            case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+            case UNAVAILABLE -> Status.UNAVAILABLE;
+        };
+        return s.withDescription(e.getMessage()).asRuntimeException();
+    }
+}

@@ -1,0 +1,186 @@
+package io.saba.controller.http;
+
+import io.saba.controller.StatusView;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.saba.controller.ControllerApi;
+import io.saba.controller.state.AppView;
+import io.saba.core.alloc.PortAllocation;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Read-only HTTP: {@code /metrics} (Prometheus text), {@code /status} (HTML) and {@code /status.json} (the same
+ * data). Only GET and HEAD are served; the JDK's built-in server keeps this free of web-framework dependencies.
+ */
+public final class StatusHttpServer implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final ControllerApi controller;
+    private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    public StatusHttpServer(InetSocketAddress listen, ControllerApi controller) {
+        this.controller = controller;
+        try {
+            this.server = HttpServer.create(listen, 64);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen for HTTP on " + listen + ": " + e.getMessage(), e);
+        }
+        this.executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "saba-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/metrics", x -> serve(x, "text/plain; version=0.0.4; charset=utf-8",
+                () -> controller.metrics().prometheus()));
+        server.createContext("/status.json", x -> serve(x, "application/json", this::statusJson));
+        server.createContext("/status", x -> serve(x, "text/html; charset=utf-8", this::statusHtml));
+        server.createContext("/", x -> {
+            if (x.getRequestURI().getPath().equals("/")) {
+                x.getResponseHeaders().add("Location", "/status");
+                x.sendResponseHeaders(302, -1);
+            } else {
+                x.sendResponseHeaders(404, -1);
+            }
+            x.close();
+        });
+    }
+
+    public StatusHttpServer start() {
+        server.start();
+        return this;
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    private interface Body {
+        String get() throws IOException;
+    }
+
+    private static void serve(HttpExchange x, String type, Body body) throws IOException {
+        try (x) {
+            String method = x.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                x.getResponseHeaders().add("Allow", "GET, HEAD");
+                x.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("Content-Type", type);
+            x.getResponseHeaders().add("Cache-Control", "no-store");
+            x.sendResponseHeaders(200, method.equals("HEAD") ? -1 : bytes.length);
+            if (!method.equals("HEAD")) {
+                try (OutputStream o = x.getResponseBody()) {
+                    o.write(bytes);
+                }
+            }
+        }
+    }
+
+    /** The status as plain maps and lists, shared by the JSON and HTML views. */
+    Map<String, Object> statusModel() {
+        StatusView v = controller.status(false);
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("backend", v.backend());
+        root.put("allocation_version", v.version());
+        root.put("connections", v.connections());
+        List<Map<String, Object>> apps = new ArrayList<>();
+        for (AppView a : v.apps()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("app_id", a.appId());
+            m.put("workload", a.workload());
+            m.put("workload_known", a.workloadKnown());
+            m.put("framework", a.framework());
+            m.put("user", a.user());
+            m.put("tenant", a.tenant());
+            m.put("attempt", a.attempt());
+            m.put("level", a.level());
+            m.put("connections", a.connections());
+            m.put("lease_remaining_ms", a.leaseRemainingMillis());
+            apps.add(m);
+        }
+        root.put("applications", apps);
+        List<Map<String, Object>> ports = new ArrayList<>();
+        for (PortAllocation p : v.ports().values()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("port", p.port().toString());
+            m.put("queue_of_level", new TreeMap<>(p.queueOfLevel()));
+            m.put("queue_weights", p.queueWeights());
+            m.put("app_weights", new TreeMap<>(p.appWeights()));
+            ports.add(m);
+        }
+        root.put("ports", ports);
+        return root;
+    }
+
+    private String statusJson() throws IOException {
+        return json.writeValueAsString(statusModel());
+    }
+
+    @SuppressWarnings("unchecked")
+    private String statusHtml() {
+        Map<String, Object> s = statusModel();
+        StringBuilder h = new StringBuilder(4096);
+        h.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>Saba controller</title>")
+                .append("<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}</style>")
+                .append("</head><body><h1>Saba controller</h1><p>backend ").append(esc(s.get("backend")))
+                .append(" · allocation version ").append(s.get("allocation_version")).append(" · ")
+                .append(s.get("connections")).append(" connections · <a href=\"/status.json\">JSON</a> · ")
+                .append("<a href=\"/metrics\">metrics</a></p><h2>Applications</h2><table><tr><th>app</th>")
+                .append("<th>workload</th><th>framework</th><th>user</th><th>tenant</th><th>level</th>")
+                .append("<th>connections</th><th>lease left (ms)</th></tr>");
+        for (Map<String, Object> a : (List<Map<String, Object>>) s.get("applications")) {
+            h.append("<tr><td>").append(esc(a.get("app_id"))).append("</td><td>").append(esc(a.get("workload")))
+                    .append(Boolean.TRUE.equals(a.get("workload_known")) ? "" : " (default model)")
+                    .append("</td><td>").append(esc(a.get("framework"))).append("</td><td>")
+                    .append(esc(a.get("user"))).append("</td><td>").append(esc(a.get("tenant")))
+                    .append("</td><td>").append(a.get("level")).append("</td><td>").append(a.get("connections"))
+                    .append("</td><td>").append(a.get("lease_remaining_ms")).append("</td></tr>");
+        }
+        h.append("</table><h2>Ports</h2><table><tr><th>port</th><th>level → queue</th><th>queue weights</th></tr>");
+        for (Map<String, Object> p : (List<Map<String, Object>>) s.get("ports")) {
+            h.append("<tr><td>").append(esc(p.get("port"))).append("</td><td>")
+                    .append(esc(p.get("queue_of_level"))).append("</td><td>")
+                    .append(esc(Arrays.toString((double[]) p.get("queue_weights")))).append("</td></tr>");
+        }
+        return h.append("</table></body></html>").toString();
+    }
+
+    private static String esc(Object o) {
+        String s = String.valueOf(o);
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,174 @@
+package io.saba.controller.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.saba.controller.fabric.FabricBackends;
+import io.saba.controller.journal.FsyncPolicy;
+import io.saba.controller.table.ModelCatalog;
+import io.saba.controller.topology.PathResolverProvider;
+import io.saba.controller.topology.TopologyLoader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The standalone controller's configuration file (YAML), parsed in this one place. Keys (relative paths are
+ * relative to the file):
+ *
+ * <pre>
+ * listen: 0.0.0.0:7070              # gRPC address (default 127.0.0.1:7070)
+ * http: 0.0.0.0:7071                # status page and /metrics; omit to disable
+ * topology: {shape: single-switch:8, gbps: 10, queues: 8, address-base: 10.0.0.1}   # or {file: topo.yaml}
+ *                                   # or {discover: infiniband, ...} (a live subnet, module fabric-infiniband)
+ * table: sensitivity-table.json     # omit: every workload gets the default model
+ * c-saba: 0.9                       # share of each link Saba's queues get
+ * levels: 8                         # priority levels incl. default 0 (8 Ethernet, 16 InfiniBand)
+ * backend: dry-run                  # fabric backend name
+ * backend-options: {log: true}      # backend-specific
+ * lease-timeout-seconds: 30
+ * journal-dir: /var/lib/saba        # omit: state in memory only
+ * journal-fsync: interval           # always | interval | never
+ * journal-fsync-millis: 20
+ * tls: {cert: server.pem, key: server-key.pem}
+ * tokens: {team-a: "secret-a", ops: "secret-ops"}   # tenant → bearer token; omit: no authentication
+ * admin-tenants: [ops]              # may reload the table
+ * grpc-threads: 4
+ * recompute-interval-millis: 5      # least time between recomputation rounds (coalescing window)
+ * cluster: zk://zk1:2181,zk2:2181/saba   # join a controller group (needs the saba-controller-zk module)
+ * </pre>
+ */
+public final class ControllerConfig {
+    private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
+            "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
+            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
+            "cluster");
+
+    private ControllerConfig() {
+    }
+
+    /** Reads the file and returns a configured, not yet started controller. */
+    public static EmbeddedController load(Path file) throws IOException {
+        return builder(file).build();
+    }
+
+    /** Reads the file into a builder (the CLI adds a group membership when {@code cluster} is set). */
+    public static EmbeddedController.Builder builder(Path file) throws IOException {
+        return builder(read(file), file.toAbsolutePath().getParent(), file.toString());
+    }
+
+    /** The file as a mutable tree (what the command line adjusts with flags such as {@code --fabric}). */
+    public static com.fasterxml.jackson.databind.node.ObjectNode read(Path file) throws IOException {
+        JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException(file + ": the configuration is a YAML mapping");
+        }
+        return (com.fasterxml.jackson.databind.node.ObjectNode) root;
+    }
+
+    /** Builds a controller from an already parsed configuration (see {@link #builder(JsonNode, Path, String)}). */
+    public static EmbeddedController load(JsonNode root, Path base, String src) throws IOException {
+        return builder(root, base, src).build();
+    }
+
+    /**
+     * A builder from an already parsed configuration.
+     *
+     * @param base where relative paths point
+     * @param src  names the configuration in error messages
+     */
+    public static EmbeddedController.Builder builder(JsonNode root, Path base, String src) throws IOException {
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!KEYS.contains(k)) {
+                throw new IllegalArgumentException(src + ": unknown key '" + k + "'; known keys: "
+                        + new java.util.TreeSet<>(KEYS));
+            }
+        }
+        EmbeddedController.Builder b = EmbeddedController.builder();
+        b.listen(address(root.path("listen").asText("127.0.0.1:7070"), src + ": listen"));
+        if (root.hasNonNull("http")) {
+            b.http(address(root.get("http").asText(), src + ": http"));
+        }
+        if (!root.hasNonNull("topology")) {
+            throw new IllegalArgumentException(src + ": 'topology' is required (a shape or a file)");
+        }
+        JsonNode topo = root.get("topology");
+        if (topo.hasNonNull("discover")) {
+            b.paths(PathResolverProvider.named(topo.get("discover").asText()).create(topo, src + ": topology", base));
+        } else {
+            b.topology(TopologyLoader.fromNode(topo, src + ": topology", base));
+        }
+        if (root.hasNonNull("table")) {
+            Path t = resolve(base, root.get("table").asText());
+            b.table(ModelCatalog.parse(Files.readString(t), t.toString())).tableFile(t);
+        }
+        b.cSaba(root.path("c-saba").asDouble(0.9));
+        b.levels(root.path("levels").asInt(8));
+        Map<String, Object> options = new LinkedHashMap<>();
+        root.path("backend-options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
+        b.backend(FabricBackends.create(root.path("backend").asText("dry-run"), options), true);
+        b.leaseTimeout(Duration.ofMillis((long) (root.path("lease-timeout-seconds").asDouble(30) * 1000)));
+        if (root.hasNonNull("journal-dir")) {
+            String policy = root.path("journal-fsync").asText("interval").toUpperCase(Locale.ROOT);
+            FsyncPolicy p;
+            try {
+                p = FsyncPolicy.valueOf(policy);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(src + ": journal-fsync must be always, interval or never", e);
+            }
+            b.journal(resolve(base, root.get("journal-dir").asText()), p, root.path("journal-fsync-millis").asLong(20));
+        }
+        if (root.hasNonNull("tls")) {
+            JsonNode tls = root.get("tls");
+            if (!tls.hasNonNull("cert") || !tls.hasNonNull("key")) {
+                throw new IllegalArgumentException(src + ": tls needs both 'cert' and 'key' (PEM files)");
+            }
+            b.tls(resolve(base, tls.get("cert").asText()), resolve(base, tls.get("key").asText()));
+        }
+        Map<String, String> tokens = new LinkedHashMap<>();
+        root.path("tokens").fields().forEachRemaining(e -> tokens.put(e.getKey(), e.getValue().asText()));
+        if (new HashSet<>(tokens.values()).size() != tokens.size()) {
+            throw new IllegalArgumentException(src + ": two tenants share a token");
+        }
+        b.tokens(tokens);
+        Set<String> admins = new HashSet<>();
+        root.path("admin-tenants").forEach(n -> admins.add(n.asText()));
+        b.adminTenants(admins);
+        if (root.hasNonNull("grpc-threads")) {
+            b.grpcThreads(root.get("grpc-threads").asInt());
+        }
+        b.recomputeInterval(Duration.ofMillis(root.path("recompute-interval-millis").asLong(5)));
+        if (root.hasNonNull("cluster")) {
+            b.cluster(root.get("cluster").asText());
+        }
+        return b;
+    }
+
+    private static Path resolve(Path base, String p) {
+        Path path = Path.of(p);
+        return path.isAbsolute() ? path : base.resolve(path);
+    }
+
+    /** "host:port" or "[v6]:port". */
+    static InetSocketAddress address(String s, String what) {
+        int colon = s.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException(what + ": '" + s + "' is not host:port");
+        }
+        String host = s.substring(0, colon).replace("[", "").replace("]", "");
+        try {
+            return new InetSocketAddress(host, Integer.parseInt(s.substring(colon + 1)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + ": port of '" + s + "' is not a number", e);
+        }
+    }
+}

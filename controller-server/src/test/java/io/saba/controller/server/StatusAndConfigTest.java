@@ -1,0 +1,168 @@
+package io.saba.controller.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.saba.client.AppSpec;
+import io.saba.client.ClientConfig;
+import io.saba.client.SabaApplication;
+import io.saba.client.SabaClient;
+import io.saba.client.Transport;
+import io.saba.controller.fabric.DryRunBackend;
+import io.saba.controller.topology.TopologyLoader;
+import io.saba.controller.topology.TopologyResolver;
+import io.saba.core.alloc.PortId;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The standalone configuration, topology files and shapes, and the read-only HTTP status page. */
+class StatusAndConfigTest {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void aConfigFileStartsAControllerWithStatusPageAndMetrics(@TempDir Path dir) throws Exception {
+        Files.copy(Path.of("../examples/sensitivity-table.json"), dir.resolve("table.json"));
+        Files.writeString(dir.resolve("topo.yaml"), """
+                hosts:
+                  - {name: h1, addresses: [10.0.0.1]}
+                  - {name: h2, addresses: [10.0.0.2]}
+                  - {name: h3, addresses: ["10.0.0.3", "fd00::3"]}
+                switches:
+                  - {name: s0, queues: 4}
+                links:
+                  - {a: h1, a-port: 1, b: s0, b-port: 11, gbps: 10}
+                  - {a: h2, a-port: 1, b: s0, b-port: 12, gbps: 10}
+                  - {a: h3, b: s0, gbps: 10}
+                """);
+        Files.writeString(dir.resolve("saba.yaml"), """
+                listen: 127.0.0.1:0
+                http: 127.0.0.1:0
+                topology: {file: topo.yaml}
+                table: table.json
+                c-saba: 0.8
+                levels: 8
+                backend: dry-run
+                backend-options: {log: false}
+                lease-timeout-seconds: 10
+                journal-dir: state
+                journal-fsync: interval
+                """);
+        try (EmbeddedController c = ControllerConfig.load(dir.resolve("saba.yaml"))) {
+            c.start();
+            try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication app = client.register(new AppSpec("app-<1>", "lr", "spark", "alice", 0));
+                // on a loaded machine the first call may miss its deadline; the client retries: wait for the level
+                Fixtures.eventually("a level over the client", () -> app.level() >= 1);
+                app.connectionOpened(new InetSocketAddress("fd00::3", 4000), new InetSocketAddress("10.0.0.2", 80),
+                        Transport.TCP);
+                Fixtures.eventually("allocation pushed", () -> !((DryRunBackend) c.backend()).configured().isEmpty());
+            }
+            assertEquals(List.of(new PortId("s0", 12)), List.copyOf(((DryRunBackend) c.backend()).configured().keySet()),
+                    "h3 (by its IPv6 address) to h2 leaves s0 through port 12");
+            assertTrue(Files.exists(dir.resolve("state/journal.log")));
+
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            String metrics = get(base + "/metrics", 200);
+            assertTrue(metrics.contains("saba_registrations_total 1"), metrics);
+            assertTrue(metrics.contains("# TYPE saba_recompute_seconds histogram"));
+            assertTrue(metrics.contains("saba_connections 1"));
+            JsonNode json = new ObjectMapper().readTree(get(base + "/status.json", 200));
+            assertEquals("app-<1>", json.at("/applications/0/app_id").asText());
+            assertTrue(json.at("/applications/0/workload_known").asBoolean());
+            assertEquals("s0:12", json.at("/ports/0/port").asText());
+            assertEquals(0.2, json.at("/ports/0/queue_weights/0").asDouble(), 1e-9, "1 - C_Saba");
+            String html = get(base + "/status", 200);
+            assertTrue(html.contains("app-&lt;1&gt;"), "names are escaped in HTML");
+            HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/status"))
+                    .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, post.statusCode(), "read-only");
+        }
+    }
+
+    private static String get(String url, int status) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(status, r.statusCode(), url);
+        return r.body();
+    }
+
+    @Test
+    void configurationMistakesAreNamed(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), "listen: 127.0.0.1:0\ntopolgy: {shape: single-switch:2}\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ControllerConfig.load(dir.resolve("bad.yaml")));
+        assertTrue(e.getMessage().contains("unknown key 'topolgy'"), e.getMessage());
+        Files.writeString(dir.resolve("bad2.yaml"), "topology: {shape: single-switch:2}\nbackend: nope\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2.yaml")));
+        assertTrue(e.getMessage().contains("unknown fabric backend 'nope'; available: [dry-run]"), e.getMessage());
+        Files.writeString(dir.resolve("bad2b.yaml"), "topology: {shape: single-switch:2}\nbackend: linux\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2b.yaml")));
+        assertTrue(e.getMessage().contains("(module saba-fabric-linux is not on the class path)"), e.getMessage());
+        Files.writeString(dir.resolve("bad3.yaml"), "topology: {shape: ring:4}\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad3.yaml")));
+        assertTrue(e.getMessage().contains("unknown topology shape 'ring:4'"), e.getMessage());
+        Files.writeString(dir.resolve("bad4.yaml"), "topology: {discover: infiniband}\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad4.yaml")));
+        assertTrue(e.getMessage().contains("unknown topology discovery 'infiniband'; available: []"
+                + " (module saba-fabric-infiniband is not on the class path)"), e.getMessage());
+    }
+
+    @Test
+    void shapesGetAddressesInNaturalHostOrder() throws Exception {
+        ObjectMapper yaml = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        TopologyResolver t = TopologyLoader.fromNode(yaml.readTree(
+                "{shape: 'single-switch:12', gbps: 10, queues: 4, address-base: 10.1.0.1}"), "test", null);
+        assertEquals("h1", t.hostOf("10.1.0.1").orElseThrow());
+        assertEquals("h10", t.hostOf("10.1.0.10").orElseThrow(), "h10 after h9, not after h1");
+        TopologyResolver ft = TopologyLoader.fromNode(yaml.readTree(
+                "{shape: 'fat-tree:4', gbps: 10, queues: 8, address-base: 10.2.0.1}"), "test", null);
+        assertEquals(16, ft.addresses().size());
+        String a = ft.hostOf("10.2.0.1").orElseThrow();
+        String b = ft.hostOf("10.2.0.16").orElseThrow();
+        assertEquals(5, ft.path(a, b).size(), "across pods: edge, aggregation, core, aggregation, edge");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TopologyLoader.fromNode(
+                yaml.readTree("{hosts: [{name: h1, addresses: [10.0.0.1]}, {name: h2, addresses: [10.0.0.1]}],"
+                        + " switches: [{name: s, queues: 2}], links: [{a: h1, b: s, gbps: 1}, {a: h2, b: s, gbps: 1}]}"), "test", null));
+        assertTrue(e.getMessage().contains("address 10.0.0.1 given to both h1 and h2"), e.getMessage());
+    }
+
+    @Test
+    void hostQueuesPutTheSendersNicFirstOnEveryPath(@TempDir Path dir) throws Exception {
+        Path topo = dir.resolve("topology.yaml");
+        Files.writeString(topo, """
+                hosts: [{name: h1, addresses: [10.0.0.1]}, {name: h2, addresses: [10.0.0.2]}]
+                switches: [{name: s, queues: 8}]
+                links: [{a: h1, a-port: 0, b: s, b-port: 1, gbps: 1}, {a: h2, a-port: 3, b: s, b-port: 2, gbps: 1}]
+                """);
+        ObjectMapper yaml = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        TopologyResolver plain = TopologyLoader.fromNode(yaml.readTree("{file: topology.yaml}"), "cfg", dir);
+        assertEquals(List.of(new PortId("s", 1)), plain.path("h2", "h1"));
+        assertEquals(8, plain.minQueues());
+
+        TopologyResolver hosts = TopologyLoader.fromNode(yaml.readTree("{file: topology.yaml, host-queues: 4}"), "cfg", dir);
+        assertEquals(List.of(new PortId("h2", 3), new PortId("s", 1)), hosts.path("h2", "h1"), "the NIC's own port");
+        assertEquals(List.of(new PortId("h1", 0), new PortId("s", 2)), hosts.path("h1", "h2"));
+        assertEquals(List.of(), hosts.path("h1", "h1"), "a host talking to itself crosses no port");
+        assertEquals(4, hosts.queues(new PortId("h2", 3)));
+        assertEquals(8, hosts.queues(new PortId("s", 1)));
+        assertEquals(4, hosts.minQueues(), "the level hierarchy must fit the host queues too");
+        assertThrows(IllegalArgumentException.class, () -> hosts.queues(new PortId("h2", 0)), "not h2's port");
+
+        for (String bad : List.of("1", "two", "2.5")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TopologyLoader.fromNode(
+                    yaml.readTree("{file: topology.yaml, host-queues: " + bad + "}"), "cfg", dir));
+            assertTrue(e.getMessage().startsWith("cfg: ") && e.getMessage().contains("host-queues"), e.getMessage());
+        }
+    }
+}
