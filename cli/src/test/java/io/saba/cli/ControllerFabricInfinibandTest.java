@@ -8,7 +8,7 @@ import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import io.saba.controller.topology.infiniband.IbFabric;
 import io.saba.controller.topology.infiniband.IbSim;
 import io.saba.controller.topology.infiniband.NetFiles;

@@ -1,5 +1,6 @@
 package io.saba.client;
 
+import io.saba.wire.DscpMap;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;

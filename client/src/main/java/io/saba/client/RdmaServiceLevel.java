@@ -1,5 +1,7 @@
 package io.saba.client;
 
+import io.saba.wire.DscpMap;
+
 /**
  * Which tag an RDMA connection of a given priority level carries: on InfiniBand the Service Level (SL = level;
  * the controller's InfiniBand backend maps each SL to the port's VL for that level), on RoCE the IP traffic class

@@ -1,5 +1,7 @@
 package io.saba.client;
 
+import io.saba.wire.Transport;
+import io.saba.wire.ConnectionKey;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;

@@ -1,5 +1,8 @@
 package io.saba.client;
 
+import io.saba.wire.Transport;
+import io.saba.wire.DscpMap;
+import io.saba.wire.ConnectionKey;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

@@ -1,15 +1,15 @@
 package io.saba.client;
 
+import io.saba.wire.ConnectionKey;
+import io.saba.wire.ConnectionProto;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.saba.proto.v1.BatchedEvent;
-import io.saba.proto.v1.Connection;
 import io.saba.proto.v1.ConnectionBatch;
 import io.saba.proto.v1.ConnectionEvent;
 import io.saba.proto.v1.ControllerGrpc;
 import io.saba.proto.v1.DeregisterRequest;
-import io.saba.proto.v1.Endpoint;
 import io.saba.proto.v1.EventAck;
 import io.saba.proto.v1.HeartbeatRequest;
 import io.saba.proto.v1.HeartbeatResponse;
@@ -190,7 +190,7 @@ final class Sender implements Runnable {
         SabaApplication.Snapshot snap = app.snapshot();
         SyncRequest.Builder b = SyncRequest.newBuilder().setAppId(app.spec().appId()).setSeq(snap.seq());
         for (ConnectionKey k : snap.open()) {
-            b.addOpen(connection(k));
+            b.addOpen(ConnectionProto.toProto(k));
         }
         stub().syncConnections(b.build());
     }
@@ -285,15 +285,6 @@ final class Sender implements Runnable {
     }
 
     static ConnectionEvent event(String appId, ConnectionKey k, long seq) {
-        return ConnectionEvent.newBuilder().setAppId(appId).setConnection(connection(k)).setSeq(seq).build();
-    }
-
-    static Connection connection(ConnectionKey k) {
-        return Connection.newBuilder()
-                .setSrc(Endpoint.newBuilder().setIp(k.srcIp()).setPort(k.srcPort()))
-                .setDst(Endpoint.newBuilder().setIp(k.dstIp()).setPort(k.dstPort()))
-                .setTransport(k.transport() == Transport.RDMA
-                        ? io.saba.proto.v1.Transport.RDMA : io.saba.proto.v1.Transport.TCP)
-                .build();
+        return ConnectionEvent.newBuilder().setAppId(appId).setConnection(ConnectionProto.toProto(k)).setSeq(seq).build();
     }
 }

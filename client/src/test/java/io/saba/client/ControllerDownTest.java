@@ -1,5 +1,7 @@
 package io.saba.client;
 
+import io.saba.wire.Transport;
+import io.saba.wire.DscpMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

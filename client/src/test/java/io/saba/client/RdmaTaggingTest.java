@@ -1,5 +1,6 @@
 package io.saba.client;
 
+import io.saba.wire.DscpMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,7 +1,7 @@
 package io.saba.flink;
 
 import io.saba.client.ClientConfig;
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.saba.flink;
 
 import io.saba.client.AppSpec;
 import io.saba.client.SabaApplication;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import java.net.InetSocketAddress;
 import java.util.Collection;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.saba.flink;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import java.io.IOException;
 import org.apache.flink.runtime.io.network.ConnectionID;
 import org.apache.flink.runtime.io.network.ConnectionManager;

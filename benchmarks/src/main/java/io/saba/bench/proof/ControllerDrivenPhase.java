@@ -2,10 +2,10 @@ package io.saba.bench.proof;
 
 import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxTcBackend;

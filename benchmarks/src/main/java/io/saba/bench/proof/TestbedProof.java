@@ -1,6 +1,6 @@
 package io.saba.bench.proof;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxPort;

@@ -1,6 +1,6 @@
 package io.saba.cli.testbed;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.LinuxTcBackend;

@@ -1,6 +1,7 @@
 package io.saba.controller.journal;
 
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.ConnectionKey;
+import io.saba.wire.Transport;
 import io.saba.controller.state.Mutation;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -89,10 +90,10 @@ public final class RecordCodec {
         out.writeInt(k.srcPort());
         out.writeUTF(k.dstIp());
         out.writeInt(k.dstPort());
-        out.writeUTF(k.transport());
+        out.writeUTF(k.transport().name());
     }
 
     private static ConnectionKey readKey(DataInputStream in) throws IOException {
-        return new ConnectionKey(in.readUTF(), in.readInt(), in.readUTF(), in.readInt(), in.readUTF());
+        return new ConnectionKey(in.readUTF(), in.readInt(), in.readUTF(), in.readInt(), Transport.valueOf(in.readUTF()));
     }
 }

@@ -1,5 +1,6 @@
 package io.saba.controller.state;
 
+import io.saba.wire.ConnectionKey;
 import io.saba.core.alloc.PortId;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

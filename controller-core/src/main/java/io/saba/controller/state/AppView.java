@@ -1,5 +1,6 @@
 package io.saba.controller.state;
 
+import io.saba.wire.ConnectionKey;
 import java.util.List;
 
 /** An immutable copy of an application's record for status pages and the Status RPC. */

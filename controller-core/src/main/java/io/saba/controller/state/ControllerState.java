@@ -1,5 +1,6 @@
 package io.saba.controller.state;
 
+import io.saba.wire.ConnectionKey;
 import io.saba.controller.alloc.AllocationEngine;
 import io.saba.controller.alloc.AllocationEngine.AppAtPort;
 import io.saba.controller.alloc.LevelPlan;

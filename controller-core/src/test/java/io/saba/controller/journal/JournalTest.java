@@ -3,7 +3,8 @@ package io.saba.controller.journal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.Transport;
+import io.saba.wire.ConnectionKey;
 import io.saba.controller.state.Mutation;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JournalTest {
-    private static final ConnectionKey K = new ConnectionKey("10.0.0.1", 1, "fd00::2", 2, "RDMA");
+    private static final ConnectionKey K = new ConnectionKey("10.0.0.1", 1, "fd00::2", 2, Transport.RDMA);
 
     private static List<Mutation> sample() {
         return List.of(new Mutation.Register("a", "lr", "spark", "alice", 3, "tenant-1"),

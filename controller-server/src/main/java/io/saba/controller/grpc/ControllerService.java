@@ -11,7 +11,8 @@ import io.saba.controller.ControllerApi;
 import io.saba.controller.SabaController;
 import io.saba.controller.alloc.AllocationChange;
 import io.saba.controller.state.AppView;
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.ConnectionKey;
+import io.saba.wire.ConnectionProto;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.Mutation;
 import io.saba.core.alloc.PortAllocation;
@@ -25,7 +26,6 @@ import io.saba.proto.v1.ConnectionEvent;
 import io.saba.proto.v1.ControllerGrpc;
 import io.saba.proto.v1.DeregisterRequest;
 import io.saba.proto.v1.DeregisterResponse;
-import io.saba.proto.v1.Endpoint;
 import io.saba.proto.v1.EventAck;
 import io.saba.proto.v1.HeartbeatRequest;
 import io.saba.proto.v1.HeartbeatResponse;
@@ -37,7 +37,6 @@ import io.saba.proto.v1.ReloadTableResponse;
 import io.saba.proto.v1.StatusRequest;
 import io.saba.proto.v1.StatusResponse;
 import io.saba.proto.v1.SyncRequest;
-import io.saba.proto.v1.Transport;
 import io.saba.proto.v1.WatchRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -160,7 +159,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                         .setLevel(a.level()).setTenant(a.tenant()).setConnections(a.connections())
                         .setLeaseRemainingMillis(a.leaseRemainingMillis()).setWorkloadKnown(a.workloadKnown());
                 for (ConnectionKey k : a.open()) {
-                    s.addOpen(connection(k));
+                    s.addOpen(ConnectionProto.toProto(k));
                 }
                 b.addApps(s);
             }
@@ -230,12 +229,6 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     private static EventAck ack(int applied) {
         return EventAck.newBuilder().setApplied(applied).build();
-    }
-
-    static Connection connection(ConnectionKey k) {
-        return Connection.newBuilder().setSrc(Endpoint.newBuilder().setIp(k.srcIp()).setPort(k.srcPort()))
-                .setDst(Endpoint.newBuilder().setIp(k.dstIp()).setPort(k.dstPort()))
-                .setTransport("RDMA".equals(k.transport()) ? Transport.RDMA : Transport.TCP).build();
     }
 
     static PortStatus port(PortAllocation p) {

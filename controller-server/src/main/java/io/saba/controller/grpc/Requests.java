@@ -1,24 +1,19 @@
 package io.saba.controller.grpc;
 
-import io.saba.controller.state.ConnectionKey;
 import io.saba.controller.state.ControllerException;
 import io.saba.proto.v1.Connection;
-import io.saba.proto.v1.Endpoint;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.regex.Pattern;
+import io.saba.wire.ConnectionKey;
+import io.saba.wire.ConnectionProto;
 
 /**
- * Validation of request fields, with messages that name the field and the rule. Addresses must be literal IPs:
- * the controller never does DNS on a request path (a name could block and could resolve differently later).
+ * Validation of request fields, with messages that name the field and the rule; a connection is read (and its
+ * addresses checked and normalised) by the wire's one converter.
  */
 final class Requests {
     static final int MAX_APP_ID = 256;
     static final int MAX_LABEL = 128;
     static final int MAX_BATCH = 10_000;
     static final int MAX_SYNC = 1_000_000;
-    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
-    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
 
     private Requests() {
     }
@@ -47,49 +42,12 @@ final class Requests {
         return value;
     }
 
+    /** The key a message names, normalised; a malformed one is refused naming the field (see ConnectionProto). */
     static ConnectionKey connection(Connection c) {
-        if (!c.hasSrc() || !c.hasDst()) {
-            throw ControllerException.invalid("connection needs both src and dst endpoints");
-        }
-        String transport = switch (c.getTransport()) {
-            case RDMA -> "RDMA";
-            case TCP, TRANSPORT_UNSPECIFIED -> "TCP";
-            default -> throw ControllerException.invalid("unknown transport " + c.getTransportValue());
-        };
-        return new ConnectionKey(ip("src", c.getSrc()), port("src", c.getSrc()), ip("dst", c.getDst()),
-                port("dst", c.getDst()), transport);
-    }
-
-    private static int port(String which, Endpoint e) {
-        if (e.getPort() < 1 || e.getPort() > 65_535) {
-            throw ControllerException.invalid(which + " endpoint port " + Integer.toUnsignedString(e.getPort())
-                    + " is outside 1..65535");
-        }
-        return e.getPort();
-    }
-
-    /** Normalises a literal IPv4/IPv6 address; rejects names without resolving them. */
-    static String ip(String which, Endpoint e) {
-        String s = e.getIp();
-        var v4 = IPV4.matcher(s);
-        if (v4.matches()) {
-            for (int g = 1; g <= 4; g++) {
-                if (Integer.parseInt(v4.group(g)) > 255) {
-                    throw ControllerException.invalid(which + " endpoint ip '" + s + "' is not a valid IPv4 address");
-                }
-            }
-        } else if (!(s.indexOf(':') >= 0 && IPV6.matcher(s).matches())) {
-            throw ControllerException.invalid(which + " endpoint ip '" + truncate(s)
-                    + "' is not a literal IP address (host names are not accepted)");
-        }
         try {
-            return InetAddress.getByName(s).getHostAddress();
-        } catch (UnknownHostException ex) {
-            throw ControllerException.invalid(which + " endpoint ip '" + s + "' is not a valid IP address");
+            return ConnectionProto.fromProto(c);
+        } catch (IllegalArgumentException e) {
+            throw ControllerException.invalid(e.getMessage());
         }
-    }
-
-    private static String truncate(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
     }
 }

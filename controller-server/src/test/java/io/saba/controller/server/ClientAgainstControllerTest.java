@@ -9,10 +9,10 @@ import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.state.AppView;
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.ConnectionKey;
 import io.saba.controller.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.AllocationResult;
@@ -60,7 +60,7 @@ class ClientAgainstControllerTest {
             int src = 1 + r.nextInt(8);
             int dst = 1 + r.nextInt(8);
             int port = 1 + r.nextInt(40);
-            ConnectionKey k = new ConnectionKey("10.0.0." + src, 10_000 + port, "10.0.0." + dst, 7000, "TCP");
+            ConnectionKey k = new ConnectionKey("10.0.0." + src, 10_000 + port, "10.0.0." + dst, 7000, Transport.TCP);
             InetSocketAddress s = new InetSocketAddress("10.0.0." + src, 10_000 + port);
             InetSocketAddress d = new InetSocketAddress("10.0.0." + dst, 7000);
             if (open.contains(k)) {

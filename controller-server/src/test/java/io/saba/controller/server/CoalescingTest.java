@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import io.saba.wire.Transport;
 import io.saba.controller.SabaController;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.ConnectionKey;
 import io.saba.controller.state.Mutation;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
@@ -83,6 +84,6 @@ class CoalescingTest {
     }
 
     private static ConnectionKey key(int src, int srcPort, int dst) {
-        return new ConnectionKey("10.0.0." + src, srcPort, "10.0.0." + dst, 80, "TCP");
+        return new ConnectionKey("10.0.0." + src, srcPort, "10.0.0." + dst, 80, Transport.TCP);
     }
 }

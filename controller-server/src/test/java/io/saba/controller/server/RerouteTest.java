@@ -3,6 +3,7 @@ package io.saba.controller.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.wire.Transport;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.PortId;
@@ -61,8 +62,8 @@ class RerouteTest {
             c.start();
             c.controller().register("", new io.saba.controller.state.Mutation.Register("app", "lr", "t", "u", 0, ""));
             c.controller().connectionEvent("", new io.saba.controller.state.Mutation.Opened("app",
-                    new io.saba.controller.state.ConnectionKey("10.0.0.1", 1, "10.0.0.2", 2,
-                            "TCP"), 0));
+                    new io.saba.wire.ConnectionKey("10.0.0.1", 1, "10.0.0.2", 2,
+                            Transport.TCP), 0));
             assertTrue(c.controller().awaitQuiescent(Duration.ofSeconds(10)));
             assertTrue(backend.configured().containsKey(new PortId("a", 1)));
             paths.flip();

@@ -10,7 +10,7 @@ import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;

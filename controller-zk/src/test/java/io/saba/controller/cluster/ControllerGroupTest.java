@@ -12,9 +12,9 @@ import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import io.saba.controller.state.AppView;
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.ConnectionKey;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.net.InetSocketAddress;
@@ -68,7 +68,7 @@ class ControllerGroupTest {
             InetSocketAddress d = new InetSocketAddress("10.0.0." + dst, 7337);
             a.connectionOpened(s, d, Transport.TCP);
             open.get(a.spec().appId()).add(new ConnectionKey(s.getAddress().getHostAddress(), s.getPort(),
-                    d.getAddress().getHostAddress(), d.getPort(), "TCP"));
+                    d.getAddress().getHostAddress(), d.getPort(), Transport.TCP));
             if (n % 3 == 2) {
                 int m = n - 2;
                 SabaApplication b = apps.get(m % apps.size());

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.state.ConnectionKey;
+import io.saba.wire.Transport;
+import io.saba.wire.ConnectionKey;
 import io.saba.controller.state.Mutation;
 import io.saba.core.model.SensitivityModel;
 import java.io.UncheckedIOException;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class LogCodecTest {
     @Test
     void everyRequestSurvivesTheRoundTrip() {
-        ConnectionKey k = new ConnectionKey("10.0.0.1", 4000, "fd00::2", 7337, "TCP");
+        ConnectionKey k = new ConnectionKey("10.0.0.1", 4000, "fd00::2", 7337, Transport.TCP);
         TreeMap<String, SensitivityModel> models = new TreeMap<>(Map.of("lr", SensitivityModel.of(5, -8, 4),
                 "wc", SensitivityModel.of(1.2, -0.2)));
         List<LogRequest> in = List.of(

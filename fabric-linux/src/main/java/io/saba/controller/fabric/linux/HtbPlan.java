@@ -1,6 +1,6 @@
 package io.saba.controller.fabric.linux;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.core.alloc.PortAllocation;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.saba.controller.fabric.linux;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.core.alloc.PortAllocation;

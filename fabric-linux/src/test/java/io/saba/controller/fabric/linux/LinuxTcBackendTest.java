@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;

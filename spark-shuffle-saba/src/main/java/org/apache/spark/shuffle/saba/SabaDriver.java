@@ -3,7 +3,7 @@ package org.apache.spark.shuffle.saba;
 import io.saba.client.AppSpec;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
-import io.saba.client.Transport;
+import io.saba.wire.Transport;
 import io.saba.controller.server.EmbeddedController;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.client.DscpMap;
+import io.saba.wire.DscpMap;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
 import java.nio.charset.StandardCharsets;

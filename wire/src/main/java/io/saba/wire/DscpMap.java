@@ -1,4 +1,4 @@
-package io.saba.client;
+package io.saba.wire;
 
 import java.util.Arrays;
 

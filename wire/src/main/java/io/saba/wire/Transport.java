@@ -1,4 +1,4 @@
-package io.saba.client;
+package io.saba.wire;
 
 /** How a connection moves its bytes; the fabric tags them differently (DSCP on TCP, SL on an RDMA QP). */
 public enum Transport {

@@ -1,4 +1,4 @@
-package io.saba.client;
+package io.saba.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
