@@ -7,7 +7,7 @@ import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.Metrics;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.journal.FsyncPolicy;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.model.SensitivityModel;

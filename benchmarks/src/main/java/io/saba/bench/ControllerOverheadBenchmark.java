@@ -1,11 +1,11 @@
 package io.saba.bench;
 
 import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.Application;
+import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssigner;
-import io.saba.core.cluster.LevelAssignment;
-import io.saba.core.cluster.LevelHierarchy;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.Eq2Solver;
@@ -32,9 +32,11 @@ import org.hipparchus.exception.MathRuntimeException;
  * each placed at random on the 1,944-server spine-leaf, the time to compute every application's share at every
  * switch port, for model degrees k = 1, 2, 3; beside it, a generic SQP optimiser on a sample of the same ports.
  *
- * <p>Timed: level assignment (K-means), the level hierarchy, and Eq. 2 plus the queue mapping at every port a
- * connection crosses (on one thread unless asked for more): what the controller recomputes when the application set changes. Each
- * port is solved from its state, the count of applications per workload model ({@link Allocator#planPort});
+ * <p>Timed: the controller's allocation pipeline ({@link Allocator}): level assignment (K-means over the workloads
+ * present) and the level hierarchy ({@link Allocator#planLevels}), then Eq. 2 plus the queue mapping at every port a
+ * connection crosses (on one thread unless asked for more): what the controller recomputes when the application
+ * set changes. Each port is solved from its state, the count of applications per workload model
+ * ({@link Allocator#planPort});
  * every application's share is then its group's. Not timed: placing instances and resolving the ~1M
  * connections' paths into per-port state, which a controller maintains incrementally as connections arrive
  * (reported separately), and materialising a per-application weight map at every port (reported once per
@@ -110,7 +112,8 @@ public final class ControllerOverheadBenchmark {
             boolean warmUp = sc < 0;
             List<Application> apps = new ArrayList<>(appCount);
             for (int a = 0; a < appCount; a++) {
-                apps.add(new Application(String.format("app%04d", a), "w", models.get(rnd.nextInt(models.size()))));
+                int m = rnd.nextInt(models.size());
+                apps.add(new Application(String.format("app%04d", a), workload(m), models.get(m)));
             }
             long t0 = System.nanoTime();
             Map<PortId, BitSet> appsOnPort = place(appCount, hosts, rnd);
@@ -119,13 +122,16 @@ public final class ControllerOverheadBenchmark {
 
             long t1 = System.nanoTime();
             long c1 = THREADS.getCurrentThreadCpuTime();
-            LevelAssignment levels = allocator.assignLevels(apps);
-            LevelHierarchy hierarchy = allocator.hierarchy(levels, topology);
-            int[] levelOfModel = new int[models.size()];
+            Map<String, SensitivityModel> present = new java.util.TreeMap<>();
             for (Application a : apps) {
-                levelOfModel[models.indexOf(a.model())] = levels.levelOf(a.id());
+                present.put(a.workload(), a.model());
             }
-            long planned = planAll(allocator, modelCounts, models, levelOfModel, hierarchy, s.threads());
+            LevelPlan plan = allocator.planLevels(present, topology.minQueues());
+            int[] levelOfModel = new int[models.size()];
+            for (int m = 0; m < models.size(); m++) {
+                levelOfModel[m] = plan.levelOf(workload(m));
+            }
+            long planned = planAll(allocator, modelCounts, models, levelOfModel, plan, s.threads());
             double planMs = (System.nanoTime() - t1) / 1e6;
             double planCpuMs = (THREADS.getCurrentThreadCpuTime() - c1) / 1e6;
             if (planned != appsOnPort.size()) {
@@ -141,9 +147,10 @@ public final class ControllerOverheadBenchmark {
             if (sc == 0) {
                 long t2 = System.nanoTime();
                 for (Map.Entry<PortId, BitSet> e : appsOnPort.entrySet()) {
-                    List<Application> present = new ArrayList<>(e.getValue().cardinality());
-                    e.getValue().stream().forEach(i -> present.add(apps.get(i)));
-                    allocator.allocatePort(e.getKey(), topology.queues(e.getKey()), present, levels, hierarchy);
+                    List<AppAtPort> onPort = new ArrayList<>(e.getValue().cardinality());
+                    e.getValue().stream().forEach(i -> onPort.add(new AppAtPort(apps.get(i).id(),
+                            levelOfModel[models.indexOf(apps.get(i).model())], apps.get(i).model())));
+                    allocator.allocatePort(e.getKey(), topology.queues(e.getKey()), onPort, plan);
                 }
                 perAppMs = (System.nanoTime() - t2) / 1e6;
             }
@@ -166,6 +173,11 @@ public final class ControllerOverheadBenchmark {
                 sqpPorts == 0 ? Double.NaN : ratioSum / sqpPorts, sqpPorts == 0 ? Double.NaN : ratioMax);
     }
 
+    /** Model m's workload: every model of the benchmark is a workload of its own. */
+    private static String workload(int m) {
+        return "m" + m;
+    }
+
     /** Per port, how many of its applications run each model: the state Eq. 2 needs. */
     private static Map<PortId, int[]> countModels(Map<PortId, BitSet> appsOnPort, List<Application> apps,
                                                   List<SensitivityModel> models) {
@@ -184,18 +196,18 @@ public final class ControllerOverheadBenchmark {
 
     /** Plans every port, on {@code threads} threads (ports are independent: the paper's ground for distribution). */
     private long planAll(Allocator allocator, Map<PortId, int[]> modelCounts, List<SensitivityModel> models,
-                         int[] levelOfModel, LevelHierarchy hierarchy, int threads) {
+                         int[] levelOfModel, LevelPlan plan, int threads) {
         List<Map.Entry<PortId, int[]>> entries = new ArrayList<>(modelCounts.entrySet());
         if (threads <= 1) {
             long n = 0;
             for (Map.Entry<PortId, int[]> e : entries) {
-                n += plan(allocator, e.getKey(), e.getValue(), models, levelOfModel, hierarchy) ? 1 : 0;
+                n += plan(allocator, e.getKey(), e.getValue(), models, levelOfModel, plan) ? 1 : 0;
             }
             return n;
         }
         try {
             return pool(threads).submit(() -> entries.parallelStream()
-                    .filter(e -> plan(allocator, e.getKey(), e.getValue(), models, levelOfModel, hierarchy))
+                    .filter(e -> plan(allocator, e.getKey(), e.getValue(), models, levelOfModel, plan))
                     .count()).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -216,7 +228,7 @@ public final class ControllerOverheadBenchmark {
 
     /** Plans one port from its model counts; true once done (the result is what a backend would be pushed). */
     private boolean plan(Allocator allocator, PortId port, int[] counts, List<SensitivityModel> models,
-                         int[] levelOfModel, LevelHierarchy hierarchy) {
+                         int[] levelOfModel, LevelPlan plan) {
         int groups = 0;
         for (int c : counts) {
             groups += c > 0 ? 1 : 0;
@@ -231,7 +243,7 @@ public final class ControllerOverheadBenchmark {
                 presentLevels[g++] = levelOfModel[m];
             }
         }
-        return allocator.planPort(port, topology.queues(port), present, presentCounts, presentLevels, hierarchy) != null;
+        return allocator.planPort(port, topology.queues(port), present, presentCounts, presentLevels, plan) != null;
     }
 
     /** Places every application's instances on distinct random servers and collects, per port, who crosses it. */

@@ -7,7 +7,7 @@ import io.saba.controller.cluster.ClusterSettings;
 import io.saba.controller.cluster.ZkControllerGroup;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.PortAllocation;

@@ -1,6 +1,6 @@
 package io.saba.controller;
 
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 
 /**
  * Makes a controller one member of a controller group (the module {@code saba-controller-zk} implements it on

@@ -1,6 +1,5 @@
 package io.saba.controller;
 
-import io.saba.controller.alloc.AllocationEngine;
 import io.saba.controller.alloc.Recomputer;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.journal.Journal;
@@ -9,9 +8,13 @@ import io.saba.controller.state.AppView;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.ControllerState;
 import io.saba.controller.state.Mutation;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
+import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
+import io.saba.core.cluster.LevelAssignment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +55,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final Path journalDir;
     private final Function<String, ModelCatalog> tableParser;
     private final PathResolver resolver;
-    private final AllocationEngine engine;
+    private final Allocator allocator;
     private final Metrics metrics;
     private final long leaseNanos;
     private final long compactAfter;
@@ -62,12 +65,12 @@ public final class SabaController implements ControllerApi, AutoCloseable {
      * @param journalDir  where the journal and the last reloaded table live; null for a memory-only controller
      * @param tableParser parses a sensitivity table (JSON) for {@link #reloadTable}
      */
-    public SabaController(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
+    public SabaController(PathResolver resolver, Allocator allocator, ModelCatalog catalog,
                           FabricBackend backend, Path journalDir, Journal journal,
                           Function<String, ModelCatalog> tableParser, Duration leaseTimeout, Metrics metrics,
                           Duration minRoundInterval) {
         this.resolver = resolver;
-        this.engine = engine;
+        this.allocator = allocator;
         this.backend = backend;
         this.journal = journal;
         this.journalDir = journalDir;
@@ -75,9 +78,9 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         this.metrics = metrics;
         this.leaseNanos = leaseTimeout.toNanos();
         this.compactAfter = 1_000_000;
-        this.recomputer = new Recomputer(engine, backend, metrics, resolver::queues, minRoundInterval);
+        this.recomputer = new Recomputer(allocator, backend, metrics, resolver::queues, minRoundInterval);
         ModelCatalog startCatalog = savedTable().orElse(catalog);
-        this.state = new ControllerState(resolver, engine, startCatalog, recomputer);
+        this.state = new ControllerState(resolver, allocator, startCatalog, recomputer);
         this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "saba-lease-reaper");
             t.setDaemon(true);
@@ -320,11 +323,17 @@ public final class SabaController implements ControllerApi, AutoCloseable {
 
     // ---- for a controller group (see startAsReplica) ----
 
-    /** Adopts the level plan a group's leader computed. */
-    public void installPlan(io.saba.controller.alloc.LevelPlan plan) {
+    /** Adopts the levels a group's leader assigned (the hierarchy is rebuilt here, for this fabric). */
+    public void installPlan(LevelAssignment levels) {
+        LevelPlan plan = allocator.planOf(levels, resolver.minQueues());
         synchronized (lock) {
             state.installPlan(plan);
         }
+    }
+
+    /** The plan this controller would compute for these workloads (what a group's leader logs). */
+    public LevelPlan planLevels(Map<String, io.saba.core.model.SensitivityModel> modelOfWorkload) {
+        return allocator.planLevels(modelOfWorkload, resolver.minQueues());
     }
 
     /** Replaces the sensitivity table (a group member applying the table its shared log carries). */
@@ -339,12 +348,8 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         return TimeUnit.NANOSECONDS.toMillis(leaseNanos);
     }
 
-    public AllocationEngine engine() {
-        return engine;
-    }
-
     /** The current level plan. */
-    public io.saba.controller.alloc.LevelPlan plan() {
+    public LevelPlan plan() {
         synchronized (lock) {
             return state.plan();
         }
@@ -387,7 +392,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
 
     private Recomputer.Snapshot snapshot(Set<PortId> ports) {
         synchronized (lock) {
-            Map<PortId, List<AllocationEngine.AppAtPort>> at = new HashMap<>();
+            Map<PortId, List<AppAtPort>> at = new HashMap<>();
             for (PortId p : ports) {
                 at.put(p, state.appsAt(p));
             }

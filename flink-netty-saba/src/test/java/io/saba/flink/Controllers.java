@@ -3,7 +3,7 @@ package io.saba.flink;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.state.AppView;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.topology.Topologies;

@@ -10,7 +10,7 @@ import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
 import io.saba.controller.shell.CommandRunner;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedPorts;
 import io.saba.controller.fabric.linux.LinuxPortResolver;

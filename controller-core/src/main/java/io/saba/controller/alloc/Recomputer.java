@@ -4,6 +4,9 @@ import io.saba.controller.Metrics;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.state.PortListener;
+import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.ArrayList;
@@ -40,14 +43,12 @@ public final class Recomputer implements PortListener, AutoCloseable {
     }
 
     /** The plan and the applications at each requested port (empty list: nobody crosses it any more). */
-    public record Snapshot(LevelPlan plan, Map<PortId, List<AllocationEngine.AppAtPort>> appsAt) {
+    public record Snapshot(LevelPlan plan, Map<PortId, List<AppAtPort>> appsAt) {
     }
 
     /** Ports snapshotted per lock acquisition. */
     private static final int SNAPSHOT_CHUNK = 8;
-    private static final java.util.Comparator<AllocationEngine.AppAtPort> BY_APP_ID =
-            java.util.Comparator.comparing(AllocationEngine.AppAtPort::appId);
-    private final AllocationEngine engine;
+    private final Allocator allocator;
     private final FabricBackend backend;
     private final Metrics metrics;
     private final java.util.function.ToIntFunction<PortId> queuesOf;
@@ -74,10 +75,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
      *                         merged into one round (a port recomputed once, not once per event). It bounds the
      *                         recomputation rate and adds at most this much to the event-to-push lag.
      */
-    public Recomputer(AllocationEngine engine, FabricBackend backend, Metrics metrics,
+    public Recomputer(Allocator allocator, FabricBackend backend, Metrics metrics,
                       java.util.function.ToIntFunction<PortId> queuesOf, java.time.Duration minRoundInterval) {
         this.minRoundNanos = minRoundInterval.toNanos();
-        this.engine = engine;
+        this.allocator = allocator;
         this.backend = backend;
         this.metrics = metrics;
         this.queuesOf = queuesOf;
@@ -220,7 +221,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
     }
 
     private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
-        for (Map.Entry<PortId, List<AllocationEngine.AppAtPort>> e : snap.appsAt().entrySet()) {
+        for (Map.Entry<PortId, List<AppAtPort>> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
             boolean wasUnknown = unknown.remove(port);
             if (e.getValue().isEmpty()) {
@@ -229,9 +230,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
                 }
                 continue;
             }
-            List<AllocationEngine.AppAtPort> apps = new ArrayList<>(e.getValue());
-            apps.sort(BY_APP_ID); // outside the lock; makes per-application weights deterministic
-            PortAllocation a = engine.allocatePort(snap.plan(), port, queuesOf.applyAsInt(port), apps);
+            // outside the controller's lock: the snapshot is a copy
+            PortAllocation a = allocator.allocatePort(port, queuesOf.applyAsInt(port), e.getValue(), snap.plan());
             PortAllocation before = current.get(port);
             if (before == null || !sameSwitchConfig(before, a)) {
                 changed.add(a);

@@ -1,12 +1,12 @@
 package io.saba.controller.state;
 
 import io.saba.wire.ConnectionKey;
-import io.saba.controller.alloc.AllocationEngine;
-import io.saba.controller.alloc.AllocationEngine.AppAtPort;
-import io.saba.controller.alloc.LevelPlan;
-import io.saba.controller.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
+import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
+import io.saba.core.table.ModelCatalog;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,13 +32,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ControllerState {
     private final PathResolver resolver;
-    private final AllocationEngine engine;
+    private final Allocator allocator;
     private final PortListener listener;
     private ModelCatalog catalog;
     private final Map<String, AppRecord> apps = new LinkedHashMap<>();
     private final Map<PortId, Map<String, Integer>> ports = new HashMap<>();
     private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
-    private LevelPlan plan = new LevelPlan(Map.of(), null);
+    private LevelPlan plan = LevelPlan.none();
     /** Host pair → path: every event would otherwise resolve its path twice (check, then apply). Bounded. */
     private final Map<String, List<PortId>> pathCache = new HashMap<>();
     private static final int PATH_CACHE_LIMIT = 200_000;
@@ -46,10 +46,10 @@ public final class ControllerState {
     /** False in a controller group: its leader plans levels for everyone and {@link #installPlan} applies them. */
     private boolean planLocally = true;
 
-    public ControllerState(PathResolver resolver, AllocationEngine engine, ModelCatalog catalog,
-                           PortListener listener) {
+    /** @param allocator plans levels when the workloads change (the ports are allocated by the listener's side) */
+    public ControllerState(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener) {
         this.resolver = resolver;
-        this.engine = engine;
+        this.allocator = allocator;
         this.catalog = catalog;
         this.listener = listener;
     }
@@ -326,8 +326,7 @@ public final class ControllerState {
         if (!planLocally) {
             return; // the group's leader sees the new workload set and logs a plan; installPlan applies it
         }
-        Map<String, io.saba.core.model.SensitivityModel> models = workloadModels();
-        installPlan(models.isEmpty() ? new LevelPlan(Map.of(), null) : engine.plan(models));
+        installPlan(allocator.planLevels(workloadModels(), resolver.minQueues()));
     }
 
     /** The model of every workload some application runs: what a level plan is computed from. */

@@ -240,6 +240,9 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             b.addQueueWeights(w);
         }
         b.putAllAppWeights(p.appWeights());
+        if (!Double.isNaN(p.predictedSlowdown())) {
+            b.setPredictedSlowdown(p.predictedSlowdown());
+        }
         return b.build();
     }
 

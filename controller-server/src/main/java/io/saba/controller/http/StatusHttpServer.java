@@ -123,6 +123,9 @@ public final class StatusHttpServer implements AutoCloseable {
             m.put("queue_of_level", new TreeMap<>(p.queueOfLevel()));
             m.put("queue_weights", p.queueWeights());
             m.put("app_weights", new TreeMap<>(p.appWeights()));
+            if (!Double.isNaN(p.predictedSlowdown())) {
+                m.put("predicted_slowdown", p.predictedSlowdown());
+            }
             ports.add(m);
         }
         root.put("ports", ports);
@@ -153,11 +156,14 @@ public final class StatusHttpServer implements AutoCloseable {
                     .append("</td><td>").append(a.get("level")).append("</td><td>").append(a.get("connections"))
                     .append("</td><td>").append(a.get("lease_remaining_ms")).append("</td></tr>");
         }
-        h.append("</table><h2>Ports</h2><table><tr><th>port</th><th>level → queue</th><th>queue weights</th></tr>");
+        h.append("</table><h2>Ports</h2><table><tr><th>port</th><th>level → queue</th><th>queue weights</th>")
+                .append("<th>predicted slowdown (sum)</th></tr>");
         for (Map<String, Object> p : (List<Map<String, Object>>) s.get("ports")) {
             h.append("<tr><td>").append(esc(p.get("port"))).append("</td><td>")
                     .append(esc(p.get("queue_of_level"))).append("</td><td>")
-                    .append(esc(Arrays.toString((double[]) p.get("queue_weights")))).append("</td></tr>");
+                    .append(esc(Arrays.toString((double[]) p.get("queue_weights")))).append("</td><td>")
+                    .append(p.containsKey("predicted_slowdown") ? String.format("%.4f", p.get("predicted_slowdown"))
+                            : "").append("</td></tr>");
         }
         return h.append("</table></body></html>").toString();
     }

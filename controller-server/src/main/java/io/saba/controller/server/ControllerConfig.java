@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolverProvider;
 import io.saba.controller.topology.TopologyLoader;
 import java.io.IOException;

@@ -4,8 +4,6 @@ import io.saba.controller.ControllerApi;
 import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
-import io.saba.controller.alloc.AllocationEngine;
-import io.saba.controller.alloc.CoreAllocationEngine;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.grpc.AuthInterceptor;
@@ -14,7 +12,7 @@ import io.saba.controller.grpc.ControllerService;
 import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
@@ -130,10 +128,9 @@ public final class EmbeddedController implements AutoCloseable {
     public InetSocketAddress start() {
         Metrics metrics = new Metrics();
         Journal journal = b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis);
-        AllocationEngine engine = b.engine != null ? b.engine
-                : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.minQueues());
+        Allocator allocator = new Allocator(new Eq2Solver(), b.levels, b.cSaba);
         // a group member's replica starts empty and takes the table the group's log carries
-        controller = new SabaController(b.topology, engine, b.group == null ? b.table : ModelCatalog.empty(),
+        controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
                 b.backend, b.journalDir, journal, json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout,
                 metrics, b.roundInterval);
         if (b.group == null) {
@@ -224,7 +221,6 @@ public final class EmbeddedController implements AutoCloseable {
         private InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 0);
         private InetSocketAddress http;
         private PathResolver topology;
-        private AllocationEngine engine;
         private ModelCatalog table = ModelCatalog.empty();
         private Path tableFile;
         private double cSaba = 0.9;
@@ -289,12 +285,6 @@ public final class EmbeddedController implements AutoCloseable {
         /** Paths from any resolver, e.g. a discovered InfiniBand subnet. */
         public Builder paths(PathResolver r) {
             topology = r;
-            return this;
-        }
-
-        /** Replaces core's allocator (tests that need a deterministic toy engine); rarely needed. */
-        public Builder engine(AllocationEngine e) {
-            engine = e;
             return this;
         }
 

@@ -13,7 +13,7 @@ import io.saba.wire.Transport;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.state.AppView;
 import io.saba.wire.ConnectionKey;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.AllocationResult;
 import io.saba.core.alloc.Allocator;

@@ -107,6 +107,12 @@ class ControllerGrpcTest {
         assertTrue(toH2.appWeights().get("a") > toH2.appWeights().get("b"), "the sensitive lr gets more");
         assertEquals(1.0, Arrays.stream(toH2.queueWeights()).sum(), 1e-9, "C_Saba plus the default queue");
         assertEquals(0.1, toH2.queueWeights()[0], 1e-9, "the default queue keeps 1 - C_Saba");
+        double predicted = Fixtures.catalog().modelOf("lr").slowdown(toH2.appWeights().get("a"))
+                + Fixtures.catalog().modelOf("wc").slowdown(toH2.appWeights().get("b"));
+        assertEquals(predicted, toH2.predictedSlowdown(), 1e-9, "the port carries the objective its weights predict");
+        assertEquals(predicted, stub.status(StatusRequest.getDefaultInstance()).getPortsList().stream()
+                .filter(p -> p.getNode().equals("s0") && p.getPort() == 2).findFirst().orElseThrow()
+                .getPredictedSlowdown(), 1e-9, "and the status says it");
         // the dry run recorded exactly what the controller holds
         assertEquals(controller.controller().recomputer().current().keySet(), ports.keySet());
 

@@ -5,7 +5,7 @@ import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.saba.controller.fabric.DryRunBackend;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.topology.Topologies;

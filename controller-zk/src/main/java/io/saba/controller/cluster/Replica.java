@@ -1,11 +1,10 @@
 package io.saba.controller.cluster;
 
 import io.saba.controller.SabaController;
-import io.saba.controller.alloc.CoreAllocationEngine;
 import io.saba.controller.state.AppView;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.Mutation;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.model.SensitivityModel;
 import java.util.ArrayList;
@@ -21,25 +20,15 @@ import java.util.TreeMap;
  */
 final class Replica {
     private final SabaController controller;
-    private final CoreAllocationEngine engine;
     private volatile SortedMap<String, SensitivityModel> plannedFor = new TreeMap<>();
     private volatile SortedMap<String, SensitivityModel> table;
 
     Replica(SabaController controller) {
         this.controller = controller;
-        if (!(controller.engine() instanceof CoreAllocationEngine core)) {
-            throw new IllegalArgumentException("a controller group needs core's allocation engine (its plans travel "
-                    + "as level assignments), got " + controller.engine().getClass().getName());
-        }
-        this.engine = core;
     }
 
     SabaController controller() {
         return controller;
-    }
-
-    CoreAllocationEngine engine() {
-        return engine;
     }
 
     /** The workload models the installed plan was computed for (the leader re-plans when they differ). */
@@ -80,7 +69,7 @@ final class Replica {
             controller.installTable(new ModelCatalog(t.models()));
             table = t.models();
         } else if (r instanceof LogRequest.Plan p) {
-            controller.installPlan(engine.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids())));
+            controller.installPlan(new LevelAssignment(p.levelOfWorkload(), p.centroids()));
             plannedFor = p.plannedFor();
         }
         return null;
@@ -108,7 +97,7 @@ final class Replica {
         if (table != null) {
             out.add(new LogRequest.Table(table));
         }
-        LevelAssignment a = CoreAllocationEngine.assignmentOf(controller.plan());
+        LevelAssignment a = controller.plan().levels();
         out.add(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), plannedFor));
         String tenant = "";
         for (Mutation m : controller.stateAsMutations()) {

@@ -8,13 +8,11 @@ import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
 import io.saba.controller.alloc.AllocationChange;
-import io.saba.controller.alloc.LevelPlan;
 import io.saba.controller.state.AppView;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.Mutation;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.core.cluster.LevelAssignment;
-import io.saba.controller.alloc.CoreAllocationEngine;
 import io.saba.core.model.SensitivityModel;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -475,8 +473,7 @@ public final class ZkControllerGroup implements GroupMembership, ControllerApi {
         }
         SortedMap<String, SensitivityModel> models = new TreeMap<>(controller.workloadModels());
         if (!models.equals(replica.plannedFor())) {
-            LevelPlan plan = models.isEmpty() ? new LevelPlan(Map.of(), null) : replica.engine().plan(models);
-            LevelAssignment a = CoreAllocationEngine.assignmentOf(plan);
+            LevelAssignment a = controller.planLevels(models).levels();
             await(submit(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), models)));
         }
         Map<String, String> expired = controller.expiredApplications();

@@ -5,7 +5,7 @@ import io.saba.controller.SabaController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.state.AppView;
 import io.saba.controller.state.Mutation;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;

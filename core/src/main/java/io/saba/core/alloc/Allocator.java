@@ -10,7 +10,9 @@ import io.saba.core.topology.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,38 +21,50 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Computes Saba's allocation from scratch as a pure function of the registered applications, their connections
- * and the topology (paper §5.1–5.3): levels by K-means, a level hierarchy, and for every crossed switch output port
- * the Eq. 2 weights of the applications on it, summed per queue.
+ * Saba's allocation pipeline (paper §5.1–5.3), the one the controller, a controller group and the simulator run:
  *
- * <p>The hierarchy is built down to the smallest number of Saba queues (queues - 1) of any port of the topology.
- * The paper stops at the smallest queue count of the ports in use; the two give the same queue maps, because merging
- * is greedy and deterministic (a longer hierarchy only appends levels) and the first-fit rule never reaches past the
- * level that fits the smallest port in use — and the topology-wide bound keeps the hierarchy independent of which
- * ports happen to be in use, which the incremental {@link AllocationState} relies on.
+ * <ol>
+ *   <li>{@link #planLevels}, when the set of workloads changes: K-means over the workloads present puts each
+ *       workload at a priority level, and the levels' centroids are merged into a level hierarchy down to the
+ *       smallest queue count of any port ({@link LevelPlan});</li>
+ *   <li>{@link #allocatePort}, for each port whose applications changed: the port's applications grouped by model,
+ *       the {@link PortWeightDecision} for their weights (Eq. 2 by default), the levels present fitted into queues
+ *       1..Q-1 by the hierarchy, and each queue's weight summed from its applications'.</li>
+ * </ol>
  *
- * <p>Deterministic: applications are processed in id order. Thread-safe if the solver is.
+ * <p>{@link #allocate} runs both from scratch over (applications, connections, topology): the reference the
+ * incremental users are tested against.
+ *
+ * <p>The hierarchy is built down to the smallest number of Saba queues (queues - 1) of any port. The paper stops
+ * at the smallest queue count of the ports in use; the two give the same queue maps, because merging is greedy
+ * and deterministic (a longer hierarchy only appends levels) and the first-fit rule never reaches past the level
+ * that fits the smallest port in use; and the fabric-wide bound keeps the plan independent of which ports
+ * happen to be in use, so a plan is recomputed only when the workloads change.
+ *
+ * <p>Deterministic: applications are processed in id order. Thread-safe if the decision is.
  */
 public final class Allocator {
     /** The queue the default level 0 maps to on every port. */
     public static final int DEFAULT_QUEUE = 0;
+    private static final Comparator<AppAtPort> BY_APP_ID = Comparator.comparing(AppAtPort::appId);
 
-    private final PortSolver solver;
+    private final PortWeightDecision weights;
     private final LevelAssigner assigner;
     private final double cSaba;
 
     /**
-     * @param solver the Eq. 2 solver
+     * Eq. 2 per port, solved by {@code solver}.
+     *
      * @param levels number of priority levels S the fabric carries, including default level 0 (16 IB, 8 Ethernet)
      * @param cSaba  C_Saba, the fraction of each link Saba's queues share, 0 &lt; C_Saba ≤ 1
      */
     public Allocator(PortSolver solver, int levels, double cSaba) {
-        this(solver, new LevelAssigner(levels), cSaba);
+        this(new MinSlowdownDecision(solver), new LevelAssigner(levels), cSaba);
     }
 
-    /** As {@link #Allocator(PortSolver, int, double)}, with a configured level assigner (e.g. another seed). */
-    public Allocator(PortSolver solver, LevelAssigner assigner, double cSaba) {
-        this.solver = Objects.requireNonNull(solver, "solver");
+    /** A pipeline with another per-port decision or a configured level assigner (e.g. another seed). */
+    public Allocator(PortWeightDecision weights, LevelAssigner assigner, double cSaba) {
+        this.weights = Objects.requireNonNull(weights, "weights");
         this.assigner = Objects.requireNonNull(assigner, "assigner");
         if (!(cSaba > 0 && cSaba <= 1)) {
             throw new IllegalArgumentException("C_Saba must be in (0, 1], got " + cSaba);
@@ -63,134 +77,88 @@ public final class Allocator {
         return cSaba;
     }
 
+    // ---- step 1: levels, when the workloads change ----
+
     /**
-     * The whole allocation.
+     * Levels for the workloads present: identical models always share a level, and so do all applications of one
+     * workload.
      *
-     * @param applications registered applications (unique ids)
-     * @param connections  their open connections; each must belong to a listed application and name known hosts
-     * @throws IllegalArgumentException on duplicate application ids, a connection of an unknown application, or
-     *                                  an unknown host
+     * @param modelOfWorkload every workload some application runs, with its model
+     * @param minQueues       the smallest queue count of any port the plan will serve (≥ 2)
      */
-    public AllocationResult allocate(Collection<Application> applications, Collection<Connection> connections,
-                                     Topology topology) {
-        Map<String, Application> apps = byId(applications);
-        LevelAssignment levels = assignLevels(apps.values());
-        LevelHierarchy hierarchy = hierarchy(levels, topology);
-        Map<PortId, Set<String>> appsOnPort = new TreeMap<>();
-        for (Connection c : connections) {
-            if (!apps.containsKey(c.appId())) {
-                throw new IllegalArgumentException("connection " + c + " belongs to unregistered application " + c.appId());
-            }
-            for (PortId port : topology.path(c.srcHost(), c.dstHost())) {
-                appsOnPort.computeIfAbsent(port, p -> new TreeSet<>()).add(c.appId());
-            }
-        }
-        Map<PortId, PortAllocation> ports = new TreeMap<>();
-        for (Map.Entry<PortId, Set<String>> e : appsOnPort.entrySet()) {
-            List<Application> present = new ArrayList<>();
-            e.getValue().forEach(id -> present.add(apps.get(id)));
-            ports.put(e.getKey(), allocatePort(e.getKey(), topology.queues(e.getKey()), present, levels, hierarchy));
-        }
-        return new AllocationResult(levels.levelOfApp(), levels.levelCentroids(), ports);
-    }
-
-    /** Application → level clustering (done on register / deregister only). */
-    public LevelAssignment assignLevels(Collection<Application> applications) {
-        Map<String, SensitivityModel> models = new HashMap<>();
-        for (Application a : applications) {
-            models.put(a.id(), a.model());
-        }
-        return assigner.assign(models);
-    }
-
-    /** The level hierarchy for an assignment, down to the topology's smallest count of Saba queues. */
-    public LevelHierarchy hierarchy(LevelAssignment levels, Topology topology) {
-        return hierarchy(levels, topology.minQueues());
-    }
-
-    /** The same for a fabric known only by its smallest port queue count (a discovered InfiniBand subnet). */
-    public LevelHierarchy hierarchy(LevelAssignment levels, int minQueues) {
-        return LevelHierarchy.build(levels.levelCentroids(), Math.max(1, minQueues - 1));
+    public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, int minQueues) {
+        return planOf(assigner.assign(modelOfWorkload), minQueues);
     }
 
     /**
-     * One port's allocation: Eq. 2 over the applications present, levels fitted into queues 1..Q-1, queue weights
-     * summed. Queue 0 carries level 0 and gets 1 - C_Saba; queues no level maps to get 0. A lone application gets
-     * C_Saba without asking the solver.
-     *
-     * @param port         the port
-     * @param queues       its queue count Q (≥ 2)
-     * @param appsOnPort   the applications with at least one connection across the port (each once, non-empty)
-     * @param levels       the current level assignment (must cover these applications)
-     * @param hierarchy    the current level hierarchy
+     * The plan of levels assigned elsewhere (a controller group's leader logs the assignment; the hierarchy is a
+     * deterministic function of its centroids and the queue count, rebuilt here in microseconds).
      */
-    public PortAllocation allocatePort(PortId port, int queues, Collection<Application> appsOnPort,
-                                       LevelAssignment levels, LevelHierarchy hierarchy) {
-        if (queues < 2) {
-            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
-        }
-        List<Application> apps = new ArrayList<>(appsOnPort);
+    public LevelPlan planOf(LevelAssignment levels, int minQueues) {
+        return new LevelPlan(levels, LevelHierarchy.build(levels.levelCentroids(), Math.max(1, minQueues - 1)));
+    }
+
+    // ---- step 2: one port, when its applications change ----
+
+    /**
+     * One port's allocation. Applications are grouped by model instance and level (a port carries hundreds of
+     * applications but only as many distinct models as workloads), so the cost grows with the workloads present.
+     *
+     * @param queues the port's queue count Q (≥ 2)
+     * @param apps   the applications with at least one connection across the port (each once, non-empty)
+     */
+    public PortAllocation allocatePort(PortId port, int queues, List<AppAtPort> apps, LevelPlan plan) {
         if (apps.isEmpty()) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
-        apps.sort((a, b) -> a.id().compareTo(b.id()));
-        // Applications with the same model are interchangeable in Eq. 2 and share a level: solve per group.
-        Map<SensitivityModel, Integer> groupOf = new HashMap<>();
+        List<AppAtPort> sorted = new ArrayList<>(apps);
+        sorted.sort(BY_APP_ID); // makes per-application weights deterministic
+        Map<SensitivityModel, Integer> groupOf = new IdentityHashMap<>();
         List<SensitivityModel> models = new ArrayList<>();
-        List<Integer> counts = new ArrayList<>();
-        List<Integer> groupLevels = new ArrayList<>();
-        int[] groupOfApp = new int[apps.size()];
-        for (int i = 0; i < apps.size(); i++) {
-            Application a = apps.get(i);
-            Integer level = levels.levelOfApp().get(a.id());
-            if (level == null) {
-                throw new IllegalArgumentException("application " + a.id() + " has no priority level");
-            }
+        List<Integer> levels = new ArrayList<>();
+        int[] counts = new int[sorted.size()];
+        int[] groupOfApp = new int[sorted.size()];
+        for (int i = 0; i < sorted.size(); i++) {
+            AppAtPort a = sorted.get(i);
             Integer g = groupOf.get(a.model());
-            if (g == null || !groupLevels.get(g).equals(level)) {
+            if (g == null || levels.get(g) != a.level()) {
                 g = models.size();
                 groupOf.put(a.model(), g);
                 models.add(a.model());
-                counts.add(0);
-                groupLevels.add(level);
+                levels.add(a.level());
             }
-            counts.set(g, counts.get(g) + 1);
+            counts[g]++;
             groupOfApp[i] = g;
         }
-        QueuePlan plan = planPort(port, queues, models, counts.stream().mapToInt(Integer::intValue).toArray(),
-                groupLevels.stream().mapToInt(Integer::intValue).toArray(), hierarchy);
-        Map<String, Double> appWeights = new TreeMap<>();
+        QueuePlan q = planPort(port, queues, models, Arrays.copyOf(counts, models.size()),
+                levels.stream().mapToInt(Integer::intValue).toArray(), plan);
+        Map<String, Double> appWeights = new HashMap<>(sorted.size() * 2);
         int[] next = new int[models.size()];
-        for (int i = 0; i < apps.size(); i++) {
+        for (int i = 0; i < sorted.size(); i++) {
             int g = groupOfApp[i];
-            appWeights.put(apps.get(i).id(), plan.shares().weight(g, next[g]++));
+            appWeights.put(sorted.get(i).appId(), q.shares().weight(g, next[g]++));
         }
-        return new PortAllocation(port, plan.queueMap(), plan.queueWeights(), appWeights);
+        return new PortAllocation(port, q.queueMap(), q.queueWeights(), appWeights, q.shares().objective());
     }
 
     /**
-     * One port's queues from groups of applications sharing a model: Eq. 2 per group, the levels present fitted
-     * into queues 1..Q-1, queue weights summed. Queue 0 carries level 0 and gets 1 − C_Saba; queues no level maps
-     * to get 0. A lone application gets C_Saba without asking the solver. The controller's hot path: its cost
-     * grows with the distinct models on the port, not with its applications.
+     * One port's queues from groups of applications sharing a model: the weight decision per group, the levels
+     * present fitted into queues 1..Q-1, queue weights summed. Queue 0 carries level 0 and gets 1 − C_Saba; queues
+     * no level maps to get 0. The hot path of {@link #allocatePort}, public for the overhead benchmark.
      *
-     * @param queues     the port's queue count Q (≥ 2)
-     * @param models     distinct models on the port
-     * @param counts     applications per model
-     * @param levelOf    each group's level
-     * @param hierarchy  the current level hierarchy
+     * @param queues  the port's queue count Q (≥ 2)
+     * @param models  distinct models on the port
+     * @param counts  applications per model
+     * @param levelOf each group's level
      */
     public QueuePlan planPort(PortId port, int queues, List<SensitivityModel> models, int[] counts, int[] levelOf,
-                              LevelHierarchy hierarchy) {
+                              LevelPlan plan) {
         if (queues < 2) {
             throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
         }
         if (models.isEmpty()) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
-        GroupSolution shares = models.size() == 1 && counts[0] == 1
-                ? new GroupSolution(new double[][] {{cSaba}}, new int[][] {{1}}, models.get(0).slowdown(cSaba))
-                : solver.solveGroups(models, counts, cSaba);
         long present = 0;
         for (int level : levelOf) {
             if (level <= LevelAssigner.DEFAULT_LEVEL || level >= 57) {
@@ -198,7 +166,8 @@ public final class Allocator {
             }
             present |= 1L << level;
         }
-        int[] saba = hierarchy.queueArray(present, queues - 1);
+        GroupSolution shares = weights.decide(port, models, counts, cSaba);
+        int[] saba = plan.hierarchy().queueArray(present, queues - 1);
         int[] queueOfLevel = new int[saba.length];
         queueOfLevel[LevelAssigner.DEFAULT_LEVEL] = DEFAULT_QUEUE;
         for (int level = 1; level < saba.length; level++) {
@@ -212,6 +181,54 @@ public final class Allocator {
         return new QueuePlan(queueOfLevel, queueWeights, shares);
     }
 
+    // ---- both steps from scratch ----
+
+    /**
+     * The whole allocation from scratch: levels over the applications' workloads, then every crossed port.
+     *
+     * @param applications registered applications (unique ids; one model per workload)
+     * @param connections  their open connections; each must belong to a listed application and name known hosts
+     * @throws IllegalArgumentException on duplicate application ids, a workload with two models, a connection of
+     *                                  an unknown application, or an unknown host
+     */
+    public AllocationResult allocate(Collection<Application> applications, Collection<Connection> connections,
+                                     Topology topology) {
+        Map<String, Application> apps = new TreeMap<>();
+        Map<String, SensitivityModel> modelOfWorkload = new TreeMap<>();
+        for (Application a : applications) {
+            if (apps.put(a.id(), a) != null) {
+                throw new IllegalArgumentException("application " + a.id() + " is listed twice");
+            }
+            SensitivityModel before = modelOfWorkload.putIfAbsent(a.workload(), a.model());
+            if (before != null && !before.equals(a.model())) {
+                throw new IllegalArgumentException("workload " + a.workload() + " has two models (application "
+                        + a.id() + ")");
+            }
+        }
+        LevelPlan plan = planLevels(modelOfWorkload, topology.minQueues());
+        Map<PortId, Set<String>> appsOnPort = new TreeMap<>();
+        for (Connection c : connections) {
+            if (!apps.containsKey(c.appId())) {
+                throw new IllegalArgumentException("connection " + c + " belongs to unregistered application " + c.appId());
+            }
+            for (PortId port : topology.path(c.srcHost(), c.dstHost())) {
+                appsOnPort.computeIfAbsent(port, p -> new TreeSet<>()).add(c.appId());
+            }
+        }
+        Map<PortId, PortAllocation> ports = new TreeMap<>();
+        for (Map.Entry<PortId, Set<String>> e : appsOnPort.entrySet()) {
+            List<AppAtPort> present = new ArrayList<>();
+            for (String id : e.getValue()) {
+                String w = apps.get(id).workload();
+                present.add(new AppAtPort(id, plan.levelOf(w), modelOfWorkload.get(w)));
+            }
+            ports.put(e.getKey(), allocatePort(e.getKey(), topology.queues(e.getKey()), present, plan));
+        }
+        Map<String, Integer> levelOfApp = new TreeMap<>();
+        apps.forEach((id, a) -> levelOfApp.put(id, plan.levelOf(a.workload())));
+        return new AllocationResult(levelOfApp, plan.levels().levelCentroids(), ports);
+    }
+
     /** Whether two port allocations say the same (value comparison, including the weight arrays). */
     public static boolean sameAllocation(PortAllocation a, PortAllocation b) {
         if (a == null || b == null) {
@@ -219,15 +236,5 @@ public final class Allocator {
         }
         return a.port().equals(b.port()) && a.queueOfLevel().equals(b.queueOfLevel())
                 && Arrays.equals(a.queueWeights(), b.queueWeights()) && a.appWeights().equals(b.appWeights());
-    }
-
-    static Map<String, Application> byId(Collection<Application> applications) {
-        Map<String, Application> apps = new TreeMap<>();
-        for (Application a : applications) {
-            if (apps.put(a.id(), a) != null) {
-                throw new IllegalArgumentException("application " + a.id() + " is listed twice");
-            }
-        }
-        return apps;
     }
 }

@@ -9,7 +9,7 @@ import io.saba.harness.sim.engine.Simulation;
 import io.saba.harness.sim.fabric.CoreTopologyFabric;
 import io.saba.harness.sim.fabric.Fabrics;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
-import io.saba.harness.sim.policy.CoreSabaController;
+import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.HomaLikePolicy;
 import io.saba.harness.sim.policy.IdealMaxMinPolicy;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
@@ -105,8 +105,8 @@ public final class ScaleStudy {
     private PolicyFactory saba(int queues, boolean distributed) {
         int levels = queues >= IB_LEVELS ? Math.max(IB_LEVELS, SyntheticCatalog.COUNT + 1) : IB_LEVELS;
         return SabaPolicy.factory(distributed
-                ? CoreSabaController.distributed(table, solver, levels, queues, 1.0)
-                : CoreSabaController.centralised(table, solver, levels, queues, 1.0));
+                ? ControllerPlanner.distributed(table, solver, levels, queues, 1.0)
+                : ControllerPlanner.centralised(table, solver, levels, queues, 1.0));
     }
 
     /** Scheme name → policy, for a figure. */

@@ -7,7 +7,7 @@ import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.fabric.Fabric;
 import io.saba.harness.sim.fabric.Fabrics;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
-import io.saba.harness.sim.policy.CoreSabaController;
+import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
 import io.saba.harness.sim.policy.SabaPolicy;
 import io.saba.harness.sim.workload.HibenchCatalog;
@@ -48,7 +48,7 @@ public final class SensitivityStudies {
         Map<Integer, PolicyFactory> sabaByDegree = new LinkedHashMap<>();
         for (int k = 1; k <= 3; k++) {
             SensitivityTable t = new SimulatedProfiler(Fabrics.testbed(), k).profile(workloads);
-            sabaByDegree.put(k, SabaPolicy.factory(CoreSabaController.centralised(t,
+            sabaByDegree.put(k, SabaPolicy.factory(ControllerPlanner.centralised(t,
                     new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, 8, 1.0)));
         }
         record Task(String study, String label, Double paper, int servers, double scale, int degree) {

@@ -7,7 +7,7 @@ import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.fabric.Fabric;
 import io.saba.harness.sim.fabric.Fabrics;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
-import io.saba.harness.sim.policy.CoreSabaController;
+import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
 import io.saba.harness.sim.policy.SabaPolicy;
 import io.saba.harness.sim.workload.HibenchCatalog;
@@ -62,7 +62,7 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
         Context(TestbedSetups s) {
             List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(fabric.hostLinkRate()).values());
             table = new SimulatedProfiler(fabric, s.degree).profile(workloads);
-            saba = SabaPolicy.factory(CoreSabaController.centralised(table,
+            saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
                     new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, s.queues,
                     s.capacity));
             generator = new SetupGenerator(workloads, fabric.hosts(), SetupRules.paper(), s.seed);

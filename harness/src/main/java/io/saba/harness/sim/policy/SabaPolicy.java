@@ -19,14 +19,14 @@ import java.util.Map;
  * controller reacts to applications registering and leaving, not to each shuffle starting.
  */
 public final class SabaPolicy implements SharingPolicy {
-    private final SabaController controller;
+    private final SabaPlanner controller;
     private SabaPlan plan = new SabaPlan(Map.of(), Map.of());
 
-    public SabaPolicy(SabaController controller) {
+    public SabaPolicy(SabaPlanner controller) {
         this.controller = controller;
     }
 
-    public static PolicyFactory factory(SabaController controller) {
+    public static PolicyFactory factory(SabaPlanner controller) {
         return fabric -> new SabaPolicy(controller);
     }
 

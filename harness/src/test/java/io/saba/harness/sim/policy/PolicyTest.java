@@ -36,7 +36,7 @@ class PolicyTest {
         // a: h1→h3 and h3→h1; b: h2→h3 and h3→h2. They share the switch port toward h3 (and toward nothing else).
         JobSpec a = new JobSpec("a", shuffleOnly("a"), 1.0, List.of("h1", "h3"));
         JobSpec b = new JobSpec("b", shuffleOnly("b"), 1.0, List.of("h2", "h3"));
-        SabaController fixed = apps -> {
+        SabaPlanner fixed = apps -> {
             Map<PortId, PortAllocation> ports = new HashMap<>();
             for (AppPresence app : apps) {
                 for (PortId p : app.ports()) {
@@ -58,7 +58,7 @@ class PolicyTest {
         var testbed = Fabrics.testbed();
         var specs = HibenchCatalog.specs(testbed.hostLinkRate());
         var table = new SimulatedProfiler(testbed, 3).profile(specs.values());
-        SabaController c = CoreSabaController.centralised(table, new CanonicalCachingSolver(new Eq2Solver()), 16, 8,
+        SabaPlanner c = ControllerPlanner.centralised(table, new CanonicalCachingSolver(new Eq2Solver()), 16, 8,
                 1.0);
         PortId shared = new PortId("s0", 3);
         SabaPlan plan = c.plan(List.of(new AppPresence("x", "rf", java.util.Set.of(shared)),
@@ -74,7 +74,7 @@ class PolicyTest {
         assertTrue(qx != qy);
         assertEquals(wx, pa.queueWeights()[qx], 1e-9);
 
-        SabaController d = CoreSabaController.distributed(table, new CanonicalCachingSolver(new Eq2Solver()), 16, 2,
+        SabaPlanner d = ControllerPlanner.distributed(table, new CanonicalCachingSolver(new Eq2Solver()), 16, 2,
                 1.0);
         SabaPlan dp = d.plan(List.of(new AppPresence("x", "rf", java.util.Set.of(shared)),
                 new AppPresence("y", "lr", java.util.Set.of(shared))));

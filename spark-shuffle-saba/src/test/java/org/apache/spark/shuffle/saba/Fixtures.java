@@ -1,7 +1,7 @@
 package org.apache.spark.shuffle.saba;
 
 import io.saba.controller.server.EmbeddedController;
-import io.saba.controller.table.ModelCatalog;
+import io.saba.core.table.ModelCatalog;
 import io.saba.controller.state.AppView;
 import io.saba.core.model.SensitivityModel;
 import java.time.Duration;

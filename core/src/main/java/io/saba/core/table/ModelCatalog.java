@@ -1,16 +1,13 @@
-package io.saba.controller.table;
+package io.saba.core.table;
 
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.table.SensitivityTable;
-import io.saba.core.table.SensitivityTableCodec;
-import io.saba.core.table.TableEntry;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Workload → sensitivity model, as the controller uses it. Unknown workloads get the <em>default model</em>: the
- * coefficient-wise mean of the table's models (a "typical" workload, so an unprofiled application is neither
- * favoured nor starved), or D(b) = 1 (insensitive) when the table is empty. The mean of polynomials is the
+ * Workload → sensitivity model, as the controller (and the simulator's Saba) looks models up. Unknown workloads
+ * get the <em>default model</em>: the coefficient-wise mean of the table's models (a "typical" workload, so an
+ * unprofiled application is neither favoured nor starved), or D(b) = 1 (insensitive) when the table is empty. The mean of polynomials is the
  * polynomial of the mean coefficients, so the default is also the mean predicted slowdown at every share.
  */
 public final class ModelCatalog {
