@@ -346,7 +346,7 @@ public final class ControllerBench {
     }
 
     private static void awaitQuiet(EmbeddedController c) throws InterruptedException {
-        if (!c.controller().awaitQuiescent(Duration.ofMinutes(2))) {
+        if (!c.controller().recomputer().awaitQuiescent(Duration.ofMinutes(2))) {
             throw new IllegalStateException("recomputation did not catch up within 2 minutes");
         }
     }

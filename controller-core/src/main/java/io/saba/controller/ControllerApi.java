@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * What the transports (the gRPC service, the status page) ask of a controller. {@link SabaController} answers
- * alone; a member of a controller group answers by ordering writes through the group's shared log first, so the
- * transports need not know which one they serve.
+ * What the transports (the gRPC service, the status page) ask of a controller; {@link SabaController} answers,
+ * alone or as a member of a controller group (the difference is behind it, in its log), so the transports never
+ * know which one they serve.
  *
  * <p>Refusals are {@link io.saba.controller.state.ControllerException}s; {@code tenant} is the authenticated
  * caller ("" with authentication off).

@@ -1,463 +1,219 @@
 package io.saba.controller;
 
+import io.saba.controller.alloc.AllocationChange;
 import io.saba.controller.alloc.Recomputer;
 import io.saba.controller.fabric.FabricBackend;
-import io.saba.controller.journal.Journal;
-import io.saba.controller.state.AppRecord;
+import io.saba.controller.log.LogRequest;
+import io.saba.controller.log.Replica;
+import io.saba.controller.log.StateLog;
 import io.saba.controller.state.AppView;
-import io.saba.controller.state.ControllerException;
-import io.saba.controller.state.ControllerState;
 import io.saba.controller.state.Mutation;
-import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
-import io.saba.core.alloc.AppAtPort;
-import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
-import io.saba.core.cluster.LevelAssignment;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import io.saba.core.table.ModelCatalog;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller: the single owner of the cluster picture. Every request is checked, journaled and applied under
- * one lock (microseconds), then acknowledged; allocation happens on the {@link Recomputer}'s thread from
- * snapshots, so request latency does not depend on allocation cost.
+ * The controller, as its transports see it: every write becomes a {@link LogRequest} that its {@link StateLog}
+ * orders, keeps and applies to its {@link Replica} before the call is answered; reads come from the replica; the
+ * {@link Recomputer} turns the replica's changes into port configurations on its own thread, so request latency does
+ * not depend on allocation cost. Alone the log is a local journal (or memory) and a {@link LeaseReaper} ends
+ * forgotten registrations; in a controller group the log is the group's, and the group's leader plans levels and
+ * reaps leases for everyone.
  *
  * <p>Transport-agnostic: the gRPC service, the status page and tests all call these methods. {@code tenant} is the
  * authenticated caller ("" with authentication off); an application belongs to the tenant that registered it.
  */
 public final class SabaController implements ControllerApi, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SabaController.class);
-    private static final String TABLE_FILE = "table.json";
 
-    private final Object lock = new Object();
-    private final ControllerState state;
+    private final Replica replica;
+    private final StateLog log;
     private final Recomputer recomputer;
     private final FabricBackend backend;
-    private final Journal journal;
-    private final Path journalDir;
-    private final Function<String, ModelCatalog> tableParser;
     private final PathResolver resolver;
-    private final Allocator allocator;
     private final Metrics metrics;
-    private final long leaseNanos;
-    private final long compactAfter;
-    private final ScheduledExecutorService reaper;
+    private LeaseReaper reaper;
 
     /**
-     * @param journalDir  where the journal and the last reloaded table live; null for a memory-only controller
-     * @param tableParser parses a sensitivity table (JSON) for {@link #reloadTable}
+     * @param catalog the configured sensitivity table (a table the log carries replaces it)
+     * @param log     where writes are ordered and kept: a {@code LocalLog}, or a group's shared log
      */
-    public SabaController(PathResolver resolver, Allocator allocator, ModelCatalog catalog,
-                          FabricBackend backend, Path journalDir, Journal journal,
-                          Function<String, ModelCatalog> tableParser, Duration leaseTimeout, Metrics metrics,
-                          Duration minRoundInterval) {
+    public SabaController(PathResolver resolver, Allocator allocator, ModelCatalog catalog, FabricBackend backend,
+                          StateLog log, Duration leaseTimeout, Metrics metrics, Duration minRoundInterval) {
         this.resolver = resolver;
-        this.allocator = allocator;
         this.backend = backend;
-        this.journal = journal;
-        this.journalDir = journalDir;
-        this.tableParser = tableParser;
+        this.log = log;
         this.metrics = metrics;
-        this.leaseNanos = leaseTimeout.toNanos();
-        this.compactAfter = 1_000_000;
         this.recomputer = new Recomputer(allocator, backend, metrics, resolver::queues, minRoundInterval);
-        ModelCatalog startCatalog = savedTable().orElse(catalog);
-        this.state = new ControllerState(resolver, allocator, startCatalog, recomputer);
-        this.reaper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "saba-lease-reaper");
-            t.setDaemon(true);
-            return t;
-        });
-        metrics.gauge("saba_applications", () -> appCount());
-        metrics.gauge("saba_connections", () -> connectionCount());
+        this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout);
+        metrics.gauge("saba_applications", replica::appCount);
+        metrics.gauge("saba_connections", replica::connectionCount);
         metrics.gauge("saba_ports_configured", () -> recomputer.current().size());
     }
 
-    /** Replays the journal, compacts it, gives every restored application a fresh lease, starts the threads. */
+    /** Starts alone: restores what the log kept, gives every restored application a fresh lease, reaps leases. */
     public SabaController start() {
         start(true);
         return this;
     }
 
     /**
-     * Starts as one replica of a controller group, whose members apply the same shared log in the same order: no
-     * lease reaper (the group's leader decides expiries and logs them) and no level planning of its own (the
-     * leader logs plans, {@link #installPlan} applies them). Expects no journal: the shared log is the record.
+     * Starts as one member of a controller group, whose members apply the same shared log in the same order: no
+     * lease reaper and no level planning of its own (the group's leader logs expiries and plans).
      */
     public SabaController startAsReplica() {
-        synchronized (lock) {
-            state.planElsewhere();
-        }
+        replica.planElsewhere();
         start(false);
         return this;
     }
 
-    private void start(boolean reapLeases) {
+    private void start(boolean alone) {
         resolver.onPathsChanged(this::pathsChanged);
-        synchronized (lock) {
-            if (journal != null) {
-                List<Mutation> log = journal.replay();
-                long now = System.nanoTime();
-                for (Mutation m : log) {
-                    state.apply(m, now, leaseNanos);
-                }
-                journal.compact(state.asMutations());
-                if (!log.isEmpty()) {
-                    LOG.info("restored {} applications and {} connections from {} journal records",
-                            state.appCount(), state.connectionCount(), log.size());
-                }
-            }
-            state.renewAll(System.nanoTime() + leaseNanos);
-        }
-        recomputer.start(this::snapshot);
-        if (reapLeases) {
-            long period = Math.max(10, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(leaseNanos) / 4));
-            reaper.scheduleWithFixedDelay(this::expireLeases, period, period, TimeUnit.MILLISECONDS);
+        log.open(replica);
+        replica.renewAll();
+        recomputer.start(replica::portSnapshot);
+        if (alone) {
+            reaper = LeaseReaper.start(replica, log);
         }
     }
 
-    // ---- requests ----
+    // ---- writes: through the log ----
 
     @Override
     public Registration register(String tenant, Mutation.Register r) {
-        synchronized (lock) {
-            commit(r, tenant);
-            AppRecord app = state.app(r.appId());
-            metrics.registrations.increment();
-            return new Registration(app.level(), TimeUnit.NANOSECONDS.toMillis(leaseNanos), app.workloadKnown());
+        Registration reg = (Registration) log.write(call(tenant, LogRequest.Kind.REGISTER, r));
+        if (replica.plansLocally()) {
+            return reg;
         }
+        // a workload new to the group has level 0 until the leader's plan covers it: wait briefly, so the answer
+        // has its level
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (!replica.plan().levelOfWorkload().containsKey(r.workload()) && System.nanoTime() < end) {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        AppView v = replica.app(r.appId());
+        return v == null ? reg : new Registration(v.level(), reg.leaseMillis(), reg.workloadKnown());
     }
 
-    /** Renews the lease; returns the current level. */
+    /** Renews the lease here (a group's log passes renewals on in batches); returns the current level. */
     @Override
     public Registration heartbeat(String tenant, String appId) {
-        synchronized (lock) {
-            AppRecord app = state.app(appId);
-            if (app == null) {
-                metrics.requestsRejected.increment();
-                throw ControllerException.notFound("application " + appId
-                        + " is not registered (never registered, deregistered, or its lease expired); register again");
-            }
-            if (!app.tenant().equals(tenant)) {
-                metrics.requestsRejected.increment();
-                throw ControllerException.denied("application " + appId + " belongs to another tenant");
-            }
-            state.renew(appId, System.nanoTime() + leaseNanos);
-            return new Registration(app.level(), TimeUnit.NANOSECONDS.toMillis(leaseNanos), app.workloadKnown());
-        }
+        Registration reg = replica.renew(tenant, appId);
+        log.renewed(appId, tenant);
+        return reg;
     }
 
     @Override
     public boolean deregister(String tenant, String appId) {
-        synchronized (lock) {
-            boolean was = commit(new Mutation.Deregister(appId, "deregistered"), tenant) > 0;
-            if (was) {
-                metrics.deregistrations.increment();
-            }
-            return was;
-        }
+        return (Boolean) log.write(call(tenant, LogRequest.Kind.DEREGISTER,
+                new Mutation.Deregister(appId, "deregistered")));
     }
 
     /** One connection event or sync; returns 1 if it changed state. */
     @Override
     public int connectionEvent(String tenant, Mutation m) {
-        synchronized (lock) {
-            metrics.connectionEvents.increment();
-            int n = commit(m, tenant);
-            metrics.connectionEventsApplied.add(n);
-            return n;
-        }
+        return (Integer) log.write(call(tenant, LogRequest.Kind.EVENT, m));
     }
 
     /** Applies valid events in order and skips invalid ones (see the proto's ReportConnections). */
     @Override
     public BatchResult batch(String tenant, List<Mutation> events) {
-        int applied = 0;
-        int rejected = 0;
-        String first = "";
-        Set<String> unknown = new LinkedHashSet<>();
-        synchronized (lock) {
-            long now = System.nanoTime();
-            for (Mutation m : events) {
-                metrics.connectionEvents.increment();
-                try {
-                    state.check(m, tenant);
-                } catch (ControllerException e) {
-                    rejected++;
-                    metrics.requestsRejected.increment();
-                    if (e.kind() == ControllerException.Kind.NOT_FOUND) {
-                        unknown.add(m.appId());
-                    }
-                    if (first.isEmpty()) {
-                        first = e.getMessage();
-                    }
-                    continue;
-                }
-                if (journal != null) {
-                    journal.append(m);
-                }
-                applied += state.apply(m, now, leaseNanos);
-            }
-            afterCommit();
-            metrics.connectionEventsApplied.add(applied);
-        }
-        return new BatchResult(applied, rejected, first, unknown);
+        return (BatchResult) log.write(new LogRequest.Call(tenant, LogRequest.Kind.BATCH, events));
     }
 
-    private int commit(Mutation m, String tenant) {
-        try {
-            state.check(m, tenant);
-        } catch (ControllerException e) {
-            metrics.requestsRejected.increment();
-            throw e;
-        }
-        if (journal != null) {
-            journal.append(m);
-        }
-        int n = state.apply(m, System.nanoTime(), leaseNanos);
-        afterCommit();
-        return n;
+    /**
+     * Replaces the sensitivity table without a restart; the log keeps it, so a restart (or a new group member)
+     * uses it.
+     *
+     * @return workloads in the new table
+     * @throws IllegalArgumentException naming the flaw of a malformed table
+     */
+    @Override
+    public int reloadTable(String json) {
+        ModelCatalog catalog = ModelCatalog.parse(json, "reloaded table");
+        log.write(new LogRequest.Table(new TreeMap<>(catalog.models())));
+        return catalog.size();
     }
 
-    private void afterCommit() {
-        if (journal != null) {
-            journal.commit();
-            if (journal.appendsSinceCompaction() > Math.max(compactAfter, 4 * state.connectionCount())) {
-                journal.compact(state.asMutations());
-            }
-        }
-    }
-
-    private void expireLeases() {
-        try {
-            synchronized (lock) {
-                for (String appId : state.expired(System.nanoTime())) {
-                    Mutation m = new Mutation.Deregister(appId, "lease expired");
-                    if (journal != null) {
-                        journal.append(m);
-                    }
-                    state.apply(m, System.nanoTime(), leaseNanos);
-                    metrics.leaseExpirations.increment();
-                    LOG.info("application {} lost its registration: no heartbeat within its lease", appId);
-                }
-                afterCommit();
-            }
-        } catch (RuntimeException e) {
-            LOG.error("lease expiry failed", e);
-        }
+    private static LogRequest call(String tenant, LogRequest.Kind kind, Mutation m) {
+        return new LogRequest.Call(tenant, kind, List.of(m));
     }
 
     /** The fabric re-routed: every open connection is resolved again and the ports whose users changed recomputed. */
     public void pathsChanged() {
-        int moved;
-        synchronized (lock) {
-            moved = state.reroute();
-        }
-        LOG.info("fabric paths changed: {} connections moved to other ports", moved);
-    }
-
-    // ---- sensitivity table ----
-
-    /**
-     * Replaces the sensitivity table without a restart; the JSON is kept beside the journal so a restart uses it.
-     *
-     * @param json the table, or null/blank to reread nothing (callers resolve "the configured file" first)
-     * @return workloads in the new table
-     */
-    @Override
-    public int reloadTable(String json) {
-        ModelCatalog catalog = tableParser.apply(json);
-        synchronized (lock) {
-            if (journalDir != null) {
-                saveTable(json);
-            }
-            state.setCatalog(catalog);
-        }
-        metrics.tableReloads.increment();
-        LOG.info("sensitivity table reloaded: {} workloads", catalog.size());
-        return catalog.size();
-    }
-
-    private java.util.Optional<ModelCatalog> savedTable() {
-        if (journalDir == null || !Files.exists(journalDir.resolve(TABLE_FILE))) {
-            return java.util.Optional.empty();
-        }
-        try {
-            String json = Files.readString(journalDir.resolve(TABLE_FILE));
-            LOG.info("using the sensitivity table last reloaded at run time ({})", journalDir.resolve(TABLE_FILE));
-            return java.util.Optional.of(tableParser.apply(json));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + journalDir.resolve(TABLE_FILE), e);
-        }
-    }
-
-    private void saveTable(String json) {
-        try {
-            Files.createDirectories(journalDir);
-            Path tmp = journalDir.resolve(TABLE_FILE + ".tmp");
-            Files.writeString(tmp, json, StandardCharsets.UTF_8);
-            Files.move(tmp, journalDir.resolve(TABLE_FILE), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot save the sensitivity table in " + journalDir, e);
-        }
-    }
-
-    // ---- for a controller group (see startAsReplica) ----
-
-    /** Adopts the levels a group's leader assigned (the hierarchy is rebuilt here, for this fabric). */
-    public void installPlan(LevelAssignment levels) {
-        LevelPlan plan = allocator.planOf(levels, resolver.minQueues());
-        synchronized (lock) {
-            state.installPlan(plan);
-        }
-    }
-
-    /** The plan this controller would compute for these workloads (what a group's leader logs). */
-    public LevelPlan planLevels(Map<String, io.saba.core.model.SensitivityModel> modelOfWorkload) {
-        return allocator.planLevels(modelOfWorkload, resolver.minQueues());
-    }
-
-    /** Replaces the sensitivity table (a group member applying the table its shared log carries). */
-    public void installTable(ModelCatalog catalog) {
-        synchronized (lock) {
-            state.setCatalog(catalog);
-        }
-    }
-
-    /** How long an application keeps its registration without a heartbeat. */
-    public long leaseMillis() {
-        return TimeUnit.NANOSECONDS.toMillis(leaseNanos);
-    }
-
-    /** The current level plan. */
-    public LevelPlan plan() {
-        synchronized (lock) {
-            return state.plan();
-        }
-    }
-
-    /** The model of every workload some application runs (what the group's leader plans levels from). */
-    public Map<String, io.saba.core.model.SensitivityModel> workloadModels() {
-        synchronized (lock) {
-            return state.workloadModels();
-        }
-    }
-
-    /** Applications whose lease ran out, with their tenants (the group's leader logs their removal). */
-    public Map<String, String> expiredApplications() {
-        synchronized (lock) {
-            Map<String, String> out = new java.util.LinkedHashMap<>();
-            for (String id : state.expired(System.nanoTime())) {
-                out.put(id, state.app(id).tenant());
-            }
-            return out;
-        }
-    }
-
-    /** Mutations that rebuild the applications and connections from nothing (a group's snapshot). */
-    public List<Mutation> stateAsMutations() {
-        synchronized (lock) {
-            return state.asMutations();
-        }
+        LOG.info("fabric paths changed: {} connections moved to other ports", replica.reroute());
     }
 
     /**
      * Pushes these ports' configurations whatever was pushed before, and releases the idle ones: what a group
      * member does for a switch it has just taken over, which another member (or nobody) last programmed.
      */
-    public void repush(java.util.Collection<PortId> ports) {
+    public void repush(Collection<PortId> ports) {
         recomputer.retake(ports);
     }
 
     // ---- reads ----
 
-    private Recomputer.Snapshot snapshot(Set<PortId> ports) {
-        synchronized (lock) {
-            Map<PortId, List<AppAtPort>> at = new HashMap<>();
-            for (PortId p : ports) {
-                at.put(p, state.appsAt(p));
-            }
-            return new Recomputer.Snapshot(state.plan(), at);
-        }
-    }
-
     @Override
     public StatusView status(boolean withConnections) {
-        List<AppView> apps;
-        long conns;
-        synchronized (lock) {
-            apps = state.views(withConnections, System.nanoTime());
-            conns = state.connectionCount();
-        }
-        return new StatusView(apps, new java.util.TreeMap<>(recomputer.current()), recomputer.version(),
-                backend.name(), conns);
+        List<AppView> apps = replica.views(withConnections);
+        return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
+                replica.connectionCount());
     }
 
     public AppView app(String appId) {
-        synchronized (lock) {
-            for (AppView v : state.views(true, System.nanoTime())) {
-                if (v.appId().equals(appId)) {
-                    return v;
-                }
-            }
-            return null;
-        }
+        return replica.app(appId);
     }
 
     public int appCount() {
-        synchronized (lock) {
-            return state.appCount();
-        }
+        return replica.appCount();
     }
 
     public long connectionCount() {
-        synchronized (lock) {
-            return state.connectionCount();
-        }
+        return replica.connectionCount();
     }
 
     public List<String> workloads() {
-        synchronized (lock) {
-            return new ArrayList<>(state.catalog().models().keySet());
-        }
+        return replica.workloads();
     }
 
     @Override
-    public void addWatcher(java.util.function.Consumer<io.saba.controller.alloc.AllocationChange> w) {
+    public void addWatcher(Consumer<AllocationChange> w) {
         recomputer.addWatcher(w);
     }
 
     @Override
-    public void removeWatcher(java.util.function.Consumer<io.saba.controller.alloc.AllocationChange> w) {
+    public void removeWatcher(Consumer<AllocationChange> w) {
         recomputer.removeWatcher(w);
-    }
-
-    public Recomputer recomputer() {
-        return recomputer;
     }
 
     @Override
     public Metrics metrics() {
         return metrics;
+    }
+
+    /** The state behind the log (a controller group's log and leader work on it). */
+    public Replica replica() {
+        return replica;
+    }
+
+    /** The allocation loop (a controller group narrows the ports it programs; tests wait on it). */
+    public Recomputer recomputer() {
+        return recomputer;
     }
 
     public PathResolver resolver() {
@@ -468,34 +224,12 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         return backend;
     }
 
-    /**
-     * Waits until every change made so far has been pushed (for tests and the benchmark; never on a request path).
-     *
-     * @return false on timeout
-     */
-    public boolean awaitQuiescent(Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            long rounds = recomputer.rounds();
-            if (recomputer.idle()) {
-                Thread.sleep(5);
-                if (recomputer.idle() && recomputer.rounds() == rounds) {
-                    return true;
-                }
-            }
-            Thread.sleep(2);
-        }
-        return false;
-    }
-
     @Override
     public void close() {
-        reaper.shutdownNow();
-        recomputer.close();
-        synchronized (lock) {
-            if (journal != null) {
-                journal.close();
-            }
+        if (reaper != null) {
+            reaper.close();
         }
+        recomputer.close();
+        log.close();
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.controller.fabric.DryRunBackend;
+import io.saba.controller.log.LocalLog;
 import io.saba.controller.state.AppView;
 import io.saba.controller.state.Mutation;
 import io.saba.controller.topology.TopologyResolver;
@@ -81,8 +82,8 @@ class IncrementalAllocationTest {
         DryRunBackend fabric = new DryRunBackend(false, 10);
         Random r = new Random(seed);
         Map<String, Integer> attempts = new java.util.HashMap<>();
-        try (SabaController c = new SabaController(topology, allocator, CATALOG, fabric, null, null,
-                json -> CATALOG, Duration.ofMinutes(5), new Metrics(), Duration.ZERO).start()) {
+        try (SabaController c = new SabaController(topology, allocator, CATALOG, fabric, new LocalLog(null),
+                Duration.ofMinutes(5), new Metrics(), Duration.ZERO).start()) {
             for (int e = 0; e < events; e++) {
                 List<AppView> apps = c.status(true).apps();
                 int kind = r.nextInt(10);
@@ -112,7 +113,7 @@ class IncrementalAllocationTest {
                         c.connectionEvent("", new Mutation.Closed(a.appId(), k, 0));
                     }
                 }
-                assertTrue(c.awaitQuiescent(Duration.ofSeconds(30)), "settled");
+                assertTrue(c.recomputer().awaitQuiescent(Duration.ofSeconds(30)), "settled");
                 assertMatchesScratch(c, topology, allocator, fabric.configured(),
                         "seed " + seed + " event " + e + " (" + what + ") on " + t);
             }

@@ -159,6 +159,26 @@ public final class Recomputer implements PortListener, AutoCloseable {
         return !busy && dirty.isEmpty();
     }
 
+    /**
+     * Waits until every change made so far has been pushed (for tests and benchmarks; never on a request path).
+     *
+     * @return false on timeout
+     */
+    public boolean awaitQuiescent(java.time.Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            long rounds = rounds();
+            if (idle()) {
+                Thread.sleep(5);
+                if (idle() && rounds() == rounds) {
+                    return true;
+                }
+            }
+            Thread.sleep(2);
+        }
+        return false;
+    }
+
     private void loop() {
         while (running) {
             try {

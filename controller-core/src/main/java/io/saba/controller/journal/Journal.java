@@ -1,6 +1,10 @@
 package io.saba.controller.journal;
 
+import io.saba.controller.log.LogCodec;
+import io.saba.controller.log.LogRequest;
+import io.saba.controller.log.MutationCodec;
 import io.saba.controller.state.Mutation;
+import java.io.ByteArrayInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -17,7 +21,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,22 +32,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's durable state: an append-only log of {@link Mutation}s, replayed at start and then compacted
- * into the minimal mutations that rebuild the live state.
+ * A lone controller's durable state: an append-only file of the {@link LogRequest}s its log applied, replayed at
+ * start and then compacted into the requests that rebuild the live state (what {@code LocalLog} does with it).
  *
  * <p>Why a journal and not an embedded store: the state is small and changes by tiny events at a high rate; an
  * append is one buffered write, replay reuses the exact code path of live updates, and there is no dependency to
  * shade or to migrate. Compaction bounds the file.
  *
- * <p>Record framing: {@code int length, int crc32, payload}. A torn or corrupt tail (a crash mid-write) fails its
- * length or CRC check; replay stops there and truncates the file so new records follow the last good one.
+ * <p>Record framing: {@code int length, int crc32, payload}; the payload is {@link #REQUEST} and a request in
+ * {@link LogCodec}'s form. Journals written before requests were logged hold bare {@link Mutation}s (payloads
+ * starting with a mutation type, 1..5); replay reads them as the calls they came from, and the first compaction
+ * rewrites them. A torn or corrupt tail (a crash mid-write) fails its length or CRC check; replay stops there and
+ * truncates the file so new records follow the last good one.
  *
- * <p>Not thread-safe for appends: the controller appends under its state lock, which also fixes the order.
+ * <p>Not thread-safe for appends: the log appends under its own lock, which also fixes the order.
  */
 public final class Journal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     private static final String FILE = "journal.log";
     private static final int MAX_RECORD = 64 << 20;
+    /** First byte of a request record: outside the mutation types of older journals. */
+    static final byte REQUEST = 0x40;
 
     private final Path dir;
     private final Path file;
@@ -86,8 +97,9 @@ public final class Journal implements AutoCloseable {
     }
 
     /** Reads every intact record; truncates a torn tail. */
-    public List<Mutation> replay() {
-        List<Mutation> out = new ArrayList<>();
+    public List<LogRequest> replay() {
+        List<LogRequest> out = new ArrayList<>();
+        Map<String, String> tenantOfApp = new HashMap<>();
         if (!Files.exists(file)) {
             return out;
         }
@@ -114,7 +126,7 @@ public final class Journal implements AutoCloseable {
                     LOG.warn("journal {}: checksum mismatch at byte {}; ignoring the rest", file, good);
                     break;
                 }
-                out.add(RecordCodec.read(payload));
+                out.add(read(payload, tenantOfApp));
                 good += 8 + len;
             }
         } catch (EOFException e) {
@@ -133,7 +145,7 @@ public final class Journal implements AutoCloseable {
     }
 
     /** Replaces the journal by {@code state} atomically (write temp, fsync, rename, fsync directory) and reopens it. */
-    public void compact(List<Mutation> state) {
+    public void compact(List<LogRequest> state) {
         Path tmp = dir.resolve(FILE + ".tmp");
         try {
             closeStream();
@@ -141,8 +153,8 @@ public final class Journal implements AutoCloseable {
                     StandardOpenOption.TRUNCATE_EXISTING);
                  DataOutputStream o = new DataOutputStream(
                          new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16))) {
-                for (Mutation m : state) {
-                    writeRecord(m, o);
+                for (LogRequest r : state) {
+                    writeRecord(r, o);
                 }
                 o.flush();
                 ch.force(true);
@@ -157,12 +169,12 @@ public final class Journal implements AutoCloseable {
     }
 
     /** Buffers one record; {@link #commit()} makes it durable under the policy. */
-    public void append(Mutation m) {
+    public void append(LogRequest r) {
         try {
             if (out == null) {
                 open();
             }
-            writeRecord(m, out);
+            writeRecord(r, out);
             appendsSinceCompaction++;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to journal " + file, e);
@@ -190,9 +202,10 @@ public final class Journal implements AutoCloseable {
         return appendsSinceCompaction;
     }
 
-    private void writeRecord(Mutation m, DataOutputStream o) throws IOException {
+    private void writeRecord(LogRequest r, DataOutputStream o) throws IOException {
         scratch.reset();
-        RecordCodec.write(m, scratchOut);
+        scratchOut.writeByte(REQUEST);
+        LogCodec.writeRequest(r, scratchOut);
         scratchOut.flush();
         crc.reset();
         byte[] bytes = scratch.toByteArray();
@@ -200,6 +213,21 @@ public final class Journal implements AutoCloseable {
         o.writeInt(bytes.length);
         o.writeInt((int) crc.getValue());
         o.write(bytes);
+    }
+
+    /** A record's request; a bare mutation of an older journal becomes the call it came from. */
+    private static LogRequest read(byte[] payload, Map<String, String> tenantOfApp) throws IOException {
+        if (payload[0] == REQUEST) {
+            return LogCodec.readRequest(new DataInputStream(new ByteArrayInputStream(payload, 1, payload.length - 1)));
+        }
+        Mutation m = MutationCodec.read(payload);
+        if (m instanceof Mutation.Register r) {
+            tenantOfApp.put(r.appId(), r.tenant());
+            return new LogRequest.Call(r.tenant(), LogRequest.Kind.REGISTER, List.of(m));
+        }
+        String tenant = tenantOfApp.getOrDefault(m.appId(), "");
+        return new LogRequest.Call(tenant, m instanceof Mutation.Deregister ? LogRequest.Kind.DEREGISTER
+                : LogRequest.Kind.EVENT, List.of(m));
     }
 
     private void open() throws IOException {

@@ -12,6 +12,8 @@ import io.saba.controller.grpc.ControllerService;
 import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
+import io.saba.controller.log.LocalLog;
+import io.saba.controller.log.StateLog;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.TopologyLoader;
@@ -127,17 +129,19 @@ public final class EmbeddedController implements AutoCloseable {
     /** Starts everything; returns the gRPC address (the real port when port 0 was asked for). */
     public InetSocketAddress start() {
         Metrics metrics = new Metrics();
-        Journal journal = b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis);
+        StateLog log = b.group != null ? b.group.log()
+                : new LocalLog(b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis));
         Allocator allocator = new Allocator(new Eq2Solver(), b.levels, b.cSaba);
         // a group member's replica starts empty and takes the table the group's log carries
         controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
-                b.backend, b.journalDir, journal, json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout,
-                metrics, b.roundInterval);
+                b.backend, log, b.leaseTimeout, metrics, b.roundInterval);
         if (b.group == null) {
-            api = controller.start();
+            controller.start();
         } else {
-            api = b.group.join(controller.startAsReplica(), b.table);
+            controller.startAsReplica();
+            b.group.join(controller, b.table);
         }
+        api = controller;
         service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
         server = new ControllerServer(b.listen, service, new AuthInterceptor(b.tokens), b.tlsCert, b.tlsKey,
                 b.grpcThreads).start();
@@ -177,7 +181,7 @@ public final class EmbeddedController implements AutoCloseable {
         return controller;
     }
 
-    /** What the transports call: the controller, or the group member in front of it. */
+    /** What the transports call. */
     public ControllerApi api() {
         return api;
     }

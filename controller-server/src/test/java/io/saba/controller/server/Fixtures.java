@@ -87,7 +87,7 @@ final class Fixtures {
     }
 
     static void quiesce(EmbeddedController c) throws InterruptedException {
-        if (!c.controller().awaitQuiescent(Duration.ofSeconds(30))) {
+        if (!c.controller().recomputer().awaitQuiescent(Duration.ofSeconds(30))) {
             throw new AssertionError("recomputation did not settle");
         }
     }

@@ -64,10 +64,10 @@ class RerouteTest {
             c.controller().connectionEvent("", new io.saba.controller.state.Mutation.Opened("app",
                     new io.saba.wire.ConnectionKey("10.0.0.1", 1, "10.0.0.2", 2,
                             Transport.TCP), 0));
-            assertTrue(c.controller().awaitQuiescent(Duration.ofSeconds(10)));
+            assertTrue(c.controller().recomputer().awaitQuiescent(Duration.ofSeconds(10)));
             assertTrue(backend.configured().containsKey(new PortId("a", 1)));
             paths.flip();
-            assertTrue(c.controller().awaitQuiescent(Duration.ofSeconds(10)));
+            assertTrue(c.controller().recomputer().awaitQuiescent(Duration.ofSeconds(10)));
             assertEquals(java.util.Set.of(new PortId("leaf-h1", 9), new PortId("b", 1), new PortId("leaf-h2", 1)),
                     backend.configured().keySet(), "the connection now crosses b; a was released");
         }

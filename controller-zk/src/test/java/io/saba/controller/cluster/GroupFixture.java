@@ -179,7 +179,7 @@ final class GroupFixture implements AutoCloseable {
                         a.attempt(), a.tenant()));
                 c.connectionEvent(a.tenant(), new Mutation.Sync(a.appId(), a.open(), 0));
             }
-            if (!c.awaitQuiescent(Duration.ofSeconds(30))) {
+            if (!c.recomputer().awaitQuiescent(Duration.ofSeconds(30))) {
                 throw new AssertionError("the reference controller did not settle");
             }
             return dry.configured();

@@ -206,7 +206,7 @@ class InfinibandControllerEndToEndTest {
     private static void awaitPorts(EmbeddedController c, Set<PortId> ports) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < end) {
-            if (c.controller().awaitQuiescent(Duration.ofSeconds(5))
+            if (c.controller().recomputer().awaitQuiescent(Duration.ofSeconds(5))
                     && c.controller().recomputer().current().keySet().equals(ports)) {
                 return;
             }

@@ -1,4 +1,4 @@
-package io.saba.controller.journal;
+package io.saba.controller.log;
 
 import io.saba.wire.ConnectionKey;
 import io.saba.wire.Transport;
@@ -11,17 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Binary form of a {@link Mutation}: a type byte, then the fields in declaration order. Public because a controller
- * group's shared log carries mutations in the same form.
+ * Binary form of a {@link Mutation}: a type byte, then the fields in declaration order. Log requests carry
+ * mutations in this form; journals written before requests were logged hold bare mutations in it too.
  */
-public final class RecordCodec {
+public final class MutationCodec {
     private static final byte REGISTER = 1;
     private static final byte DEREGISTER = 2;
     private static final byte OPENED = 3;
     private static final byte CLOSED = 4;
     private static final byte SYNC = 5;
 
-    private RecordCodec() {
+    private MutationCodec() {
     }
 
     public static void write(Mutation m, DataOutputStream out) throws IOException {

@@ -1,6 +1,5 @@
-package io.saba.controller.cluster;
+package io.saba.controller.log;
 
-import io.saba.controller.journal.RecordCodec;
 import io.saba.controller.state.Mutation;
 import io.saba.core.model.SensitivityModel;
 import java.io.ByteArrayInputStream;
@@ -16,10 +15,11 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Binary form of a log entry: a format byte, the writer's nonce (so the writer recognises its own entry when it
- * comes back through the log), then the requests. Mutations use the journal's codec.
+ * Binary form of log requests. A group's log entry is a format byte, the writer's nonce (so the writer recognises
+ * its own entry when it comes back through the log), then the requests; a journal record is one request
+ * ({@link #writeRequest}). Mutations inside requests use {@link MutationCodec}.
  */
-final class LogCodec {
+public final class LogCodec {
     private static final byte FORMAT = 1;
     private static final byte CALL = 1;
     private static final byte RENEW = 2;
@@ -28,20 +28,20 @@ final class LogCodec {
     private static final byte PLAN = 5;
 
     /** A decoded entry. */
-    record Entry(String nonce, List<LogRequest> requests) {
+    public record Entry(String nonce, List<LogRequest> requests) {
     }
 
     private LogCodec() {
     }
 
-    static byte[] encode(String nonce, List<LogRequest> requests) {
+    public static byte[] encode(String nonce, List<LogRequest> requests) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(FORMAT);
             out.writeUTF(nonce);
             out.writeInt(requests.size());
             for (LogRequest r : requests) {
-                write(r, out);
+                writeRequest(r, out);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -49,7 +49,7 @@ final class LogCodec {
         return bytes.toByteArray();
     }
 
-    static Entry decode(byte[] data) {
+    public static Entry decode(byte[] data) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             byte format = in.readByte();
             if (format != FORMAT) {
@@ -60,7 +60,7 @@ final class LogCodec {
             int n = in.readInt();
             List<LogRequest> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                out.add(read(in));
+                out.add(readRequest(in));
             }
             return new Entry(nonce, out);
         } catch (IOException e) {
@@ -68,7 +68,8 @@ final class LogCodec {
         }
     }
 
-    private static void write(LogRequest r, DataOutputStream out) throws IOException {
+    /** One request: a type byte, then its fields. */
+    public static void writeRequest(LogRequest r, DataOutputStream out) throws IOException {
         if (r instanceof LogRequest.Call c) {
             out.writeByte(CALL);
             out.writeUTF(c.tenant());
@@ -78,7 +79,7 @@ final class LogCodec {
             DataOutputStream oneOut = new DataOutputStream(one);
             for (Mutation m : c.mutations()) {
                 one.reset();
-                RecordCodec.write(m, oneOut);
+                MutationCodec.write(m, oneOut);
                 oneOut.flush();
                 out.writeInt(one.size());
                 one.writeTo(out);
@@ -108,7 +109,7 @@ final class LogCodec {
         }
     }
 
-    private static LogRequest read(DataInputStream in) throws IOException {
+    public static LogRequest readRequest(DataInputStream in) throws IOException {
         byte type = in.readByte();
         switch (type) {
             case CALL: {
@@ -119,7 +120,7 @@ final class LogCodec {
                 for (int i = 0; i < n; i++) {
                     byte[] one = new byte[in.readInt()];
                     in.readFully(one);
-                    ms.add(RecordCodec.read(one));
+                    ms.add(MutationCodec.read(one));
                 }
                 return new LogRequest.Call(tenant, kind, ms);
             }

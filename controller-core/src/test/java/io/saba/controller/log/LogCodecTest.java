@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

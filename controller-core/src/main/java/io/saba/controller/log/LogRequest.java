@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.log;
 
 import io.saba.controller.state.Mutation;
 import io.saba.core.model.SensitivityModel;
@@ -8,10 +8,11 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * One request in an entry of the group's shared log. Every member applies every entry in log order through the
- * same code, so the members' replicas agree at every position of the log.
+ * One write to a controller's state, as its {@link StateLog} orders and keeps it and its {@link Replica} applies
+ * it: a lone controller's journal and a group's shared log carry the same requests, and every replica applies them
+ * in log order through the same code, so replicas of one log agree at every position of it.
  */
-sealed interface LogRequest {
+public sealed interface LogRequest {
     /** What a client call asks; applied with the caller's tenant exactly as a lone controller would. */
     enum Kind { REGISTER, DEREGISTER, EVENT, BATCH }
 

@@ -1,0 +1,396 @@
+package io.saba.controller.log;
+
+import io.saba.controller.BatchResult;
+import io.saba.controller.Metrics;
+import io.saba.controller.Registration;
+import io.saba.controller.alloc.Recomputer;
+import io.saba.controller.state.AppRecord;
+import io.saba.controller.state.AppView;
+import io.saba.controller.state.ControllerException;
+import io.saba.controller.state.ControllerState;
+import io.saba.controller.state.Mutation;
+import io.saba.controller.state.PortListener;
+import io.saba.controller.topology.PathResolver;
+import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.LevelPlan;
+import io.saba.core.alloc.PortId;
+import io.saba.core.cluster.LevelAssignment;
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.table.ModelCatalog;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A controller's state as its {@link StateLog} builds it: applies the log's requests in log order, each checked and
+ * applied under one lock (microseconds of map updates; allocation runs elsewhere on snapshots of it), and answers
+ * the reads. Every controller is the replica of its log: alone, of its journal; in a group, of the shared log, which
+ * every member applies through this same code.
+ *
+ * <p>Not a transport's business: the transports call the controller, which turns each write into a
+ * {@link LogRequest} for its log.
+ */
+public final class Replica {
+    private static final Logger LOG = LoggerFactory.getLogger(Replica.class);
+
+    private final Object lock = new Object();
+    private final ControllerState state;
+    private final PathResolver resolver;
+    private final Allocator allocator;
+    private final Metrics metrics;
+    private final long leaseNanos;
+    private volatile boolean planLocally = true;
+    /** The workload models the installed plan was computed for (a group's leader re-plans when they differ). */
+    private volatile SortedMap<String, SensitivityModel> plannedFor = new TreeMap<>();
+    /** The table the log carries, or null while it has carried none (the configured one is in use). */
+    private volatile SortedMap<String, SensitivityModel> table;
+    /** False while restoring: replayed requests are not requests served. */
+    private boolean counting = true;
+
+    /**
+     * @param catalog  the sensitivity table to start from (a table the log carries replaces it)
+     * @param listener told which ports' allocations may have changed (the controller's allocation loop)
+     */
+    public Replica(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener,
+                   Metrics metrics, Duration leaseTimeout) {
+        this.resolver = resolver;
+        this.allocator = allocator;
+        this.metrics = metrics;
+        this.leaseNanos = leaseTimeout.toNanos();
+        this.state = new ControllerState(resolver, allocator, catalog, listener);
+    }
+
+    /**
+     * Stops planning levels here: a group's leader plans for every member and logs the plan, which each replica
+     * installs at the same position of the log. Until a plan covers a new workload its applications stay at level
+     * 0, the default class.
+     */
+    public void planElsewhere() {
+        synchronized (lock) {
+            planLocally = false;
+            state.planElsewhere();
+        }
+    }
+
+    public boolean plansLocally() {
+        return planLocally;
+    }
+
+    // ---- applying the log ----
+
+    /**
+     * Applies one request.
+     *
+     * @return its outcome: its result, the {@link ControllerException} refusing it (returned, not thrown, so a log
+     *         can hand it to whoever waits and carry on), or null for requests without a result
+     */
+    public Object apply(LogRequest r) {
+        synchronized (lock) {
+            try {
+                if (r instanceof LogRequest.Call c) {
+                    return call(c);
+                } else if (r instanceof LogRequest.Renew rn) {
+                    rn.tenantOfApp().forEach(this::renewQuietly);
+                } else if (r instanceof LogRequest.Expire ex) {
+                    expire(ex.tenantOfApp().keySet());
+                } else if (r instanceof LogRequest.Table t) {
+                    installTable(t.models());
+                } else if (r instanceof LogRequest.Plan p) {
+                    state.installPlan(allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
+                            resolver.minQueues()));
+                    plannedFor = p.plannedFor();
+                }
+                return null;
+            } catch (ControllerException e) {
+                return e;
+            }
+        }
+    }
+
+    /** Applies what a log kept (a journal replayed, a group's snapshot), without counting them as requests. */
+    public void restore(List<LogRequest> requests) {
+        synchronized (lock) {
+            counting = false;
+            try {
+                for (LogRequest r : requests) {
+                    apply(r);
+                }
+            } finally {
+                counting = true;
+            }
+        }
+    }
+
+    /** Empties the replica (before it is rebuilt from a snapshot), through the ordinary deregistration path. */
+    public void clear() {
+        synchronized (lock) {
+            for (AppView a : state.views(false, System.nanoTime())) {
+                state.apply(new Mutation.Deregister(a.appId(), "replica rebuilt"), System.nanoTime(), leaseNanos);
+            }
+        }
+    }
+
+    /**
+     * Requests that rebuild this replica from nothing: the log's table, the plan (when planned elsewhere), then each
+     * application and its connections.
+     */
+    public List<LogRequest> snapshot() {
+        synchronized (lock) {
+            List<LogRequest> out = new ArrayList<>();
+            if (table != null) {
+                out.add(new LogRequest.Table(table));
+            }
+            if (!planLocally) {
+                LevelPlan plan = state.plan();
+                out.add(new LogRequest.Plan(plan.levelOfWorkload(), plan.levels().levelCentroids(), plannedFor));
+            }
+            String tenant = "";
+            for (Mutation m : state.asMutations()) {
+                if (m instanceof Mutation.Register r) {
+                    tenant = r.tenant();
+                    out.add(new LogRequest.Call(tenant, LogRequest.Kind.REGISTER, List.of(m)));
+                } else {
+                    out.add(new LogRequest.Call(tenant, LogRequest.Kind.EVENT, List.of(m)));
+                }
+            }
+            return out;
+        }
+    }
+
+    private Object call(LogRequest.Call c) {
+        return switch (c.kind()) {
+            case REGISTER -> register(c.tenant(), (Mutation.Register) c.mutations().get(0));
+            case DEREGISTER -> deregister(c.tenant(), c.mutations().get(0));
+            case EVENT -> event(c.tenant(), c.mutations().get(0));
+            case BATCH -> batch(c.tenant(), c.mutations());
+        };
+    }
+
+    private Registration register(String tenant, Mutation.Register r) {
+        commit(r, tenant);
+        AppRecord app = state.app(r.appId());
+        count(metrics.registrations, 1);
+        return new Registration(app.level(), leaseMillis(), app.workloadKnown());
+    }
+
+    private boolean deregister(String tenant, Mutation m) {
+        boolean was = commit(m, tenant) > 0;
+        if (was) {
+            count(metrics.deregistrations, 1);
+        }
+        return was;
+    }
+
+    private int event(String tenant, Mutation m) {
+        count(metrics.connectionEvents, 1);
+        int n = commit(m, tenant);
+        count(metrics.connectionEventsApplied, n);
+        return n;
+    }
+
+    /** Applies valid events in order and skips invalid ones (see the proto's ReportConnections). */
+    private BatchResult batch(String tenant, List<Mutation> events) {
+        int applied = 0;
+        int rejected = 0;
+        String first = "";
+        Set<String> unknown = new LinkedHashSet<>();
+        long now = System.nanoTime();
+        for (Mutation m : events) {
+            count(metrics.connectionEvents, 1);
+            try {
+                state.check(m, tenant);
+            } catch (ControllerException e) {
+                rejected++;
+                count(metrics.requestsRejected, 1);
+                if (e.kind() == ControllerException.Kind.NOT_FOUND) {
+                    unknown.add(m.appId());
+                }
+                if (first.isEmpty()) {
+                    first = e.getMessage();
+                }
+                continue;
+            }
+            applied += state.apply(m, now, leaseNanos);
+        }
+        count(metrics.connectionEventsApplied, applied);
+        return new BatchResult(applied, rejected, first, unknown);
+    }
+
+    private int commit(Mutation m, String tenant) {
+        try {
+            state.check(m, tenant);
+        } catch (ControllerException e) {
+            count(metrics.requestsRejected, 1);
+            throw e;
+        }
+        return state.apply(m, System.nanoTime(), leaseNanos);
+    }
+
+    private void expire(Set<String> apps) {
+        for (String appId : apps) {
+            if (state.apply(new Mutation.Deregister(appId, "lease expired"), System.nanoTime(), leaseNanos) > 0) {
+                count(metrics.leaseExpirations, 1);
+                LOG.info("application {} lost its registration: no heartbeat within its lease", appId);
+            }
+        }
+    }
+
+    private void installTable(SortedMap<String, SensitivityModel> models) {
+        state.setCatalog(new ModelCatalog(models));
+        table = models;
+        count(metrics.tableReloads, 1);
+        LOG.info("sensitivity table installed: {} workloads", models.size());
+    }
+
+    private void count(LongAdder counter, long n) {
+        if (counting) {
+            counter.add(n);
+        }
+    }
+
+    // ---- outside the log: leases and paths are each replica's own ----
+
+    /** A heartbeat: renews the lease here and returns the current level. */
+    public Registration renew(String tenant, String appId) {
+        synchronized (lock) {
+            AppRecord app = state.app(appId);
+            if (app == null) {
+                count(metrics.requestsRejected, 1);
+                throw ControllerException.notFound("application " + appId
+                        + " is not registered (never registered, deregistered, or its lease expired); register again");
+            }
+            if (!app.tenant().equals(tenant)) {
+                count(metrics.requestsRejected, 1);
+                throw ControllerException.denied("application " + appId + " belongs to another tenant");
+            }
+            state.renew(appId, System.nanoTime() + leaseNanos);
+            return new Registration(app.level(), leaseMillis(), app.workloadKnown());
+        }
+    }
+
+    private void renewQuietly(String appId, String tenant) {
+        AppRecord app = state.app(appId);
+        if (app != null && app.tenant().equals(tenant)) {
+            state.renew(appId, System.nanoTime() + leaseNanos);
+        }
+    }
+
+    /** Gives every application a fresh lease (after a restart, so clients have time to re-sync). */
+    public void renewAll() {
+        synchronized (lock) {
+            state.renewAll(System.nanoTime() + leaseNanos);
+        }
+    }
+
+    /** The fabric re-routed: every open connection is resolved again. @return connections that moved */
+    public int reroute() {
+        synchronized (lock) {
+            return state.reroute();
+        }
+    }
+
+    // ---- reads ----
+
+    /** What one round of the allocation loop reads: the plan and the applications at each port asked for. */
+    public Recomputer.Snapshot portSnapshot(Set<PortId> ports) {
+        synchronized (lock) {
+            Map<PortId, List<AppAtPort>> at = new HashMap<>();
+            for (PortId p : ports) {
+                at.put(p, state.appsAt(p));
+            }
+            return new Recomputer.Snapshot(state.plan(), at);
+        }
+    }
+
+    public List<AppView> views(boolean withConnections) {
+        synchronized (lock) {
+            return state.views(withConnections, System.nanoTime());
+        }
+    }
+
+    public AppView app(String appId) {
+        synchronized (lock) {
+            for (AppView v : state.views(true, System.nanoTime())) {
+                if (v.appId().equals(appId)) {
+                    return v;
+                }
+            }
+            return null;
+        }
+    }
+
+    public int appCount() {
+        synchronized (lock) {
+            return state.appCount();
+        }
+    }
+
+    public long connectionCount() {
+        synchronized (lock) {
+            return state.connectionCount();
+        }
+    }
+
+    public List<String> workloads() {
+        synchronized (lock) {
+            return new ArrayList<>(state.catalog().models().keySet());
+        }
+    }
+
+    /** How long an application keeps its registration without a heartbeat. */
+    public long leaseMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(leaseNanos);
+    }
+
+    /** The current level plan. */
+    public LevelPlan plan() {
+        synchronized (lock) {
+            return state.plan();
+        }
+    }
+
+    /** The model of every workload some application runs (what a group's leader plans levels from). */
+    public SortedMap<String, SensitivityModel> workloadModels() {
+        synchronized (lock) {
+            return new TreeMap<>(state.workloadModels());
+        }
+    }
+
+    /** The plan this replica's controller would compute for these workloads (what a group's leader logs). */
+    public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload) {
+        return allocator.planLevels(modelOfWorkload, resolver.minQueues());
+    }
+
+    /** The workload models the installed plan was computed for. */
+    public SortedMap<String, SensitivityModel> plannedFor() {
+        return plannedFor;
+    }
+
+    /** The table the log carries, or null while it has carried none. */
+    public SortedMap<String, SensitivityModel> table() {
+        return table;
+    }
+
+    /** Applications whose lease ran out, with their tenants (whoever reaps leases logs their expiry). */
+    public Map<String, String> expiredApplications() {
+        synchronized (lock) {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (String id : state.expired(System.nanoTime())) {
+                out.put(id, state.app(id).tenant());
+            }
+            return out;
+        }
+    }
+}

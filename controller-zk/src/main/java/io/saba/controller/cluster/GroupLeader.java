@@ -1,0 +1,69 @@
+package io.saba.controller.cluster;
+
+import io.saba.controller.LeaseReaper;
+import io.saba.controller.SabaController;
+import io.saba.controller.log.LogRequest;
+import io.saba.controller.log.Replica;
+import io.saba.core.cluster.LevelAssignment;
+import io.saba.core.model.SensitivityModel;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the elected member does for the group, through the shared log like any write: adopts a sensitivity table
+ * while the log carries none, plans levels when the workloads present change (core's pipeline, the same K-means a
+ * lone controller runs), ends registrations whose lease ran out, and writes snapshots so the log can be trimmed.
+ */
+final class GroupLeader {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupLeader.class);
+    private static final long SNAPSHOT_EVERY_ENTRIES = 1_000;
+    private static final long SNAPSHOT_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final String id;
+    private final ZkStateLog log;
+    private final ZkSnapshots snapshots;
+    private final Replica replica;
+    private final SortedMap<String, SensitivityModel> configuredTable;
+    private long lastSnapshotSeq = -1;
+    private long lastSnapshotNanos = System.nanoTime();
+
+    GroupLeader(String id, ZkStateLog log, ZkSnapshots snapshots, SabaController controller,
+                SortedMap<String, SensitivityModel> configuredTable) {
+        this.id = id;
+        this.log = log;
+        this.snapshots = snapshots;
+        this.replica = controller.replica();
+        this.configuredTable = configuredTable;
+    }
+
+    /** One round of the leader's duties (the member calls it while it leads and has caught up with the log). */
+    void lead() throws Exception {
+        if (replica.table() == null && !configuredTable.isEmpty()) {
+            log.write(new LogRequest.Table(configuredTable));
+            LOG.info("controller group adopted member {}'s sensitivity table ({} workloads)", id,
+                    configuredTable.size());
+        }
+        SortedMap<String, SensitivityModel> models = replica.workloadModels();
+        if (!models.equals(replica.plannedFor())) {
+            LevelAssignment a = replica.planLevels(models).levels();
+            log.write(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), models));
+        }
+        Map<String, String> expired = LeaseReaper.reap(replica, log);
+        if (!expired.isEmpty()) {
+            LOG.info("controller group: leases of {} ran out", expired.keySet());
+        }
+        ZkSnapshots.Snapshot s = log.takeCaptured();
+        if (s != null) {
+            snapshots.write(s);
+            lastSnapshotSeq = s.seq();
+            lastSnapshotNanos = System.nanoTime();
+            log.snapshotWritten();
+        } else if (log.applied() > lastSnapshotSeq && (log.entriesSinceSnapshot() >= SNAPSHOT_EVERY_ENTRIES
+                || System.nanoTime() - lastSnapshotNanos > SNAPSHOT_EVERY_NANOS)) {
+            log.wantSnapshot();
+        }
+    }
+}
