@@ -4,6 +4,7 @@ import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.Application;
 import io.saba.core.alloc.LevelPlan;
+import io.saba.core.alloc.PortDemand;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.ModelFitter;
@@ -149,7 +150,8 @@ public final class ControllerOverheadBenchmark {
                 for (Map.Entry<PortId, BitSet> e : appsOnPort.entrySet()) {
                     List<AppAtPort> onPort = new ArrayList<>(e.getValue().cardinality());
                     e.getValue().stream().forEach(i -> onPort.add(new AppAtPort(apps.get(i).id(),
-                            levelOfModel[models.indexOf(apps.get(i).model())], apps.get(i).model())));
+                            apps.get(i).workload(), levelOfModel[models.indexOf(apps.get(i).model())],
+                            apps.get(i).model(), 1)));
                     allocator.allocatePort(e.getKey(), topology.queues(e.getKey()), onPort, plan);
                 }
                 perAppMs = (System.nanoTime() - t2) / 1e6;
@@ -243,7 +245,8 @@ public final class ControllerOverheadBenchmark {
                 presentLevels[g++] = levelOfModel[m];
             }
         }
-        return allocator.planPort(port, topology.queues(port), present, presentCounts, presentLevels, plan) != null;
+        return allocator.planPort(PortDemand.ofGroups(port, present, presentCounts), topology.queues(port),
+                presentLevels, plan) != null;
     }
 
     /** Places every application's instances on distinct random servers and collects, per port, who crosses it. */

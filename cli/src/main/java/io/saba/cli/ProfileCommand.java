@@ -17,6 +17,8 @@ import io.saba.profiler.RunJournal;
 import io.saba.profiler.SlowdownSamples;
 import io.saba.profiler.TestbedRateLimiter;
 import io.saba.profiler.TestbedSparkCluster;
+import io.saba.profiler.TestbedTrafficRecorder;
+import io.saba.profiler.TrafficRecorder;
 import io.saba.profiler.WorkloadLauncher;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,7 +114,11 @@ final class ProfileCommand implements Callable<Integer> {
                 : new CommandHookRateLimiter(limit.hook, fabric, Duration.ofMinutes(2));
         SensitivityTable table = Files.exists(out)
                 ? SensitivityTableCodec.parse(Files.readString(out), out.toString()) : SensitivityTable.empty();
-        Profiler profiler = new Profiler(limiter, System.out::println);
+        // on a testbed, the workers' egress is where applications meet: record how each workload occupies it
+        TrafficRecorder recorder = spec == null ? TrafficRecorder.NONE : new TestbedTrafficRecorder(spec,
+                java.util.stream.IntStream.rangeClosed(2, spec.hosts()).boxed().toList(),
+                TestbedTrafficRecorder.DEFAULT_INTERVAL_MILLIS);
+        Profiler profiler = new Profiler(limiter, recorder, System.out::println);
         TestbedSparkCluster cluster = null;
         try {
             WorkloadLauncher launcher = what.builtins != null ? WorkloadLauncher.locate(sparkHome) : null;

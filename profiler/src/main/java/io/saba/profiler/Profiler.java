@@ -1,17 +1,20 @@
 package io.saba.profiler;
 
+import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.FittedModel;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
 import io.saba.core.table.TableEntry;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -27,15 +30,27 @@ public final class Profiler {
     public static final List<Double> DEFAULT_LEVELS = List.of(5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 100.0);
 
     private final RateLimiter limiter;
+    private final TrafficRecorder recorder;
     private final Consumer<String> progress;
 
     public Profiler(RateLimiter limiter, Consumer<String> progress) {
+        this(limiter, TrafficRecorder.NONE, progress);
+    }
+
+    /** @param recorder records each full-rate run's traffic beside its log (for the co-run predictor) */
+    public Profiler(RateLimiter limiter, TrafficRecorder recorder, Consumer<String> progress) {
         this.limiter = limiter;
+        this.recorder = recorder;
         this.progress = progress;
     }
 
-    /** What profiling one workload produced. */
-    public record Outcome(String workload, List<RunRecord> runs, Map<Integer, FittedModel> fits, TableEntry entry) {
+    /**
+     * What profiling one workload produced.
+     *
+     * @param traffic the traffic record of the median full-rate run, or null when none was recorded
+     */
+    public record Outcome(String workload, List<RunRecord> runs, Map<Integer, FittedModel> fits, TableEntry entry,
+                          TrafficRecord traffic) {
     }
 
     /**
@@ -69,7 +84,7 @@ public final class Profiler {
                     limiter.apply(level);
                     String name = String.format(Locale.ROOT, "%s-b%s-r%d.log", workload,
                             CommandHookRateLimiter.number(level), rep);
-                    RunRecord r = command.run(level, rep, logDir.resolve(name));
+                    RunRecord r = run(command, level, rep, logDir.resolve(name));
                     journal.append(r);
                     runs.add(r);
                     progress.accept(String.format(Locale.ROOT, "%s at %5.1f %% rep %d: %s", workload, level, rep,
@@ -80,7 +95,47 @@ public final class Profiler {
         } finally {
             limiter.reset();
         }
-        return fit(workload, runs, degree, context);
+        Outcome o = fit(workload, runs, degree, context);
+        return new Outcome(o.workload(), o.runs(), o.fits(), o.entry(), medianTraffic(runs, workload, logDir));
+    }
+
+    /** Runs once; at full rate, records its traffic beside the log. */
+    private RunRecord run(CommandWorkload command, double level, int rep, Path log) throws IOException {
+        if (level != SlowdownSamples.FULL_RATE || recorder == TrafficRecorder.NONE) {
+            return command.run(level, rep, log);
+        }
+        try (TrafficRecorder.Recording rec = recorder.start()) {
+            RunRecord r = command.run(level, rep, log);
+            OptionalLong started = CommandWorkload.startedMillis(log);
+            if (r.completed() && started.isPresent()) {
+                TrafficRecord t = rec.stop(started.getAsLong(), r.seconds());
+                if (t != null) {
+                    TrafficRecordFile.write(TrafficRecordFile.besideLog(log), t);
+                }
+            }
+            return r;
+        }
+    }
+
+    /** The traffic record of the full-rate run with the median time, among those that have one. */
+    static TrafficRecord medianTraffic(List<RunRecord> runs, String workload, Path logDir) throws IOException {
+        List<RunRecord> full = new ArrayList<>();
+        for (RunRecord r : runs) {
+            if (r.completed() && r.bandwidthPercent() == SlowdownSamples.FULL_RATE
+                    && Files.exists(trafficFile(logDir, workload, r.repetition()))) {
+                full.add(r);
+            }
+        }
+        if (full.isEmpty()) {
+            return null;
+        }
+        full.sort(java.util.Comparator.comparingDouble(RunRecord::seconds));
+        return TrafficRecordFile.read(trafficFile(logDir, workload, full.get((full.size() - 1) / 2).repetition()));
+    }
+
+    private static Path trafficFile(Path logDir, String workload, int rep) {
+        return TrafficRecordFile.besideLog(logDir.resolve(String.format(Locale.ROOT, "%s-b%s-r%d.log", workload,
+                CommandHookRateLimiter.number(SlowdownSamples.FULL_RATE), rep)));
     }
 
     /** Slowdowns and fits from recorded runs (also used to refit a journal without re-running). */
@@ -103,7 +158,7 @@ public final class Profiler {
                 context.date() != null ? context.date() : java.time.LocalDate.now().toString(),
                 context.fabric() != null ? context.fabric() : limiter.fabric(),
                 context.source() != null ? context.source() : "measured", context.machine(), context.settings(), r2);
-        return new Outcome(workload, List.copyOf(runs), fits, TableEntry.of(workload, chosen, ctx));
+        return new Outcome(workload, List.copyOf(runs), fits, TableEntry.of(workload, chosen, ctx), null);
     }
 
     static void checkLevels(List<Double> levels) {

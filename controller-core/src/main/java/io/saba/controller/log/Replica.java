@@ -343,6 +343,11 @@ public final class Replica {
         }
     }
 
+    /** The sensitivity table in force (immutable; read without the lock, e.g. by a weight decision). */
+    public ModelCatalog catalog() {
+        return state.catalog();
+    }
+
     public List<String> workloads() {
         synchronized (lock) {
             return new ArrayList<>(state.catalog().models().keySet());

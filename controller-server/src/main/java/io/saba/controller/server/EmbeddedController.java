@@ -4,6 +4,7 @@ import io.saba.controller.ControllerApi;
 import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
+import io.saba.controller.alloc.CorunWeighting;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.grpc.AuthInterceptor;
@@ -19,6 +20,8 @@ import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.MinSlowdownDecision;
+import io.saba.core.alloc.PortWeightDecision;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.solve.Eq2Solver;
 import io.saba.core.topology.Topology;
@@ -131,7 +134,7 @@ public final class EmbeddedController implements AutoCloseable {
         Metrics metrics = new Metrics();
         StateLog log = b.group != null ? b.group.log()
                 : new LocalLog(b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis));
-        Allocator allocator = new Allocator(new Eq2Solver(), b.levels, b.cSaba);
+        Allocator allocator = allocator();
         // a group member's replica starts empty and takes the table the group's log carries
         controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
                 b.backend, log, b.leaseTimeout, metrics, b.roundInterval);
@@ -149,6 +152,26 @@ public final class EmbeddedController implements AutoCloseable {
             http = new StatusHttpServer(b.http, api).start();
         }
         return server.address();
+    }
+
+    /**
+     * Core's pipeline with Eq. 2 per port, or with {@code allocation: corun} the co-run predictor's weights where the
+     * table has traffic records for every application on a port (read from the table in force at each decision).
+     */
+    private Allocator allocator() {
+        PortWeightDecision eq2 = new MinSlowdownDecision(new Eq2Solver());
+        PortWeightDecision weights = b.allocation == Allocation.EQ2 ? eq2
+                : new CorunWeighting(eq2, w -> controller.replica().catalog().profileOf(w), b.cSaba,
+                        Eq2Solver.DEFAULT_FLOOR, b.corunMargin);
+        return new Allocator(weights, new LevelAssigner(b.levels), b.cSaba);
+    }
+
+    /** How a port's weights are chosen. */
+    public enum Allocation {
+        /** Eq. 2 on the table's static slowdown curves (the paper's method). */
+        EQ2,
+        /** The co-run predictor on the table's traffic records, guarded by the do-no-harm rule. */
+        CORUN
     }
 
     private String configuredTable() {
@@ -241,6 +264,8 @@ public final class EmbeddedController implements AutoCloseable {
         private Set<String> adminTenants = Set.of();
         private int grpcThreads = -1;
         private Duration roundInterval = Duration.ofMillis(5);
+        private Allocation allocation = Allocation.EQ2;
+        private double corunMargin = 0.03;
         private String cluster;
         private GroupMembership group;
 
@@ -300,6 +325,18 @@ public final class EmbeddedController implements AutoCloseable {
         /** The table file a ReloadTable without inline JSON rereads. */
         public Builder tableFile(Path f) {
             tableFile = f;
+            return this;
+        }
+
+        /** How ports' weights are chosen (default {@link Allocation#EQ2}). */
+        public Builder allocation(Allocation a) {
+            allocation = a;
+            return this;
+        }
+
+        /** The relative predicted gain a co-run plan needs over the equal split and the port's current weights. */
+        public Builder corunMargin(double m) {
+            corunMargin = m;
             return this;
         }
 

@@ -11,14 +11,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Saba's allocation pipeline (paper §5.1–5.3), the one the controller, a controller group and the simulator run:
@@ -130,33 +127,27 @@ public final class Allocator {
             counts[g]++;
             groupOfApp[i] = g;
         }
-        QueuePlan q = planPort(port, queues, models, Arrays.copyOf(counts, models.size()),
-                levels.stream().mapToInt(Integer::intValue).toArray(), plan);
-        Map<String, Double> appWeights = new HashMap<>(sorted.size() * 2);
-        int[] next = new int[models.size()];
-        for (int i = 0; i < sorted.size(); i++) {
-            int g = groupOfApp[i];
-            appWeights.put(sorted.get(i).appId(), q.shares().weight(g, next[g]++));
-        }
-        return new PortAllocation(port, q.queueMap(), q.queueWeights(), appWeights, q.shares().objective());
+        PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), sorted, groupOfApp);
+        QueuePlan q = planPort(demand, queues, levels.stream().mapToInt(Integer::intValue).toArray(), plan);
+        return new PortAllocation(port, q.queueMap(), q.queueWeights(), demand.weightsOf(q.shares()),
+                q.shares().objective());
     }
 
     /**
-     * One port's queues from groups of applications sharing a model: the weight decision per group, the levels
-     * present fitted into queues 1..Q-1, queue weights summed. Queue 0 carries level 0 and gets 1 − C_Saba; queues
-     * no level maps to get 0. The hot path of {@link #allocatePort}, public for the overhead benchmark.
+     * One port's queues from its demand: the weight decision, the levels present fitted into queues 1..Q-1, queue
+     * weights summed from the groups'. Queue 0 carries level 0 and gets 1 − C_Saba; queues no level maps to get 0.
+     * The hot path of {@link #allocatePort}, public for the overhead benchmark (which solves ports from their
+     * model counts, {@link PortDemand#ofGroups}).
      *
      * @param queues  the port's queue count Q (≥ 2)
-     * @param models  distinct models on the port
-     * @param counts  applications per model
      * @param levelOf each group's level
      */
-    public QueuePlan planPort(PortId port, int queues, List<SensitivityModel> models, int[] counts, int[] levelOf,
-                              LevelPlan plan) {
+    public QueuePlan planPort(PortDemand demand, int queues, int[] levelOf, LevelPlan plan) {
+        PortId port = demand.port();
         if (queues < 2) {
             throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
         }
-        if (models.isEmpty()) {
+        if (demand.models().isEmpty()) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
         long present = 0;
@@ -166,7 +157,7 @@ public final class Allocator {
             }
             present |= 1L << level;
         }
-        GroupSolution shares = weights.decide(port, models, counts, cSaba);
+        GroupSolution shares = weights.decide(demand, cSaba);
         int[] saba = plan.hierarchy().queueArray(present, queues - 1);
         int[] queueOfLevel = new int[saba.length];
         queueOfLevel[LevelAssigner.DEFAULT_LEVEL] = DEFAULT_QUEUE;
@@ -175,7 +166,7 @@ public final class Allocator {
         }
         double[] queueWeights = new double[queues];
         queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
-        for (int g = 0; g < models.size(); g++) {
+        for (int g = 0; g < demand.models().size(); g++) {
             queueWeights[queueOfLevel[levelOf[g]]] += shares.total(g);
         }
         return new QueuePlan(queueOfLevel, queueWeights, shares);
@@ -206,22 +197,22 @@ public final class Allocator {
             }
         }
         LevelPlan plan = planLevels(modelOfWorkload, topology.minQueues());
-        Map<PortId, Set<String>> appsOnPort = new TreeMap<>();
+        Map<PortId, Map<String, Integer>> appsOnPort = new TreeMap<>();
         for (Connection c : connections) {
             if (!apps.containsKey(c.appId())) {
                 throw new IllegalArgumentException("connection " + c + " belongs to unregistered application " + c.appId());
             }
             for (PortId port : topology.path(c.srcHost(), c.dstHost())) {
-                appsOnPort.computeIfAbsent(port, p -> new TreeSet<>()).add(c.appId());
+                appsOnPort.computeIfAbsent(port, p -> new TreeMap<>()).merge(c.appId(), 1, Integer::sum);
             }
         }
         Map<PortId, PortAllocation> ports = new TreeMap<>();
-        for (Map.Entry<PortId, Set<String>> e : appsOnPort.entrySet()) {
+        for (Map.Entry<PortId, Map<String, Integer>> e : appsOnPort.entrySet()) {
             List<AppAtPort> present = new ArrayList<>();
-            for (String id : e.getValue()) {
+            e.getValue().forEach((id, flows) -> {
                 String w = apps.get(id).workload();
-                present.add(new AppAtPort(id, plan.levelOf(w), modelOfWorkload.get(w)));
-            }
+                present.add(new AppAtPort(id, w, plan.levelOf(w), modelOfWorkload.get(w), flows));
+            });
             ports.put(e.getKey(), allocatePort(e.getKey(), topology.queues(e.getKey()), present, plan));
         }
         Map<String, Integer> levelOfApp = new TreeMap<>();

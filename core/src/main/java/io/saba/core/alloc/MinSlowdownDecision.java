@@ -1,14 +1,13 @@
 package io.saba.core.alloc;
 
-import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.GroupSolution;
 import io.saba.core.solve.PortSolver;
-import java.util.List;
 import java.util.Objects;
 
 /**
  * Saba's per-port decision (paper Eq. 2): the weights that minimise the sum of the applications' predicted
- * slowdowns, found by a {@link PortSolver}. A lone application gets the whole capacity without asking the solver.
+ * slowdowns, found by a {@link PortSolver} on the port's model groups. A lone application gets the whole capacity
+ * without asking the solver.
  */
 public final class MinSlowdownDecision implements PortWeightDecision {
     private final PortSolver solver;
@@ -18,10 +17,11 @@ public final class MinSlowdownDecision implements PortWeightDecision {
     }
 
     @Override
-    public GroupSolution decide(PortId port, List<SensitivityModel> models, int[] counts, double capacity) {
-        if (models.size() == 1 && counts[0] == 1) {
-            return new GroupSolution(new double[][] {{capacity}}, new int[][] {{1}}, models.get(0).slowdown(capacity));
+    public GroupSolution decide(PortDemand d, double capacity) {
+        if (d.models().size() == 1 && d.counts()[0] == 1) {
+            return new GroupSolution(new double[][] {{capacity}}, new int[][] {{1}},
+                    d.models().get(0).slowdown(capacity));
         }
-        return solver.solveGroups(models, counts, capacity);
+        return solver.solveGroups(d.models(), d.counts(), capacity);
     }
 }

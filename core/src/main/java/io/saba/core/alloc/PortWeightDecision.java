@@ -1,8 +1,6 @@
 package io.saba.core.alloc;
 
-import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.GroupSolution;
-import java.util.List;
 
 /**
  * The per-port step of the allocation pipeline: which share of the link each application on one port gets. The
@@ -10,19 +8,18 @@ import java.util.List;
  * only decides the weights, so it can be replaced without touching the rest.
  *
  * <p>{@link MinSlowdownDecision} minimises the total predicted slowdown (the paper's Eq. 2). Other decisions fit
- * the same slot: one that keeps a port's current weights unless the new ones are predicted to be better by a
- * margin (a decorator around another decision), or one that predicts co-running slowdown another way. Whatever
- * the decision, its result carries the objective it predicts, which ends up in {@link PortAllocation}.
+ * the same slot, typically wrapping it: the controller's co-run weighting ({@code allocation: corun}) replays the
+ * applications' traffic records and keeps Eq. 2's weights where it cannot, applying its own only when they are
+ * predicted to beat the equal split and the port's current weights by a margin. Whatever the decision, its result
+ * carries the objective it predicts, which ends up in {@link PortAllocation#predictedSlowdown()}.
  */
 @FunctionalInterface
 public interface PortWeightDecision {
     /**
-     * @param port     the port (a decision may remember what it chose per port)
-     * @param models   the distinct models on the port
-     * @param counts   applications per model (≥ 1 each)
      * @param capacity C_Saba, the share of the link the applications divide
-     * @return per group, the weights of its applications (summing over all applications to {@code capacity}) and the
-     *         predicted total slowdown
+     * @return per group, the weights of its applications (group g's k-th application in the demand's order takes
+     *         {@code weight(g, k)}; over all applications they sum to {@code capacity}) and the predicted total
+     *         slowdown
      */
-    GroupSolution decide(PortId port, List<SensitivityModel> models, int[] counts, double capacity);
+    GroupSolution decide(PortDemand demand, double capacity);
 }

@@ -1,5 +1,6 @@
 package io.saba.core.table;
 
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,12 +13,20 @@ import java.util.TreeMap;
  */
 public final class ModelCatalog {
     private final Map<String, SensitivityModel> models;
+    private final Map<String, CorunProfile> profiles;
     private final SensitivityModel defaultModel;
 
     /** @param models keyed by workload; keys are normalised as the table normalises them */
     public ModelCatalog(Map<String, SensitivityModel> models) {
+        this(models, Map.of());
+    }
+
+    /** @param profiles the co-run profiles of the workloads whose entries carry a traffic record */
+    public ModelCatalog(Map<String, SensitivityModel> models, Map<String, CorunProfile> profiles) {
         this.models = new TreeMap<>();
         models.forEach((w, m) -> this.models.put(SensitivityTable.key(w), m));
+        this.profiles = new TreeMap<>();
+        profiles.forEach((w, p) -> this.profiles.put(SensitivityTable.key(w), p));
         this.defaultModel = mean(this.models);
     }
 
@@ -44,6 +53,11 @@ public final class ModelCatalog {
 
     public SensitivityModel modelOf(String workload) {
         return models.getOrDefault(SensitivityTable.key(workload), defaultModel);
+    }
+
+    /** The workload's co-run profile (traffic record and network-bound share), or null if the table has none. */
+    public CorunProfile profileOf(String workload) {
+        return workload == null ? null : profiles.get(SensitivityTable.key(workload));
     }
 
     public SensitivityModel defaultModel() {

@@ -82,9 +82,9 @@ public final class ControllerPlanner implements SabaPlanner {
         for (AppPresence a : apps) {
             int level = plan.levelOf(offline == null ? a.workload() : SensitivityTable.key(a.workload()));
             levelOfApp.put(a.appId(), level);
-            AppAtPort at = new AppAtPort(a.appId(), level, catalog.modelOf(a.workload()));
             for (PortId p : a.ports()) {
-                onPort.computeIfAbsent(p, k -> new ArrayList<>()).add(at);
+                onPort.computeIfAbsent(p, k -> new ArrayList<>()).add(new AppAtPort(a.appId(), a.workload(), level,
+                        catalog.modelOf(a.workload()), 1));
             }
         }
         Map<PortId, PortAllocation> ports = new HashMap<>();

@@ -1,0 +1,61 @@
+package io.saba.core.alloc;
+
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.solve.GroupSolution;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One port's applications as a {@link PortWeightDecision} sees them: grouped by model (what Eq. 2 needs, and all a
+ * port's state holds when hundreds of applications run a handful of workloads), and, when the caller has them, the
+ * applications themselves with the group each belongs to.
+ *
+ * @param models     the distinct models on the port
+ * @param counts     applications per model
+ * @param apps       the applications, sorted by id; empty when only the groups are known (the overhead benchmark)
+ * @param groupOfApp each application's group, in {@code apps} order
+ */
+public record PortDemand(PortId port, List<SensitivityModel> models, int[] counts, List<AppAtPort> apps,
+                         int[] groupOfApp) {
+    /** The groups alone. */
+    public static PortDemand ofGroups(PortId port, List<SensitivityModel> models, int[] counts) {
+        return new PortDemand(port, models, counts, List.of(), new int[0]);
+    }
+
+    /**
+     * Each application's weight in a solution: group g's k-th application (in {@code apps} order) takes
+     * {@code solution.weight(g, k)}.
+     */
+    public Map<String, Double> weightsOf(GroupSolution solution) {
+        Map<String, Double> out = new HashMap<>(apps.size() * 2);
+        int[] next = new int[models.size()];
+        for (int i = 0; i < apps.size(); i++) {
+            int g = groupOfApp[i];
+            out.put(apps.get(i).appId(), solution.weight(g, next[g]++));
+        }
+        return out;
+    }
+
+    /** A solution giving each application the weight named for it (one run per application). */
+    public GroupSolution solutionOf(Map<String, Double> weightOfApp, double objective) {
+        double[][] values = new double[models.size()][];
+        int[][] runs = new int[models.size()][];
+        int[] next = new int[models.size()];
+        for (int g = 0; g < models.size(); g++) {
+            values[g] = new double[counts[g]];
+            runs[g] = new int[counts[g]];
+        }
+        for (int i = 0; i < apps.size(); i++) {
+            int g = groupOfApp[i];
+            int k = next[g]++;
+            Double w = weightOfApp.get(apps.get(i).appId());
+            if (w == null) {
+                throw new IllegalArgumentException("no weight for application " + apps.get(i).appId() + " on " + port);
+            }
+            values[g][k] = w;
+            runs[g][k] = 1;
+        }
+        return new GroupSolution(values, runs, objective);
+    }
+}
