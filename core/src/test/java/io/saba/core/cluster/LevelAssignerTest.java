@@ -81,9 +81,9 @@ class LevelAssignerTest {
         Map<String, SensitivityModel> apps = Map.of("a", lr, "b", sort, "c", svm, "d", lr, "e", sort);
         LevelAssignment a = new LevelAssigner(16).assign(apps);
         assertEquals(Map.of("a", 3, "b", 1, "c", 2, "d", 3, "e", 1), a.levelOfApp());
-        assertArrayEquals(LevelAssigner.features(sort), a.levelCentroids().get(1).coefficients());
-        assertArrayEquals(LevelAssigner.features(svm), a.levelCentroids().get(2).coefficients());
-        assertArrayEquals(LevelAssigner.features(lr), a.levelCentroids().get(3).coefficients());
+        assertEquals(sort, a.levelCentroids().get(1), "a level of one model has that model as its centroid");
+        assertEquals(svm, a.levelCentroids().get(2));
+        assertEquals(lr, a.levelCentroids().get(3));
         assertEquals(0, a.levelOf("unknown"), "unknown applications are in the default level");
     }
 
@@ -97,7 +97,7 @@ class LevelAssignerTest {
         assertEquals(a.levelOf("x1"), a.levelOf("y"));
         assertNotEquals(a.levelOf("x1"), a.levelOf("far"));
         assertEquals(2, a.levelOf("far"), "the more sensitive group gets the higher level");
-        assertArrayEquals(new double[] {(1 + 1 + 1.2) / 3, (-1 - 1 - 1.4) / 3, 0.2 / 3, 0},
+        assertArrayEquals(new double[] {(1 + 1 + 1.2) / 3, (-1 - 1 - 1.4) / 3, 0.2 / 3},
                 a.levelCentroids().get(1).coefficients(), 1e-12);
     }
 

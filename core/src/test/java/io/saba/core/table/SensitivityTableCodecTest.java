@@ -41,8 +41,8 @@ class SensitivityTableCodecTest {
                 error(head + "\"lr\":{\"degree\":1,\"coefficients\":[1,2],\"samples\":[{\"bandwidth_percent\":0,\"slowdown\":1}]}}}"));
         assertEquals("t.json: workload 'lr' appears twice (names ignore case)",
                 error(head + "\"lr\":{\"degree\":1,\"coefficients\":[1,2]},\"LR\":{\"degree\":1,\"coefficients\":[1,2]}}}"));
-        assertTrue(error("{\"format\":\"saba-sensitivity-table\",\"version\":2,\"workloads\":{}}")
-                .startsWith("t.json: field 'version': this Saba reads version 1"));
+        assertTrue(error("{\"format\":\"saba-sensitivity-table\",\"version\":3,\"workloads\":{}}")
+                .startsWith("t.json: field 'version': this Saba reads versions 1 to 2"));
         assertTrue(error("{\"format\":\"other\"}").startsWith("t.json: field 'format'"));
         assertTrue(error("{\"format\": ").startsWith("t.json: not valid JSON at line 1"));
     }
