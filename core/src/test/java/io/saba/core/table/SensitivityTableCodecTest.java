@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.model.ModelChoice;
+import io.saba.core.model.ModelFamily;
 import io.saba.core.model.ModelFitter;
+import io.saba.core.model.ModelSelection;
+import io.saba.core.model.ModelSelector;
 import io.saba.core.model.Sample;
+import io.saba.core.model.SensitivityModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -67,5 +72,51 @@ class SensitivityTableCodecTest {
         assertEquals("t.json: workload 'sort': field 'context.r2_by_degree.7': the key must be a degree 1 to 3",
                 assertThrows(MalformedTableException.class, () -> SensitivityTableCodec.parse(bad, "t.json"))
                         .getMessage());
+    }
+
+    @Test
+    void selectionRoundTripsWithFamilyParametersAndCandidates() {
+        List<Sample> samples = List.of(new Sample(10, 7.2), new Sample(25, 3.1), new Sample(50, 1.8), new Sample(75, 1.3),
+                new Sample(100, 1.0), new Sample(10, 6.8), new Sample(50, 1.7));
+        ModelSelection auto = ModelSelector.select(samples, ModelChoice.AUTO);
+        assertEquals(ModelFamily.INVERSE, auto.chosen().family(), "these samples follow a + c/b");
+        SensitivityTable t = SensitivityTable.empty().with(TableEntry.of("sort", auto, ProfilingContext.UNKNOWN));
+        String json = SensitivityTableCodec.toJson(t);
+        assertTrue(json.contains("\"version\" : 2"), "an inverse model needs version 2: " + json);
+        assertTrue(json.contains("\"parameters\" : {"), json);
+        TableEntry back = SensitivityTableCodec.parse(json, "t.json").find("sort").orElseThrow();
+        assertEquals(auto.chosen().model(), back.model());
+        assertEquals(ModelFamily.INVERSE, back.family());
+        assertEquals(auto.chosen().cvRmse(), back.fit().cvRmse(), 0);
+        assertEquals(auto.candidates().size(), back.selection().candidates().size());
+        assertEquals(auto.chosenIndex(), back.selection().chosenIndex());
+        for (int i = 0; i < auto.candidates().size(); i++) {
+            assertEquals(auto.candidates().get(i).model(), back.selection().candidates().get(i).model());
+            assertEquals(auto.candidates().get(i).cvRmse(), back.selection().candidates().get(i).cvRmse(), 0);
+        }
+        assertEquals(json, SensitivityTableCodec.toJson(SensitivityTableCodec.parse(json, "t.json")), "writing is stable");
+
+        ModelSelection paper = ModelSelector.select(samples, ModelChoice.paper(3));
+        String polynomialOnly = SensitivityTableCodec.toJson(SensitivityTable.empty()
+                .with(TableEntry.of("sort", new ModelSelection(paper.choice(), List.of(paper.chosen()), 0,
+                        paper.criterion()), ProfilingContext.UNKNOWN)));
+        assertTrue(polynomialOnly.contains("\"version\" : 1"), "older readers keep reading polynomial tables");
+    }
+
+    @Test
+    void versionOneTablesOfPlainCoefficientsLoadAsThePapersPolynomials() {
+        String old = "{\"format\":\"saba-sensitivity-table\",\"version\":1,\"workloads\":{\"lr\":"
+                + "{\"degree\":2,\"coefficients\":[5.6,-11.7,7.1],\"r2\":0.99,"
+                + "\"samples\":[{\"bandwidth_percent\":10,\"slowdown\":4.5}]}}}";
+        TableEntry lr = SensitivityTableCodec.parse(old, "old.json").find("lr").orElseThrow();
+        assertEquals(SensitivityModel.of(5.6, -11.7, 7.1), lr.model());
+        assertEquals(ModelFamily.POLY, lr.family());
+        assertTrue(Double.isNaN(lr.fit().cvRmse()));
+        assertEquals(null, lr.selection());
+        assertEquals("t.json: workload 'x': field 'parameters.c' must be ≥ 0, got -1.0",
+                error("{\"format\":\"saba-sensitivity-table\",\"version\":2,\"workloads\":{\"x\":"
+                        + "{\"family\":\"inverse\",\"parameters\":{\"a\":1,\"c\":-1}}}}"));
+        assertTrue(error("{\"format\":\"saba-sensitivity-table\",\"version\":2,\"workloads\":{\"x\":"
+                + "{\"family\":\"spline\"}}}").startsWith("t.json: workload 'x': field 'family': unknown model family"));
     }
 }
