@@ -1,7 +1,9 @@
 package io.saba.cli;
 
 import io.saba.core.model.FittedModel;
-import io.saba.core.model.ModelFitter;
+import io.saba.core.model.ModelChoice;
+import io.saba.core.model.ModelSelection;
+import io.saba.core.model.ModelSelector;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
 import io.saba.core.table.SensitivityTable;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,9 +24,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code saba fit}: fits a sensitivity model to profiling samples and optionally stores it in a table. */
+/**
+ * {@code saba fit}: fits every model family to profiling samples, prints each candidate's held-out error and R²,
+ * chooses one and optionally stores it (with the candidates) in a table.
+ */
 @Command(name = "fit", mixinStandardHelpOptions = true,
-        description = "Fit a polynomial sensitivity model to (bandwidth_percent, slowdown) samples.")
+        description = "Fit sensitivity models to (bandwidth_percent, slowdown) samples and choose one by "
+                + "leave-one-level-out cross-validation.")
 final class FitCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -35,8 +42,14 @@ final class FitCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, description = "Workload name (the table key).")
     String workload;
 
-    @Option(names = "--degree", defaultValue = "3", description = "Polynomial degree 1-3 (default ${DEFAULT-VALUE}).")
-    int degree;
+    @Option(names = "--family", paramLabel = "FAMILY", description = "auto (default: the lowest cross-validated "
+            + "error among non-increasing candidates), poly (the paper's least-squares polynomial), monotone-poly "
+            + "(a polynomial constrained to fall with bandwidth) or inverse (a + c/b: compute + transfer).")
+    String family;
+
+    @Option(names = "--degree", description = "Polynomial degree 1-3 for the polynomial families. Given alone, it "
+            + "selects the paper's method (--family poly).")
+    Integer degree;
 
     @Option(names = "--out", paramLabel = "TABLE", description = "Sensitivity table to create or update.")
     Path out;
@@ -57,15 +70,17 @@ final class FitCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter o = spec.commandLine().getOut();
-        FittedModel fit = ModelFitter.fit(readSamples(samples), degree);
-        o.printf("%s: %s  (R² = %.4f, %d samples)%n", SensitivityTable.key(workload), fit.model(), fit.r2(),
-                fit.samples().size());
+        ModelSelection selection = ModelSelector.select(readSamples(samples), choice(family, degree));
+        FittedModel fit = selection.chosen();
+        o.printf("%s: %s  (%s, CV RMSE %s, R² = %.4f, %d samples)%n", SensitivityTable.key(workload), fit.model(),
+                fit.label(), number(fit.cvRmse()), fit.r2(), fit.samples().size());
+        o.print(candidates(selection));
         if (out != null) {
             SensitivityTable table = Files.exists(out)
                     ? SensitivityTableCodec.parse(Files.readString(out), out.toString())
                     : SensitivityTable.empty();
             ProfilingContext ctx = new ProfilingContext(nodes, dataset, LocalDate.now().toString(), fabric, source);
-            table = table.with(TableEntry.of(workload, fit, ctx));
+            table = table.with(TableEntry.of(workload, selection, ctx));
             Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
             Files.writeString(tmp, SensitivityTableCodec.toJson(table));
             Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING,
@@ -74,6 +89,28 @@ final class FitCommand implements Callable<Integer> {
         }
         o.flush();
         return 0;
+    }
+
+    /** --family and --degree: neither means auto; a degree alone keeps its old meaning, the paper's polynomial. */
+    static ModelChoice choice(String family, Integer degree) {
+        return family == null && degree != null ? ModelChoice.paper(degree) : ModelChoice.parse(family, degree);
+    }
+
+    /** One line per candidate: family and degree, R², cross-validated RMSE, monotone, and which was chosen how. */
+    static String candidates(ModelSelection s) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  %-16s %8s %9s  %s%n", "candidate", "R²",
+                "CV RMSE", "monotone"));
+        for (int i = 0; i < s.candidates().size(); i++) {
+            FittedModel c = s.candidates().get(i);
+            b.append(String.format(Locale.ROOT, "  %-16s %8.4f %9s  %-8s %s%n", c.label(), c.r2(), number(c.cvRmse()),
+                    c.monotone() ? "yes" : "no", i == s.chosenIndex() ? "<- chosen (" + s.choice() + ": "
+                            + s.criterion() + ")" : ""));
+        }
+        return b.toString();
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
     }
 
     /** Reads the samples CSV; errors name the file and the line. */
