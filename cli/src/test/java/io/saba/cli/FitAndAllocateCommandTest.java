@@ -49,6 +49,23 @@ class FitAndAllocateCommandTest {
     }
 
     @Test
+    void refitReselectsEveryWorkloadOfATableFromItsSamplesKeepingTheContext() throws Exception {
+        Path table = dir.resolve("refit.json");
+        assertEquals(0, run("fit", "--refit", SHIPPED.toString(), "--out", table.toString()), err.toString());
+        var shipped = io.saba.core.table.SensitivityTableCodec.parse(Files.readString(SHIPPED), "shipped");
+        var refitted = io.saba.core.table.SensitivityTableCodec.parse(Files.readString(table), "refit");
+        assertEquals(shipped.entries().keySet(), refitted.entries().keySet());
+        for (var e : refitted.entries().values()) {
+            assertEquals(shipped.find(e.workload()).orElseThrow().context(), e.context());
+            assertEquals(shipped.find(e.workload()).orElseThrow().samples(), e.samples());
+            assertTrue(e.fit().monotone(), e.workload() + " " + e.model());
+            assertEquals("auto", e.selection().choice().toString());
+        }
+        assertEquals(2, run("fit", "--refit", SHIPPED.toString(), "--workload", "nosuch"));
+        assertEquals(2, run("fit", "--samples", SHIPPED.toString()), "--samples needs --workload");
+    }
+
+    @Test
     void fitRejectsBadSamplesNamingTheLine() throws Exception {
         Path csv = dir.resolve("bad.csv");
         Files.writeString(csv, "bandwidth_percent,slowdown\n10,4.5\n0,3.4\n100,1\n");
