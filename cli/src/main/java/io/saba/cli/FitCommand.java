@@ -64,6 +64,9 @@ final class FitCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "TABLE", description = "Sensitivity table to create or update.")
     Path out;
 
+    @Option(names = "--note", description = "Table note for readers of the file (replaces the table's note).")
+    String note;
+
     @Option(names = "--nodes", description = "Profiling context: number of nodes.")
     Integer nodes;
 
@@ -113,6 +116,9 @@ final class FitCommand implements Callable<Integer> {
                     : SensitivityTable.empty();
             for (TableEntry e : fitted) {
                 table = table.with(e);
+            }
+            if (note != null) {
+                table = table.withNote(note);
             }
             Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
             Files.writeString(tmp, SensitivityTableCodec.toJson(table));
