@@ -31,7 +31,7 @@ import org.apache.commons.math3.random.JDKRandomGenerator;
  * most four roots on b &gt; 0, the grid has seven shares).
  *
  * <p><b>Levels.</b> Level 0 is reserved for the default class (unregistered traffic). With S levels, applications
- * are clustered into at most S-1 groups. If there are no more distinct coefficient vectors than that, every distinct
+ * are clustered into at most S-1 groups. If there are no more distinct feature vectors than that, every distinct
  * vector gets its own level and K-means is not run. Groups are numbered 1..m in increasing sensitivity, measured as
  * the centroid's predicted slowdown at a 25 % share ({@link #PROBE_SHARE}): the most sensitive group gets the
  * highest number. Identical models always share a level. A level's centroid is the mean of its applications'

@@ -72,13 +72,13 @@ final class ConvexEnvelope {
             return hi;
         }
         if (!hasBridge()) {
-            return rootOfDerivative(lambda, lo, hi);
+            return model.derivativeRoot(lambda, lo, hi);
         }
         if (lambda < slope) {
-            return rootOfDerivative(lambda, lo, bridgeLo);
+            return model.derivativeRoot(lambda, lo, bridgeLo);
         }
         if (lambda > slope) {
-            return rootOfDerivative(lambda, bridgeHi, hi);
+            return model.derivativeRoot(lambda, bridgeHi, hi);
         }
         return high ? bridgeHi : bridgeLo;
     }
@@ -94,8 +94,4 @@ final class ConvexEnvelope {
         return Math.max(0, model.secondDerivative(x));
     }
 
-    /** Solves D'(x) = λ on [p, q], where D' is non-decreasing. */
-    private double rootOfDerivative(double lambda, double p, double q) {
-        return model.derivativeRoot(lambda, p, q);
-    }
 }
