@@ -145,7 +145,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     @Override
     public int reloadTable(String json) {
         ModelCatalog catalog = ModelCatalog.parse(json, "reloaded table");
-        log.write(new LogRequest.Table(new TreeMap<>(catalog.models())));
+        log.write(LogRequest.Table.of(catalog));
         return catalog.size();
     }
 

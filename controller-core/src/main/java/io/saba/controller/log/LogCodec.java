@@ -1,6 +1,8 @@
 package io.saba.controller.log;
 
 import io.saba.controller.state.Mutation;
+import io.saba.core.corun.CorunProfile;
+import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.SensitivityModel;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -20,7 +22,8 @@ import java.util.TreeMap;
  * ({@link #writeRequest}). Mutations inside requests use {@link MutationCodec}.
  */
 public final class LogCodec {
-    private static final byte FORMAT = 1;
+    /** 2: tables carry co-run profiles. */
+    private static final byte FORMAT = 2;
     private static final byte CALL = 1;
     private static final byte RENEW = 2;
     private static final byte EXPIRE = 3;
@@ -93,6 +96,18 @@ public final class LogCodec {
         } else if (r instanceof LogRequest.Table t) {
             out.writeByte(TABLE);
             writeModels(t.models(), out);
+            out.writeInt(t.profiles().size());
+            for (Map.Entry<String, CorunProfile> e : t.profiles().entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeDouble(e.getValue().networkBound());
+                TrafficRecord record = e.getValue().record();
+                out.writeDouble(record.intervalSeconds());
+                double[] u = record.utilisation();
+                out.writeInt(u.length);
+                for (double x : u) {
+                    out.writeDouble(x);
+                }
+            }
         } else if (r instanceof LogRequest.Plan p) {
             out.writeByte(PLAN);
             out.writeInt(p.levelOfWorkload().size());
@@ -129,7 +144,19 @@ public final class LogCodec {
             case EXPIRE:
                 return new LogRequest.Expire(readStrings(in));
             case TABLE:
-                return new LogRequest.Table(readModels(in));
+                SortedMap<String, SensitivityModel> models = readModels(in);
+                SortedMap<String, CorunProfile> profiles = new TreeMap<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    String workload = in.readUTF();
+                    double networkBound = in.readDouble();
+                    double interval = in.readDouble();
+                    double[] u = new double[in.readInt()];
+                    for (int k = 0; k < u.length; k++) {
+                        u[k] = in.readDouble();
+                    }
+                    profiles.put(workload, new CorunProfile(new TrafficRecord(interval, u), networkBound));
+                }
+                return new LogRequest.Table(models, profiles);
             case PLAN: {
                 Map<String, Integer> levels = new TreeMap<>();
                 for (int i = in.readInt(); i > 0; i--) {

@@ -1,7 +1,9 @@
 package io.saba.controller.log;
 
 import io.saba.controller.state.Mutation;
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
+import io.saba.core.table.ModelCatalog;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -36,10 +38,20 @@ public sealed interface LogRequest {
         }
     }
 
-    /** The group's sensitivity table. */
-    record Table(SortedMap<String, SensitivityModel> models) implements LogRequest {
+    /** A sensitivity table: the workloads' models and the co-run profiles of those that have one. */
+    record Table(SortedMap<String, SensitivityModel> models, SortedMap<String, CorunProfile> profiles)
+            implements LogRequest {
         public Table {
             models = new TreeMap<>(models);
+            profiles = new TreeMap<>(profiles);
+        }
+
+        public static Table of(ModelCatalog catalog) {
+            return new Table(new TreeMap<>(catalog.models()), new TreeMap<>(catalog.profiles()));
+        }
+
+        public ModelCatalog catalog() {
+            return new ModelCatalog(models, profiles);
         }
     }
 

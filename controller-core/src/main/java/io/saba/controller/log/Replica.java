@@ -55,7 +55,7 @@ public final class Replica {
     /** The workload models the installed plan was computed for (a group's leader re-plans when they differ). */
     private volatile SortedMap<String, SensitivityModel> plannedFor = new TreeMap<>();
     /** The table the log carries, or null while it has carried none (the configured one is in use). */
-    private volatile SortedMap<String, SensitivityModel> table;
+    private volatile LogRequest.Table table;
     /** False while restoring: replayed requests are not requests served. */
     private boolean counting = true;
 
@@ -106,7 +106,7 @@ public final class Replica {
                 } else if (r instanceof LogRequest.Expire ex) {
                     expire(ex.tenantOfApp().keySet());
                 } else if (r instanceof LogRequest.Table t) {
-                    installTable(t.models());
+                    installTable(t);
                 } else if (r instanceof LogRequest.Plan p) {
                     state.installPlan(allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
                             resolver.minQueues()));
@@ -150,7 +150,7 @@ public final class Replica {
         synchronized (lock) {
             List<LogRequest> out = new ArrayList<>();
             if (table != null) {
-                out.add(new LogRequest.Table(table));
+                out.add(table);
             }
             if (!planLocally) {
                 LevelPlan plan = state.plan();
@@ -247,11 +247,12 @@ public final class Replica {
         }
     }
 
-    private void installTable(SortedMap<String, SensitivityModel> models) {
-        state.setCatalog(new ModelCatalog(models));
-        table = models;
+    private void installTable(LogRequest.Table t) {
+        state.setCatalog(t.catalog());
+        table = t;
         count(metrics.tableReloads, 1);
-        LOG.info("sensitivity table installed: {} workloads", models.size());
+        LOG.info("sensitivity table installed: {} workloads ({} with a co-run profile)", t.models().size(),
+                t.profiles().size());
     }
 
     private void count(LongAdder counter, long n) {
@@ -384,7 +385,7 @@ public final class Replica {
     }
 
     /** The table the log carries, or null while it has carried none. */
-    public SortedMap<String, SensitivityModel> table() {
+    public LogRequest.Table table() {
         return table;
     }
 

@@ -34,7 +34,8 @@ class JournalTest {
                 call("tenant-1", LogRequest.Kind.EVENT, new Mutation.Opened("a", K, 7)),
                 call("tenant-1", LogRequest.Kind.BATCH, new Mutation.Closed("a", K, 8),
                         new Mutation.Sync("a", List.of(K, K), 9)),
-                new LogRequest.Table(new TreeMap<>(Map.of("lr", SensitivityModel.of(5, -8, 4)))),
+                new LogRequest.Table(new TreeMap<>(Map.of("lr", SensitivityModel.of(5, -8, 4),
+                        "inv", SensitivityModel.inverse(0.4, 0.6))), new TreeMap<>()),
                 new LogRequest.Expire(Map.of("a", "tenant-1")));
     }
 

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.wire.Transport;
 import io.saba.wire.ConnectionKey;
 import io.saba.controller.state.Mutation;
+import io.saba.core.corun.CorunProfile;
+import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.SensitivityModel;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -28,7 +30,8 @@ class LogCodecTest {
                 new LogRequest.Call("", LogRequest.Kind.DEREGISTER, List.of(new Mutation.Deregister("a", "bye"))),
                 new LogRequest.Renew(Map.of("app-1", "team-a")),
                 new LogRequest.Expire(Map.of("app-2", "")),
-                new LogRequest.Table(models),
+                new LogRequest.Table(models, new TreeMap<>(Map.of("lr", new CorunProfile(
+                        new TrafficRecord(0.5, new double[] {0, 0.25, 1}), 0.4)))),
                 new LogRequest.Plan(Map.of("lr", 3, "wc", 1), Map.of(1, SensitivityModel.of(1.2, -0.2),
                         3, SensitivityModel.of(5, -8, 4)), models));
         LogCodec.Entry out = LogCodec.decode(LogCodec.encode("m0-42", in));

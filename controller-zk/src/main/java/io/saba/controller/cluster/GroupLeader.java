@@ -26,12 +26,12 @@ final class GroupLeader {
     private final ZkStateLog log;
     private final ZkSnapshots snapshots;
     private final Replica replica;
-    private final SortedMap<String, SensitivityModel> configuredTable;
+    private final LogRequest.Table configuredTable;
     private long lastSnapshotSeq = -1;
     private long lastSnapshotNanos = System.nanoTime();
 
     GroupLeader(String id, ZkStateLog log, ZkSnapshots snapshots, SabaController controller,
-                SortedMap<String, SensitivityModel> configuredTable) {
+                LogRequest.Table configuredTable) {
         this.id = id;
         this.log = log;
         this.snapshots = snapshots;
@@ -41,10 +41,10 @@ final class GroupLeader {
 
     /** One round of the leader's duties (the member calls it while it leads and has caught up with the log). */
     void lead() throws Exception {
-        if (replica.table() == null && !configuredTable.isEmpty()) {
-            log.write(new LogRequest.Table(configuredTable));
+        if (replica.table() == null && !configuredTable.models().isEmpty()) {
+            log.write(configuredTable);
             LOG.info("controller group adopted member {}'s sensitivity table ({} workloads)", id,
-                    configuredTable.size());
+                    configuredTable.models().size());
         }
         SortedMap<String, SensitivityModel> models = replica.workloadModels();
         if (!models.equals(replica.plannedFor())) {

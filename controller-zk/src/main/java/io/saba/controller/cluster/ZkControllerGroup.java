@@ -2,13 +2,13 @@ package io.saba.controller.cluster;
 
 import io.saba.controller.GroupMembership;
 import io.saba.controller.SabaController;
+import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.StateLog;
 import io.saba.core.table.ModelCatalog;
 import io.saba.core.topology.Topology;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -108,7 +108,7 @@ public final class ZkControllerGroup implements GroupMembership {
                 Thread.sleep(5);
             }
             ownership.start();
-            leader = new GroupLeader(settings.id(), log, snapshots, controller, new TreeMap<>(configured.models()));
+            leader = new GroupLeader(settings.id(), log, snapshots, controller, LogRequest.Table.of(configured));
             latch = new LeaderLatch(zk, ZkPaths.LEADER, settings.id());
             latch.start();
             duties = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -2,14 +2,16 @@ package io.saba.core.table;
 
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Workload → sensitivity model, as the controller (and the simulator's Saba) looks models up. Unknown workloads
  * get the <em>default model</em>: the coefficient-wise mean of the table's models (a "typical" workload, so an
- * unprofiled application is neither favoured nor starved), or D(b) = 1 (insensitive) when the table is empty. The mean of polynomials is the
- * polynomial of the mean coefficients, so the default is also the mean predicted slowdown at every share.
+ * unprofiled application is neither favoured nor starved), or D(b) = 1 (insensitive) when the table is empty. The
+ * mean of polynomials is the polynomial of the mean coefficients, so the default is also the mean predicted
+ * slowdown at every share.
  */
 public final class ModelCatalog {
     private final Map<String, SensitivityModel> models;
@@ -32,10 +34,15 @@ public final class ModelCatalog {
 
     public static ModelCatalog fromTable(SensitivityTable table) {
         Map<String, SensitivityModel> m = new TreeMap<>();
+        Map<String, CorunProfile> p = new TreeMap<>();
         for (Map.Entry<String, TableEntry> e : table.entries().entrySet()) {
             m.put(e.getKey(), e.getValue().model());
+            CorunProfile profile = e.getValue().corunProfile();
+            if (profile != null) {
+                p.put(e.getKey(), profile);
+            }
         }
-        return new ModelCatalog(m);
+        return new ModelCatalog(m, p);
     }
 
     /** Parses a sensitivity table file's JSON (core's format); throws IllegalArgumentException naming the flaw. */
@@ -72,22 +79,13 @@ public final class ModelCatalog {
         return Map.copyOf(models);
     }
 
+    /** The co-run profiles, by workload (only workloads whose entries carry a traffic record). */
+    public Map<String, CorunProfile> profiles() {
+        return Map.copyOf(profiles);
+    }
+
+    /** The models' mean (a model of the same space, whatever their families): the default for unknown workloads. */
     private static SensitivityModel mean(Map<String, SensitivityModel> models) {
-        if (models.isEmpty()) {
-            return SensitivityModel.flat();
-        }
-        double[] sum = new double[SensitivityModel.MAX_DEGREE + 1];
-        int degree = 0;
-        for (SensitivityModel m : models.values()) {
-            degree = Math.max(degree, m.degree());
-            for (int i = 0; i <= m.degree(); i++) {
-                sum[i] += m.coefficient(i);
-            }
-        }
-        double[] c = new double[degree + 1];
-        for (int i = 0; i <= degree; i++) {
-            c[i] = sum[i] / models.size();
-        }
-        return SensitivityModel.of(c);
+        return models.isEmpty() ? SensitivityModel.flat() : SensitivityModel.mean(List.copyOf(models.values()));
     }
 }
