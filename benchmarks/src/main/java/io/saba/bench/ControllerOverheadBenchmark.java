@@ -9,7 +9,7 @@ import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolution;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.TableEntry;
@@ -108,7 +108,7 @@ public final class ControllerOverheadBenchmark {
         int sqpPorts = 0;
         int sqpFailures = 0;
         double perAppMs = Double.NaN;
-        Allocator allocator = new Allocator(new Eq2Solver(), LevelAssigner.INFINIBAND_LEVELS, 1.0);
+        Allocator allocator = new Allocator(new MinSlowdownSolver(), LevelAssigner.INFINIBAND_LEVELS, 1.0);
         for (int sc = -1; sc < s.scenarios(); sc++) { // scenario −1 warms the JIT up and is not recorded
             boolean warmUp = sc < 0;
             List<Application> apps = new ArrayList<>(appCount);
@@ -292,7 +292,7 @@ public final class ControllerOverheadBenchmark {
                 candidates.add(b);
             }
         }
-        Eq2Solver ours = new Eq2Solver();
+        MinSlowdownSolver ours = new MinSlowdownSolver();
         SqpPortSolver sqp = new SqpPortSolver(ours.floor());
         double[] r = new double[6];
         for (int i = 0; i < sample && !candidates.isEmpty(); i++) {

@@ -3,8 +3,8 @@ package io.saba.bench;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.saba.controller.server.EmbeddedController;
-import io.saba.controller.cluster.ClusterSettings;
-import io.saba.controller.cluster.ZkControllerGroup;
+import io.saba.controller.group.GroupSettings;
+import io.saba.controller.group.ZkControllerGroup;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.core.table.ModelCatalog;
@@ -117,7 +117,7 @@ public final class GroupBench {
                         .backend(fabric, false).grpcThreads(members > 0 ? 64 : 2)
                         .leaseTimeout(Duration.ofMinutes(10));
                 if (members > 0) {
-                    b.group(new ZkControllerGroup(new ClusterSettings(zkConnect, namespace, Duration.ofSeconds(10),
+                    b.group(new ZkControllerGroup(new GroupSettings(zkConnect, namespace, Duration.ofSeconds(10),
                             "b" + i), topo.topology()));
                 }
                 EmbeddedController c = b.build();

@@ -1,7 +1,7 @@
 package io.saba.bench;
 
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolution;
 import io.saba.core.solve.PortSolver;
 import java.util.Arrays;
@@ -23,7 +23,7 @@ import org.hipparchus.optim.nonlinear.vector.constrained.TwiceDifferentiableFunc
  * Eq. 2 by a generic sequential quadratic programming optimiser (Hipparchus' {@code SQPOptimizerS}), standing in
  * for the SLSQP (NLopt) solver the paper's controller used. A local method: it starts from equal shares and stops
  * at the first KKT point it reaches, so on non-convex models it can end worse than the global optimum. It uses
- * {@link Eq2Solver#floorFor the same floor rule}, so both solve the same problem.
+ * {@link MinSlowdownSolver#floorFor the same floor rule}, so both solve the same problem.
  * For benchmarks only.
  */
 public final class SqpPortSolver implements PortSolver {
@@ -42,7 +42,7 @@ public final class SqpPortSolver implements PortSolver {
         if (n == 1) {
             return evaluate(models, new double[] {capacity});
         }
-        double floor = Eq2Solver.floorFor(this.floor, n, capacity);
+        double floor = MinSlowdownSolver.floorFor(this.floor, n, capacity);
         double[][] ones = new double[1][n];
         Arrays.fill(ones[0], 1.0);
         double[][] identity = new double[n][n];

@@ -3,7 +3,7 @@ package io.saba.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolution;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
@@ -81,13 +81,13 @@ final class AllocateCommand implements Callable<Integer> {
             for (int i = 0; i < names.size(); i++) {
                 byWorkload.put(names.get(i).replaceFirst("#\\d+$", ""), models.get(i));
             }
-            Map<String, Integer> level = new io.saba.core.alloc.Allocator(new Eq2Solver(), 8, capacityPercent / 100)
+            Map<String, Integer> level = new io.saba.core.alloc.Allocator(new MinSlowdownSolver(), 8, capacityPercent / 100)
                     .planLevels(byWorkload, 8).levelOfWorkload();
             byWorkload.keySet().forEach(w -> o.println(w + " " + level.get(w)));
             o.flush();
             return 0;
         }
-        PortSolution s = new Eq2Solver(floorPercent / 100).solve(models, capacityPercent / 100);
+        PortSolution s = new MinSlowdownSolver(floorPercent / 100).solve(models, capacityPercent / 100);
         if (json) {
             o.println(toJson(names, models, s));
         } else {

@@ -2,7 +2,7 @@ package io.saba.cli;
 
 import io.saba.harness.campaign.Plots;
 import io.saba.harness.campaign.SetupRules;
-import io.saba.harness.campaign.Stats;
+import io.saba.harness.campaign.Speedups;
 import io.saba.harness.hibench.CampaignPlan;
 import io.saba.harness.hibench.CampaignResults;
 import java.nio.file.Files;
@@ -85,11 +85,11 @@ final class HibenchCommand {
                         + "%.4f%n", o.setup(), o.job(), o.workload(), o.datasetScale(), o.instances(),
                         o.baselineSeconds(), o.policySeconds(), o.speedup())));
                 Files.writeString(out.resolve("speedups.csv"), csv.toString());
-                Map<String, Double> per = Stats.perWorkload(j.outcomes());
+                Map<String, Double> per = Speedups.perWorkload(j.outcomes());
                 Plots.bars(out.resolve("speedup-per-workload.png"), "Speedup per workload (HiBench campaign)",
                         "speedup", new ArrayList<>(per.keySet()), Map.of("measured", new ArrayList<>(per.values())));
                 Plots.cdf(out.resolve("speedup-cdf.png"), "Per-setup speedup", "speedup",
-                        Stats.perSetup(j.outcomes()));
+                        Speedups.perSetup(j.outcomes()));
                 System.out.println("wrote " + out.resolve("speedups.csv") + " and plots");
             }
             return j.missing().isEmpty() ? 0 : 1;

@@ -75,7 +75,7 @@ class ControllerCommandTest {
         cl.setErr(new PrintWriter(err, true));
         // no ZooKeeper at this address: the refusal must come first, from the configuration alone
         assertEquals(2, cl.execute("controller", "--config", dir.resolve("saba.yaml").toString(),
-                "--cluster", "zk://127.0.0.1:1/saba"));
+                "--group", "zk://127.0.0.1:1/saba"));
         assertTrue(err.toString().contains("a controller group programs switch ports only; remove 'host-queues'"),
                 err.toString());
     }

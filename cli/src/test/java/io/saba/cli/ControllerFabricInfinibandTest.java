@@ -9,7 +9,7 @@ import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.wire.Transport;
-import io.saba.controller.topology.infiniband.IbFabric;
+import io.saba.controller.topology.infiniband.IbSubnet;
 import io.saba.controller.topology.infiniband.IbSim;
 import io.saba.controller.topology.infiniband.NetFiles;
 import java.io.PrintWriter;
@@ -32,7 +32,7 @@ class ControllerFabricInfinibandTest {
     void discoversTheSubnetAndProgramsThePath(@TempDir Path dir) throws Exception {
         IbSim.assumeAvailable();
         try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0)) {
-            IbFabric f = sim.tools().discover();
+            IbSubnet f = sim.tools().discover();
             int lid = f.switchNamed("Switch1").lid();
             var cl = SabaCli.newCommandLine();
             StringWriter out = new StringWriter();

@@ -1,6 +1,6 @@
 package io.saba.controller;
 
-import io.saba.controller.alloc.AllocationChange;
+import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.state.Mutation;
 import java.util.List;
 import java.util.function.Consumer;
@@ -33,9 +33,9 @@ public interface ControllerApi {
     StatusView status(boolean withConnections);
 
     /** Told of every change this controller pushes to the fabric. */
-    void addWatcher(Consumer<AllocationChange> w);
+    void addWatcher(Consumer<PortChanges> w);
 
-    void removeWatcher(Consumer<AllocationChange> w);
+    void removeWatcher(Consumer<PortChanges> w);
 
     Metrics metrics();
 }

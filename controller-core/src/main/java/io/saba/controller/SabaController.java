@@ -1,6 +1,6 @@
 package io.saba.controller;
 
-import io.saba.controller.alloc.AllocationChange;
+import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.alloc.Recomputer;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.log.LogRequest;
@@ -192,12 +192,12 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     }
 
     @Override
-    public void addWatcher(Consumer<AllocationChange> w) {
+    public void addWatcher(Consumer<PortChanges> w) {
         recomputer.addWatcher(w);
     }
 
     @Override
-    public void removeWatcher(Consumer<AllocationChange> w) {
+    public void removeWatcher(Consumer<PortChanges> w) {
         recomputer.removeWatcher(w);
     }
 

@@ -15,7 +15,7 @@ import io.saba.core.alloc.Connection;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.ModelCatalog;
 import io.saba.core.topology.Topologies;
 import io.saba.core.topology.Topology;
@@ -78,7 +78,7 @@ class IncrementalAllocationTest {
             addresses.put(hosts.get(i), List.of("10.0.0." + (i + 1)));
         }
         TopologyResolver topology = new TopologyResolver(t, addresses);
-        Allocator allocator = new Allocator(new Eq2Solver(), 8, 0.85);
+        Allocator allocator = new Allocator(new MinSlowdownSolver(), 8, 0.85);
         DryRunBackend fabric = new DryRunBackend(false, 10);
         Random r = new Random(seed);
         Map<String, Integer> attempts = new java.util.HashMap<>();

@@ -65,7 +65,7 @@ public final class WorkloadMain implements Callable<Integer> {
         try (SparkSession spark = session(master, driverHost, probe.key(), partitions, conf)) {
             WorkloadRunner.Result r = WorkloadRunner.run(spark, probe.key(), size);
             int executors = Math.max(1, spark.sparkContext().getExecutorMemoryStatus().size() - 1);
-            HibenchReport.append(report, HibenchReport.line(r.reportType(), r.startedAt(), r.inputBytes(),
+            HibenchReportWriter.append(report, HibenchReportWriter.line(r.reportType(), r.startedAt(), r.inputBytes(),
                     r.seconds(), executors));
             System.out.printf(Locale.ROOT, "%s (%s, %d bytes input, %d executors): %.3f s, %s%n", r.name(), size,
                     r.inputBytes(), executors, r.seconds(), r.summary());

@@ -15,7 +15,7 @@ import io.saba.bench.proof.ProofApp.Tagging;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolution;
 import io.saba.core.table.SensitivityTable;
 import java.io.IOException;
@@ -261,7 +261,7 @@ public final class TestbedProof {
     private double[] solve(List<ProofApp> apps) {
         List<SensitivityModel> models = new ArrayList<>();
         apps.forEach(a -> models.add(a.model()));
-        PortSolution s = new Eq2Solver().solve(models, cSaba);
+        PortSolution s = new MinSlowdownSolver().solve(models, cSaba);
         return s.weights();
     }
 

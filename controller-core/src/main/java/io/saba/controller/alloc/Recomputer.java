@@ -63,7 +63,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
     private final AtomicLong oldestDirtyNanos = new AtomicLong();
     private final Semaphore wake = new Semaphore(0);
     private final Map<PortId, PortAllocation> current = new ConcurrentHashMap<>();
-    private final List<Consumer<AllocationChange>> watchers = new CopyOnWriteArrayList<>();
+    private final List<Consumer<PortChanges>> watchers = new CopyOnWriteArrayList<>();
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong completedRounds = new AtomicLong();
     private volatile SnapshotSource source;
@@ -138,11 +138,11 @@ public final class Recomputer implements PortListener, AutoCloseable {
         dirty(ports);
     }
 
-    public void addWatcher(Consumer<AllocationChange> w) {
+    public void addWatcher(Consumer<PortChanges> w) {
         watchers.add(w);
     }
 
-    public void removeWatcher(Consumer<AllocationChange> w) {
+    public void removeWatcher(Consumer<PortChanges> w) {
         watchers.remove(w);
     }
 
@@ -310,8 +310,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
                 }
             }
         }
-        AllocationChange change = new AllocationChange(version.incrementAndGet(), ok, gone);
-        for (Consumer<AllocationChange> w : watchers) {
+        PortChanges change = new PortChanges(version.incrementAndGet(), ok, gone);
+        for (Consumer<PortChanges> w : watchers) {
             try {
                 w.accept(change);
             } catch (RuntimeException e) {

@@ -18,9 +18,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The cluster picture and the rules that change it. Not thread-safe: the controller serialises every call under
- * one lock (each call is microseconds of map updates; the expensive part, allocation, runs elsewhere on
- * snapshots).
+ * The controller's picture (applications, connections, the ports they cross) and the rules that change it. Not
+ * thread-safe: its replica serialises every call under one lock (each call is microseconds of map updates; the
+ * expensive part, allocation, runs elsewhere on snapshots).
  *
  * <p>{@link #check} decides whether a mutation is acceptable and throws a precise {@link ControllerException} if
  * not, without changing anything; {@link #apply} then changes state and never refuses. Replay from the journal

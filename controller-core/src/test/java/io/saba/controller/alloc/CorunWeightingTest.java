@@ -14,7 +14,7 @@ import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,7 @@ class CorunWeightingTest {
             "short", CorunProfile.of(TrafficRecord.constant(5, 1, 0.1)),
             "long", CorunProfile.of(TrafficRecord.constant(20, 1, 0.1)),
             "compute", CorunProfile.of(TrafficRecord.constant(10, 0, 0.1))));
-    private final CorunWeighting weighting = new CorunWeighting(new MinSlowdownDecision(new Eq2Solver()),
+    private final CorunWeighting weighting = new CorunWeighting(new MinSlowdownDecision(new MinSlowdownSolver()),
             profiles::get, 0.9, 0.05, 0.03);
 
     private static AppAtPort app(String id, String workload) {

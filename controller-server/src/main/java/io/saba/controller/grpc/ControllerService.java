@@ -9,7 +9,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.saba.controller.ControllerApi;
 import io.saba.controller.SabaController;
-import io.saba.controller.alloc.AllocationChange;
+import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.state.AppView;
 import io.saba.wire.ConnectionKey;
 import io.saba.wire.ConnectionProto;
@@ -17,7 +17,6 @@ import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.Mutation;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
-import io.saba.proto.v1.AllocationChange.Builder;
 import io.saba.proto.v1.AppStatus;
 import io.saba.proto.v1.BatchedEvent;
 import io.saba.proto.v1.Connection;
@@ -54,7 +53,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     private final Set<String> adminTenants;
     private final boolean authEnabled;
     private final Supplier<String> configuredTable;
-    private final Map<ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>, Consumer<AllocationChange>> watches =
+    private final Map<ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>, Consumer<PortChanges>> watches =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -73,8 +72,8 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     public void register(RegisterRequest r, StreamObserver<RegisterResponse> out) {
         answer(out, () -> {
             Registration reg = controller.register(AuthInterceptor.tenant(), new Mutation.Register(
-                    Requests.appId(r.getAppId()), Requests.label("workload", r.getWorkload()),
-                    Requests.label("framework", r.getFramework()), Requests.label("user", r.getUser()),
+                    RequestFields.appId(r.getAppId()), RequestFields.label("workload", r.getWorkload()),
+                    RequestFields.label("framework", r.getFramework()), RequestFields.label("user", r.getUser()),
                     r.getAttempt(), AuthInterceptor.tenant()));
             return RegisterResponse.newBuilder().setLevel(reg.level()).setLeaseMillis(reg.leaseMillis())
                     .setWorkloadKnown(reg.workloadKnown()).build();
@@ -85,7 +84,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     public void heartbeat(HeartbeatRequest r, StreamObserver<HeartbeatResponse> out) {
         answer(out, () -> {
             Registration reg = controller.heartbeat(AuthInterceptor.tenant(),
-                    Requests.appId(r.getAppId()));
+                    RequestFields.appId(r.getAppId()));
             return HeartbeatResponse.newBuilder().setLevel(reg.level()).setLeaseMillis(reg.leaseMillis()).build();
         });
     }
@@ -93,7 +92,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void deregister(DeregisterRequest r, StreamObserver<DeregisterResponse> out) {
         answer(out, () -> DeregisterResponse.newBuilder().setWasRegistered(
-                controller.deregister(AuthInterceptor.tenant(), Requests.appId(r.getAppId()))).build());
+                controller.deregister(AuthInterceptor.tenant(), RequestFields.appId(r.getAppId()))).build());
     }
 
     @Override
@@ -109,9 +108,9 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void reportConnections(ConnectionBatch b, StreamObserver<EventAck> out) {
         answer(out, () -> {
-            if (b.getEventsCount() > Requests.MAX_BATCH) {
+            if (b.getEventsCount() > RequestFields.MAX_BATCH) {
                 throw ControllerException.invalid("batch has " + b.getEventsCount() + " events; at most "
-                        + Requests.MAX_BATCH + " allowed");
+                        + RequestFields.MAX_BATCH + " allowed");
             }
             List<Mutation> events = new ArrayList<>(b.getEventsCount());
             int malformed = 0;
@@ -134,16 +133,16 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void syncConnections(SyncRequest s, StreamObserver<EventAck> out) {
         answer(out, () -> {
-            if (s.getOpenCount() > Requests.MAX_SYNC) {
+            if (s.getOpenCount() > RequestFields.MAX_SYNC) {
                 throw ControllerException.invalid("sync lists " + s.getOpenCount() + " connections; at most "
-                        + Requests.MAX_SYNC + " allowed");
+                        + RequestFields.MAX_SYNC + " allowed");
             }
             List<ConnectionKey> keys = new ArrayList<>(s.getOpenCount());
             for (Connection c : s.getOpenList()) {
-                keys.add(Requests.connection(c));
+                keys.add(RequestFields.connection(c));
             }
             return ack(controller.connectionEvent(AuthInterceptor.tenant(),
-                    new Mutation.Sync(Requests.appId(s.getAppId()), keys, s.getSeq())));
+                    new Mutation.Sync(RequestFields.appId(s.getAppId()), keys, s.getSeq())));
         });
     }
 
@@ -174,7 +173,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     public void watch(WatchRequest r, StreamObserver<io.saba.proto.v1.AllocationChange> out) {
         ServerCallStreamObserver<io.saba.proto.v1.AllocationChange> call =
                 (ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>) out;
-        Consumer<AllocationChange> watcher = change -> {
+        Consumer<PortChanges> watcher = change -> {
             // a watcher that cannot keep up misses changes rather than growing the controller's memory;
             // Status gives the full picture at any time
             if (call.isReady()) {
@@ -219,11 +218,11 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     }
 
     private static Mutation mutation(boolean open, ConnectionEvent e) {
-        String app = Requests.appId(e.getAppId());
+        String app = RequestFields.appId(e.getAppId());
         if (!e.hasConnection()) {
             throw ControllerException.invalid("connection event without a connection");
         }
-        ConnectionKey k = Requests.connection(e.getConnection());
+        ConnectionKey k = RequestFields.connection(e.getConnection());
         return open ? new Mutation.Opened(app, k, e.getSeq()) : new Mutation.Closed(app, k, e.getSeq());
     }
 
@@ -246,8 +245,9 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         return b.build();
     }
 
-    static io.saba.proto.v1.AllocationChange change(AllocationChange c) {
-        Builder b = io.saba.proto.v1.AllocationChange.newBuilder().setAllocationVersion(c.version());
+    static io.saba.proto.v1.AllocationChange change(PortChanges c) {
+        io.saba.proto.v1.AllocationChange.Builder b = io.saba.proto.v1.AllocationChange.newBuilder()
+                .setAllocationVersion(c.version());
         for (PortAllocation p : c.changed()) {
             b.addChanged(port(p));
         }

@@ -46,14 +46,15 @@ import java.util.Set;
  * admin-tenants: [ops]              # may reload the table
  * grpc-threads: 4
  * recompute-interval-millis: 5      # least time between recomputation rounds (coalescing window)
- * cluster: zk://zk1:2181,zk2:2181/saba   # join a controller group (needs the saba-controller-zk module)
+ * group: zk://zk1:2181,zk2:2181/saba     # join a controller group (needs the saba-controller-zk module);
+ *                                   #   'cluster', its former name, is read too
  * </pre>
  */
 public final class ControllerConfig {
     private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
             "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
             "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
-            "cluster", "allocation", "corun-margin");
+            "group", "cluster", "allocation", "corun-margin");
 
     private ControllerConfig() {
     }
@@ -63,7 +64,7 @@ public final class ControllerConfig {
         return builder(file).build();
     }
 
-    /** Reads the file into a builder (the CLI adds a group membership when {@code cluster} is set). */
+    /** Reads the file into a builder (the CLI adds a group membership when {@code group} is set). */
     public static EmbeddedController.Builder builder(Path file) throws IOException {
         return builder(read(file), file.toAbsolutePath().getParent(), file.toString());
     }
@@ -162,8 +163,13 @@ public final class ControllerConfig {
             b.grpcThreads(root.get("grpc-threads").asInt());
         }
         b.recomputeInterval(Duration.ofMillis(root.path("recompute-interval-millis").asLong(5)));
-        if (root.hasNonNull("cluster")) {
-            b.cluster(root.get("cluster").asText());
+        if (root.hasNonNull("group") && root.hasNonNull("cluster")) {
+            throw new IllegalArgumentException(src + ": give 'group' or its former name 'cluster', not both");
+        }
+        for (String key : new String[] {"group", "cluster"}) {
+            if (root.hasNonNull(key)) {
+                b.groupUri(root.get(key).asText());
+            }
         }
         return b;
     }

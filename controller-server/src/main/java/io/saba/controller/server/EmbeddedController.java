@@ -23,7 +23,7 @@ import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.MinSlowdownDecision;
 import io.saba.core.alloc.PortWeightDecision;
 import io.saba.core.cluster.LevelAssigner;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.topology.Topology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -159,10 +159,10 @@ public final class EmbeddedController implements AutoCloseable {
      * table has traffic records for every application on a port (read from the table in force at each decision).
      */
     private Allocator allocator() {
-        PortWeightDecision eq2 = new MinSlowdownDecision(new Eq2Solver());
+        PortWeightDecision eq2 = new MinSlowdownDecision(new MinSlowdownSolver());
         PortWeightDecision weights = b.allocation == Allocation.EQ2 ? eq2
                 : new CorunWeighting(eq2, w -> controller.replica().catalog().profileOf(w), b.cSaba,
-                        Eq2Solver.DEFAULT_FLOOR, b.corunMargin);
+                        MinSlowdownSolver.DEFAULT_FLOOR, b.corunMargin);
         return new Allocator(weights, new LevelAssigner(b.levels), b.cSaba);
     }
 
@@ -266,17 +266,17 @@ public final class EmbeddedController implements AutoCloseable {
         private Duration roundInterval = Duration.ofMillis(5);
         private Allocation allocation = Allocation.EQ2;
         private double corunMargin = 0.03;
-        private String cluster;
+        private String groupUri;
         private GroupMembership group;
 
-        /** The configuration's {@code cluster} key, kept for whoever can join such a group (the CLI); null if none. */
-        public Builder cluster(String uri) {
-            cluster = uri;
+        /** The configuration's {@code group} key, kept for whoever can join such a group (the CLI); null if none. */
+        public Builder groupUri(String uri) {
+            groupUri = uri;
             return this;
         }
 
-        public String cluster() {
-            return cluster;
+        public String groupUri() {
+            return groupUri;
         }
 
         /** Runs as a member of a controller group instead of alone (see {@link GroupMembership}). */
@@ -405,7 +405,7 @@ public final class EmbeddedController implements AutoCloseable {
                 grpcThreads = group != null ? 64 : Math.max(2, Runtime.getRuntime().availableProcessors());
             }
             if (group != null && journalDir != null) {
-                throw new IllegalArgumentException("journal-dir and cluster exclude each other: a controller group's "
+                throw new IllegalArgumentException("journal-dir and group exclude each other: a controller group's "
                         + "record is its shared log in ZooKeeper");
             }
             if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {

@@ -22,7 +22,7 @@ import io.saba.core.alloc.Connection;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssigner;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -146,7 +146,7 @@ class ClientAgainstControllerTest {
                         topo.hostOf(k.dstIp()).orElseThrow()));
             }
         }
-        AllocationResult expected = new Allocator(new Eq2Solver(), LevelAssigner.ETHERNET_LEVELS, 0.9)
+        AllocationResult expected = new Allocator(new MinSlowdownSolver(), LevelAssigner.ETHERNET_LEVELS, 0.9)
                 .allocate(apps, conns, topo.topology());
         Map<PortId, PortAllocation> actual = c.recomputer().current();
         assertEquals(expected.ports().keySet(), actual.keySet());

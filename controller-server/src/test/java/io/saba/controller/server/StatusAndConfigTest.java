@@ -109,6 +109,13 @@ class StatusAndConfigTest {
         Files.writeString(dir.resolve("bad2b.yaml"), "topology: {shape: single-switch:2}\nbackend: linux\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2b.yaml")));
         assertTrue(e.getMessage().contains("(module saba-fabric-linux is not on the class path)"), e.getMessage());
+        Files.writeString(dir.resolve("group.yaml"), "topology: {shape: single-switch:2}\ncluster: zk://z:1/saba\n");
+        assertEquals("zk://z:1/saba", ControllerConfig.builder(dir.resolve("group.yaml")).groupUri(),
+                "'cluster', the group key's former name, still reads");
+        Files.writeString(dir.resolve("bad2c.yaml"),
+                "topology: {shape: single-switch:2}\ngroup: zk://z:1/a\ncluster: zk://z:1/b\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2c.yaml")));
+        assertTrue(e.getMessage().contains("give 'group' or its former name 'cluster', not both"), e.getMessage());
         Files.writeString(dir.resolve("bad3.yaml"), "topology: {shape: ring:4}\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad3.yaml")));
         assertTrue(e.getMessage().contains("unknown topology shape 'ring:4'"), e.getMessage());

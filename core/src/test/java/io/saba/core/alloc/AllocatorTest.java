@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.testing.EqualShareSolver;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.testing.Workloads;
 import io.saba.core.topology.Topologies;
 import io.saba.core.topology.Topology;
@@ -24,7 +24,7 @@ class AllocatorTest {
 
     @Test
     void lrGetsTheLargerQueueOnAPortItSharesWithPr() {
-        Allocator allocator = new Allocator(new Eq2Solver(), 16, 0.9);
+        Allocator allocator = new Allocator(new MinSlowdownSolver(), 16, 0.9);
         AllocationResult r = allocator.allocate(List.of(LR, PR),
                 List.of(new Connection("app-lr", "h1", "h3"), new Connection("app-pr", "h2", "h3"),
                         new Connection("app-lr", "h1", "h2")),
@@ -58,7 +58,7 @@ class AllocatorTest {
 
     @Test
     void anApplicationCountsOncePerPortHoweverManyConnections() {
-        Allocator allocator = new Allocator(new Eq2Solver(), 16, 1.0);
+        Allocator allocator = new Allocator(new MinSlowdownSolver(), 16, 1.0);
         Connection lr = new Connection("app-lr", "h1", "h3");
         Connection pr = new Connection("app-pr", "h2", "h3");
         AllocationResult once = allocator.allocate(List.of(LR, PR), List.of(lr, pr), SWITCH);
@@ -73,7 +73,7 @@ class AllocatorTest {
         // 2 queues per port: queue 0 for the default class, everything of Saba's in queue 1
         Topology twoQueues = Topologies.singleSwitch(4, 56, 2);
         Application svm = new Application("app-svm", "svm", W.get("svm"));
-        AllocationResult r = new Allocator(new Eq2Solver(), 16, 0.8).allocate(List.of(LR, PR, svm),
+        AllocationResult r = new Allocator(new MinSlowdownSolver(), 16, 0.8).allocate(List.of(LR, PR, svm),
                 List.of(new Connection("app-lr", "h1", "h4"), new Connection("app-pr", "h2", "h4"),
                         new Connection("app-svm", "h3", "h4")),
                 twoQueues);

@@ -3,7 +3,7 @@ package io.saba.harness.campaign;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.engine.SimResult;
 import io.saba.harness.sim.engine.Simulation;
-import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.workload.JobSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,16 +13,16 @@ public final class PairedRun {
     private PairedRun() {
     }
 
-    public static List<JobOutcome> run(int setup, Fabric fabric, List<JobSpec> jobs, PolicyFactory baseline,
+    public static List<JobOutcome> run(int setup, FlowNetwork network, List<JobSpec> jobs, PolicyFactory baseline,
                                        PolicyFactory policy) {
-        return run(setup, fabric, jobs, baseline, policy, false);
+        return run(setup, network, jobs, baseline, policy, false);
     }
 
     /** As above, optionally with head-of-line blocking at switch input buffers (for both runs). */
-    public static List<JobOutcome> run(int setup, Fabric fabric, List<JobSpec> jobs, PolicyFactory baseline,
+    public static List<JobOutcome> run(int setup, FlowNetwork network, List<JobSpec> jobs, PolicyFactory baseline,
                                        PolicyFactory policy, boolean headOfLineBlocking) {
-        SimResult b = new Simulation(fabric, jobs, baseline, headOfLineBlocking).run();
-        SimResult p = new Simulation(fabric, jobs, policy, headOfLineBlocking).run();
+        SimResult b = new Simulation(network, jobs, baseline, headOfLineBlocking).run();
+        SimResult p = new Simulation(network, jobs, policy, headOfLineBlocking).run();
         List<JobOutcome> out = new ArrayList<>(jobs.size());
         for (JobSpec j : jobs) {
             out.add(new JobOutcome(setup, j.id(), j.workload().name(), j.datasetScale(), j.hosts().size(),

@@ -1,13 +1,13 @@
 package io.saba.harness.campaign;
 
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.engine.SimResult;
 import io.saba.harness.sim.engine.Simulation;
-import io.saba.harness.sim.fabric.CoreTopologyFabric;
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.TopologyNetwork;
+import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
 import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.HomaLikePolicy;
@@ -47,28 +47,28 @@ public final class ScaleStudy {
     /** One scheme's outcome: its name, the paper's mean, per-job rows (baseline vs the scheme), wall time. */
     public record Scheme(String name, Double paperMean, List<JobOutcome> rows, double seconds) {
         public double mean() {
-            return Stats.allJobs(rows);
+            return Speedups.allJobs(rows);
         }
     }
 
-    private final CoreTopologyFabric fabric;
+    private final TopologyNetwork network;
     private final List<JobSpec> jobs;
     private final SensitivityTable table;
-    private final PortSolver solver = new CanonicalCachingSolver(new Eq2Solver());
+    private final PortSolver solver = new CanonicalCachingSolver(new MinSlowdownSolver());
 
     /**
-     * @param fabric    the cluster (the paper's spine-leaf, or a smaller one for tests)
+     * @param network    the cluster (the paper's spine-leaf, or a smaller one for tests)
      * @param instances instances per workload
      * @param seed      placement seed
      */
-    public ScaleStudy(CoreTopologyFabric fabric, int instances, long seed) {
-        this.fabric = fabric;
-        List<WorkloadSpec> workloads = SyntheticCatalog.specs(fabric.hostLinkRate());
-        this.table = new SimulatedProfiler(fabric, 3).profile(workloads);
-        List<String> hosts = new ArrayList<>(fabric.hosts());
+    public ScaleStudy(TopologyNetwork network, int instances, long seed) {
+        this.network = network;
+        List<WorkloadSpec> workloads = SyntheticCatalog.specs(network.hostLinkRate());
+        this.table = new SimulatedProfiler(network, 3).profile(workloads);
+        List<String> hosts = new ArrayList<>(network.hosts());
         Collections.shuffle(hosts, new java.util.Random(new SplittableRandom(seed).nextLong()));
         if (hosts.size() < instances * workloads.size()) {
-            throw new IllegalArgumentException("need " + instances * workloads.size() + " servers, fabric has "
+            throw new IllegalArgumentException("need " + instances * workloads.size() + " servers, network has "
                     + hosts.size());
         }
         List<JobSpec> js = new ArrayList<>();
@@ -81,7 +81,7 @@ public final class ScaleStudy {
 
     /** The paper's configuration. */
     public static ScaleStudy paper(long seed) {
-        return new ScaleStudy(Fabrics.spineLeaf(), INSTANCES, seed);
+        return new ScaleStudy(Networks.spineLeaf(), INSTANCES, seed);
     }
 
     /**
@@ -93,8 +93,8 @@ public final class ScaleStudy {
             return paper(seed);
         }
         int leavesPerPod = Math.max(1, (int) Math.round(18.0 / ratio));
-        return new ScaleStudy(new CoreTopologyFabric(io.saba.core.topology.Topologies.spineLeaf(6, 18, leavesPerPod,
-                18, 54, 18, Fabrics.GBPS, io.saba.core.topology.Topologies.PAPER_QUEUES), Fabrics.GBPS), INSTANCES,
+        return new ScaleStudy(new TopologyNetwork(io.saba.core.topology.Topologies.spineLeaf(6, 18, leavesPerPod,
+                18, 54, 18, Networks.GBPS, io.saba.core.topology.Topologies.PAPER_QUEUES), Networks.GBPS), INSTANCES,
                 seed);
     }
 
@@ -151,14 +151,14 @@ public final class ScaleStudy {
         try {
             Future<double[]> base = pool.submit(() -> {
                 long t0 = System.nanoTime();
-                SimResult r = new Simulation(fabric, jobs, PerFlowMaxMinPolicy.FACTORY).run();
+                SimResult r = new Simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
                 bar.step();
                 return times(r, (System.nanoTime() - t0) / 1e9);
             });
             Map<String, Future<double[]>> fs = new LinkedHashMap<>();
             schemes.forEach((name, pf) -> fs.put(name, pool.submit(() -> {
                 long t0 = System.nanoTime();
-                SimResult r = new Simulation(fabric, jobs, pf).run();
+                SimResult r = new Simulation(network, jobs, pf).run();
                 bar.step();
                 return times(r, (System.nanoTime() - t0) / 1e9);
             })));

@@ -1,11 +1,11 @@
 package io.saba.harness.campaign;
 
 import io.saba.core.cluster.LevelAssigner;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.engine.PolicyFactory;
-import io.saba.harness.sim.fabric.Fabric;
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.FlowNetwork;
+import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
 import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
@@ -35,7 +35,7 @@ public final class SensitivityStudies {
     /** One variant of one study: its label, the paper's mean, and per-job outcomes. */
     public record Variant(String study, String label, Double paperMean, List<JobOutcome> rows) {
         public double mean() {
-            return Stats.allJobs(rows);
+            return Speedups.allJobs(rows);
         }
     }
 
@@ -43,13 +43,13 @@ public final class SensitivityStudies {
     }
 
     public static List<Variant> run(int threads, java.io.PrintStream progress) {
-        List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(Fabrics.testbed().hostLinkRate())
+        List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(Networks.testbed().hostLinkRate())
                 .values());
         Map<Integer, PolicyFactory> sabaByDegree = new LinkedHashMap<>();
         for (int k = 1; k <= 3; k++) {
-            SensitivityTable t = new SimulatedProfiler(Fabrics.testbed(), k).profile(workloads);
+            SensitivityTable t = new SimulatedProfiler(Networks.testbed(), k).profile(workloads);
             sabaByDegree.put(k, SabaPolicy.factory(ControllerPlanner.centralised(t,
-                    new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, 8, 1.0)));
+                    new CanonicalCachingSolver(new MinSlowdownSolver()), LevelAssigner.INFINIBAND_LEVELS, 8, 1.0)));
         }
         record Task(String study, String label, Double paper, int servers, double scale, int degree) {
         }
@@ -69,13 +69,13 @@ public final class SensitivityStudies {
             List<Future<Variant>> fs = new ArrayList<>();
             for (Task t : tasks) {
                 fs.add(pool.submit(() -> {
-                    Fabric fabric = Fabrics.singleSwitch(Math.max(t.servers(), 8));
-                    List<String> hosts = fabric.hosts().subList(0, t.servers());
+                    FlowNetwork network = Networks.singleSwitch(Math.max(t.servers(), 8));
+                    List<String> hosts = network.hosts().subList(0, t.servers());
                     List<JobSpec> jobs = new ArrayList<>();
                     for (WorkloadSpec w : workloads) {
                         jobs.add(new JobSpec(w.name(), w, t.scale(), hosts));
                     }
-                    List<JobOutcome> rows = PairedRun.run(0, fabric, jobs, PerFlowMaxMinPolicy.FACTORY,
+                    List<JobOutcome> rows = PairedRun.run(0, network, jobs, PerFlowMaxMinPolicy.FACTORY,
                             sabaByDegree.get(t.degree()));
                     bar.step();
                     return new Variant(t.study(), t.label(), t.paper(), rows);
@@ -99,7 +99,7 @@ public final class SensitivityStudies {
                 "paper"));
         for (Variant v : variants) {
             StringBuilder per = new StringBuilder();
-            Stats.perWorkload(v.rows()).forEach((w, x) -> per.append(String.format(Locale.ROOT, " %s %.2f", w, x)));
+            Speedups.perWorkload(v.rows()).forEach((w, x) -> per.append(String.format(Locale.ROOT, " %s %.2f", w, x)));
             s.append(String.format(Locale.ROOT, "%-11s %-7s %7.2f %7s  %s%n", v.study(), v.label(), v.mean(),
                     v.paperMean() == null ? "-" : String.format(Locale.ROOT, "%.2f", v.paperMean()), per));
         }

@@ -101,7 +101,7 @@ public final class TestbedCampaign {
     /** The Fig. 8 comparison as text: per-workload table and per-setup distribution, paper beside ours. */
     public static String report(List<JobOutcome> rows) {
         StringBuilder s = new StringBuilder();
-        Map<String, Double> per = Stats.perWorkload(rows);
+        Map<String, Double> per = Speedups.perWorkload(rows);
         s.append("Fig. 8a  speedup of Saba over per-flow max-min, geometric mean per workload\n");
         s.append(String.format(Locale.ROOT, "%-14s %8s %8s %6s%n", "workload", "ours", "paper", "jobs"));
         Map<String, Long> counts = new HashMap<>();
@@ -109,12 +109,12 @@ public final class TestbedCampaign {
         per.forEach((w, v) -> s.append(String.format(Locale.ROOT, "%-14s %8.2f %8s %6d%n", w, v,
                 PaperFigures.FIG8A.containsKey(w) ? String.format(Locale.ROOT, "%.2f", PaperFigures.FIG8A.get(w))
                         : "-", counts.get(w))));
-        double meanOfWorkloads = Stats.geomean(per.values());
+        double meanOfWorkloads = Speedups.geomean(per.values());
         s.append(String.format(Locale.ROOT, "%-14s %8.2f %8.2f%n", "mean (wl)", meanOfWorkloads,
                 PaperFigures.FIG8_MEAN));
-        s.append(String.format(Locale.ROOT, "%-14s %8.2f %8.2f%n", "mean (jobs)", Stats.allJobs(rows),
+        s.append(String.format(Locale.ROOT, "%-14s %8.2f %8.2f%n", "mean (jobs)", Speedups.allJobs(rows),
                 PaperFigures.FIG8_MEAN));
-        List<Double> setups = Stats.perSetup(rows);
+        List<Double> setups = Speedups.perSetup(rows);
         long slower = setups.stream().filter(x -> x < 1).count();
         s.append("\nFig. 8b  per-setup geometric-mean speedup (").append(setups.size()).append(" setups)\n");
         s.append(String.format(Locale.ROOT, "%-22s %8s %8s%n", "", "ours", "paper"));
@@ -129,7 +129,7 @@ public final class TestbedCampaign {
 
     /** fig8a.csv / fig8b.csv and their PNGs in the output folder. */
     public static void writeFigures(java.nio.file.Path out, List<JobOutcome> rows) {
-        Map<String, Double> per = Stats.perWorkload(rows);
+        Map<String, Double> per = Speedups.perWorkload(rows);
         List<String> labels = new ArrayList<>(per.keySet());
         List<Double> ours = new ArrayList<>();
         List<Double> paper = new ArrayList<>();
@@ -146,7 +146,7 @@ public final class TestbedCampaign {
         series.put("paper (stated values only)", paper);
         Plots.bars(out.resolve("fig8a.png"), "Fig. 8a: speedup per workload (Saba / per-flow max-min)", "speedup",
                 labels, series);
-        List<Double> setups = Stats.perSetup(rows);
+        List<Double> setups = Speedups.perSetup(rows);
         StringBuilder b = new StringBuilder("speedup,cdf\n");
         for (int i = 0; i < setups.size(); i++) {
             b.append(String.format(Locale.ROOT, "%.4f,%.4f%n", setups.get(i), (i + 1.0) / setups.size()));

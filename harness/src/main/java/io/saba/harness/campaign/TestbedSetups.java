@@ -1,11 +1,11 @@
 package io.saba.harness.campaign;
 
 import io.saba.core.cluster.LevelAssigner;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.engine.PolicyFactory;
-import io.saba.harness.sim.fabric.Fabric;
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.FlowNetwork;
+import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
 import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one testbed-campaign setup needs, built from the result-deciding settings alone, so that any JVM (a local
- * worker thread or a Spark executor) computes the same rows for the same setup index. The built context (fabric,
+ * worker thread or a Spark executor) computes the same rows for the same setup index. The built context (network,
  * profiled table, Saba policy, setup generator) is cached per JVM: profiling once per executor, not once per task.
  *
  * @param seed               random seed of the setup draws
@@ -45,7 +45,7 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
     /** Setup {@code index} under per-flow max-min and under Saba, one row per job. */
     public List<JobOutcome> run(int index) {
         Context c = context();
-        return PairedRun.run(index, c.fabric, c.generator.setup(index), PerFlowMaxMinPolicy.FACTORY, c.saba,
+        return PairedRun.run(index, c.network, c.generator.setup(index), PerFlowMaxMinPolicy.FACTORY, c.saba,
                 headOfLineBlocking);
     }
 
@@ -54,18 +54,18 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
     }
 
     private static final class Context {
-        final Fabric fabric = Fabrics.testbed();
+        final FlowNetwork network = Networks.testbed();
         final SensitivityTable table;
         final PolicyFactory saba;
         final SetupGenerator generator;
 
         Context(TestbedSetups s) {
-            List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(fabric.hostLinkRate()).values());
-            table = new SimulatedProfiler(fabric, s.degree).profile(workloads);
+            List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values());
+            table = new SimulatedProfiler(network, s.degree).profile(workloads);
             saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
-                    new CanonicalCachingSolver(new Eq2Solver()), LevelAssigner.INFINIBAND_LEVELS, s.queues,
+                    new CanonicalCachingSolver(new MinSlowdownSolver()), LevelAssigner.INFINIBAND_LEVELS, s.queues,
                     s.capacity));
-            generator = new SetupGenerator(workloads, fabric.hosts(), SetupRules.paper(), s.seed);
+            generator = new SetupGenerator(workloads, network.hosts(), SetupRules.paper(), s.seed);
         }
     }
 }

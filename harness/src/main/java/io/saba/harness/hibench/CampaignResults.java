@@ -1,7 +1,7 @@
 package io.saba.harness.hibench;
 
 import io.saba.harness.campaign.JobOutcome;
-import io.saba.harness.campaign.Stats;
+import io.saba.harness.campaign.Speedups;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,12 +43,12 @@ public final class CampaignResults {
             missing.add(r.job() + ": no " + report);
             return null;
         }
-        List<HibenchReport.Line> lines = HibenchReport.parse(Files.readString(report), report.toString());
+        List<HibenchReportReader.Line> lines = HibenchReportReader.parse(Files.readString(report), report.toString());
         if (lines.isEmpty()) {
             missing.add(r.job() + ": " + report + " has no run line (the run failed?)");
             return null;
         }
-        HibenchReport.Line last = lines.get(lines.size() - 1);
+        HibenchReportReader.Line last = lines.get(lines.size() - 1);
         if (!last.workload().equals(r.workload())) {
             throw new IllegalArgumentException(report + ": the plan says " + r.workload() + ", the report ran "
                     + last.type());
@@ -63,11 +63,11 @@ public final class CampaignResults {
                 j.missing().size()));
         j.missing().forEach(m -> b.append("  missing ").append(m).append('\n'));
         b.append("workload        jobs   speedup (geomean, baseline time / Saba time)\n");
-        Map<String, Double> per = Stats.perWorkload(j.outcomes());
+        Map<String, Double> per = Speedups.perWorkload(j.outcomes());
         per.forEach((w, s) -> b.append(String.format(Locale.ROOT, "%-14s %5d   %.3fx%n", w,
                 j.outcomes().stream().filter(o -> o.workload().equals(w)).count(), s)));
-        b.append(String.format(Locale.ROOT, "all jobs              %.3fx%n", Stats.allJobs(j.outcomes())));
-        List<Double> setups = Stats.perSetup(j.outcomes());
+        b.append(String.format(Locale.ROOT, "all jobs              %.3fx%n", Speedups.allJobs(j.outcomes())));
+        List<Double> setups = Speedups.perSetup(j.outcomes());
         if (!setups.isEmpty()) {
             b.append("per-setup speedup CDF: ");
             for (double q : new double[] {0, 0.1, 0.25, 0.5, 0.75, 0.9, 1}) {

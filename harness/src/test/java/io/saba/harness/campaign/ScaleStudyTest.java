@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.topology.Topologies;
-import io.saba.harness.sim.fabric.CoreTopologyFabric;
+import io.saba.harness.sim.network.TopologyNetwork;
 import io.saba.harness.sim.workload.SyntheticCatalog;
 import io.saba.harness.sim.workload.WorkloadCalibration;
 import java.util.List;
@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** The Fig. 10 / 11 machinery on a 40-server spine-leaf (the 1,944-server runs belong to the CLI). */
 class ScaleStudyTest {
-    private final CoreTopologyFabric small =
-            new CoreTopologyFabric(Topologies.spineLeaf(2, 2, 2, 10, 2, 2, 56, 16), 56);
+    private final TopologyNetwork small =
+            new TopologyNetwork(Topologies.spineLeaf(2, 2, 2, 10, 2, 2, 56, 16), 56);
 
     @Test
     void syntheticWorkloadsSpanInsensitiveToSensitive() {

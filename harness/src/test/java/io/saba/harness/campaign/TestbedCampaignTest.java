@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.workload.HibenchCatalog;
 import io.saba.harness.sim.workload.JobSpec;
 import java.nio.file.Files;
@@ -27,9 +27,9 @@ class TestbedCampaignTest {
 
     @Test
     void setupsFollowThePapersRules() {
-        var fabric = Fabrics.testbed();
-        var gen = new SetupGenerator(new ArrayList<>(HibenchCatalog.specs(fabric.hostLinkRate()).values()),
-                fabric.hosts(), SetupRules.paper(), 7);
+        var network = Networks.testbed();
+        var gen = new SetupGenerator(new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values()),
+                network.hosts(), SetupRules.paper(), 7);
         for (int i = 0; i < 50; i++) {
             List<JobSpec> jobs = gen.setup(i);
             assertEquals(16, jobs.size());

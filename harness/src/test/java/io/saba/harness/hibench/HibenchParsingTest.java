@@ -18,17 +18,17 @@ class HibenchParsingTest {
 
     @Test
     void parsesAHibenchReportWithRepeatedHeaders() throws Exception {
-        List<HibenchReport.Line> lines = HibenchReport.parse(Files.readString(FIXTURES.resolve("hibench.report")),
+        List<HibenchReportReader.Line> lines = HibenchReportReader.parse(Files.readString(FIXTURES.resolve("hibench.report")),
                 "hibench.report");
         assertEquals(6, lines.size());
         assertEquals(List.of("wordcount", "sort", "lr", "pagerank", "nutchindexing", "sql"),
-                lines.stream().map(HibenchReport.Line::workload).toList());
-        HibenchReport.Line sort = lines.get(1);
+                lines.stream().map(HibenchReportReader.Line::workload).toList());
+        HibenchReportReader.Line sort = lines.get(1);
         assertEquals(3_200_000_000L, sort.inputBytes());
         assertEquals(181.906, sort.seconds(), 1e-9);
         assertEquals("2023-01-12", sort.date());
         assertEquals(2_198_938L, sort.throughputPerNode());
-        assertEquals("sort", HibenchReport.workloadOf("SabaSparkTerasort"));
+        assertEquals("sort", HibenchReportReader.workloadOf("SabaSparkTerasort"));
     }
 
     @Test
@@ -36,11 +36,11 @@ class HibenchParsingTest {
         String text = "Type Date Time Input_data_size Duration(s) Throughput(bytes/s) Throughput/node\n"
                 + "ScalaSparkSort 2023-01-12 10:47:02 10 fast 1 1\n";
         assertEquals("r.report:2: bad number (For input string: \"fast\"): ScalaSparkSort 2023-01-12 10:47:02 10 fast 1 1",
-                assertThrows(IllegalArgumentException.class, () -> HibenchReport.parse(text, "r.report")).getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> HibenchReport.parse("ScalaSparkSort 1 2\n", "x"))
+                assertThrows(IllegalArgumentException.class, () -> HibenchReportReader.parse(text, "r.report")).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> HibenchReportReader.parse("ScalaSparkSort 1 2\n", "x"))
                 .getMessage().startsWith("x:1: expected 7 columns"));
         assertEquals("HiBench type 'ScalaSparkKmeans' is none of the paper's ten workloads",
-                assertThrows(IllegalArgumentException.class, () -> HibenchReport.workloadOf("ScalaSparkKmeans"))
+                assertThrows(IllegalArgumentException.class, () -> HibenchReportReader.workloadOf("ScalaSparkKmeans"))
                         .getMessage());
     }
 

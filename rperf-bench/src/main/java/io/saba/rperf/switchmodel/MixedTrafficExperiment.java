@@ -87,7 +87,7 @@ public final class MixedTrafficExperiment {
         }
 
         long end = cfg.warmupPs() + cfg.durationPs();
-        Stats stats = net.run(cfg.warmupPs(), end);
+        Measurements stats = net.run(cfg.warmupPs(), end);
         double seconds = cfg.durationPs() / 1e12;
         List<MixedTrafficResult.Flow> flows = new ArrayList<>();
         for (Generator g : net.generators()) {

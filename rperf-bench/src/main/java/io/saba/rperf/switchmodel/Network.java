@@ -16,7 +16,7 @@ public final class Network {
     private final List<HostNode> hosts = new ArrayList<>();
     private final List<SwitchNode> switches = new ArrayList<>();
     private final List<Generator> generators = new ArrayList<>();
-    private Stats stats = new Stats(0);
+    private Measurements stats = new Measurements(0);
     private long nextPacketId;
     private DeliveryListener deliveryListener = (p, t) -> { };
 
@@ -92,8 +92,8 @@ public final class Network {
     }
 
     /** Runs the simulation from time 0 to {@code endPs}, measuring from {@code warmupPs} on. */
-    public Stats run(long warmupPs, long endPs) {
-        stats = new Stats(warmupPs);
+    public Measurements run(long warmupPs, long endPs) {
+        stats = new Measurements(warmupPs);
         clock.at(0, () -> generators.forEach(g -> g.start(0)));
         clock.runUntil(endPs);
         return stats;
@@ -111,7 +111,7 @@ public final class Network {
         return clock;
     }
 
-    Stats stats() {
+    Measurements stats() {
         return stats;
     }
 

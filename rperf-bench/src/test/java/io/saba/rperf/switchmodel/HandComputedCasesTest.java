@@ -38,7 +38,7 @@ class HandComputedCasesTest {
         net.link(src, 0, sw, 1);
         sw.route(dst.hostId, 0).route(src.hostId, 1);
         LatencyGenerator lsg = net.addLsg("lsg", src, dst, 0, 64);
-        Stats s = net.run(0, 100 * ModelParams.PS_PER_US);
+        Measurements s = net.run(0, 100 * ModelParams.PS_PER_US);
 
         long expected = 2 * SER_64 + LAT + 2 * SER_ACK + LAT; // 434 286 ps
         Histogram h = s.rtt(lsg.flow());
@@ -62,7 +62,7 @@ class HandComputedCasesTest {
         BandwidthGenerator bsg = net.addBsg("bsg", src, dst, 0, 4096, 0);
         long warm = 10 * ModelParams.PS_PER_US;
         long window = SER_4K * 1000; // exactly 1000 packet times
-        Stats s = net.run(warm, warm + window);
+        Measurements s = net.run(warm, warm + window);
         assertEquals(1000, s.deliveredPackets(bsg.flow()), 1);
     }
 
@@ -154,7 +154,7 @@ class HandComputedCasesTest {
         sw.route(dst.hostId, 0).route(src.hostId, 1);
         BandwidthGenerator bsg = net.addBsg("bsg", src, dst, 0, 4096, 0);
         long warm = 20 * ModelParams.PS_PER_US;
-        Stats s = net.run(warm, warm + window);
+        Measurements s = net.run(warm, warm + window);
         if (bufferBytes < 2 * 4122) {
             assertTrue(src.output(0).creditStalls > 0, "the host had a packet ready but no credits");
             assertTrue(sw.buffer(1, 0).usedBytes() <= bufferBytes);

@@ -2,7 +2,7 @@ package io.saba.controller.fabric.infiniband;
 
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
-import io.saba.controller.topology.infiniband.IbFabric;
+import io.saba.controller.topology.infiniband.IbSubnet;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.Arrays;
@@ -45,13 +45,13 @@ public final class InfinibandBackend implements FabricBackend {
     public enum PacketModel { MTU, BYTES }
 
     private final Smp smp;
-    private final Supplier<IbFabric> discovery;
+    private final Supplier<IbSubnet> discovery;
     private final PacketModel packetModel;
     private final boolean repair;
     private final Map<PortId, Managed> managed = new TreeMap<>();
     private final Map<PortId, String> drift = new TreeMap<>();
     private final ScheduledExecutorService verifier;
-    private IbFabric fabric;
+    private IbSubnet fabric;
     private long discoveredNanos;
     /** Least time between two discoveries triggered by unknown switch names (a typo must not rediscover per push). */
     private static final long REDISCOVER_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -84,7 +84,7 @@ public final class InfinibandBackend implements FabricBackend {
      * @param verifySeconds  period of the drift check, 0 for none
      * @param repair         rewrite Saba's tables where drift is found
      */
-    public InfinibandBackend(Smp smp, Supplier<IbFabric> discovery, PacketModel packetModel, long verifySeconds,
+    public InfinibandBackend(Smp smp, Supplier<IbSubnet> discovery, PacketModel packetModel, long verifySeconds,
                              boolean repair) {
         this.smp = smp;
         this.discovery = discovery;
@@ -168,7 +168,7 @@ public final class InfinibandBackend implements FabricBackend {
 
     /** Finds the port's switch, reads its capabilities and current tables (kept for release). */
     private Managed adopt(PortId p) {
-        IbFabric.Node sw = locate(p.node());
+        IbSubnet.Node sw = locate(p.node());
         if (p.port() < 1 || p.port() > sw.ports()) {
             throw new IllegalArgumentException("switch " + p.node() + " has ports 1.." + sw.ports() + ", not " + p.port());
         }
@@ -183,13 +183,13 @@ public final class InfinibandBackend implements FabricBackend {
         return out;
     }
 
-    private IbFabric.Node locate(String name) {
+    private IbSubnet.Node locate(String name) {
         if (fabric == null || (fabric.switchNamed(name) == null
                 && System.nanoTime() - discoveredNanos > REDISCOVER_NANOS)) {
             discoveredNanos = System.nanoTime();
             fabric = discovery.get(); // the first call, or a switch we have not seen
         }
-        IbFabric.Node sw = fabric.switchNamed(name);
+        IbSubnet.Node sw = fabric.switchNamed(name);
         if (sw == null) {
             throw new IllegalArgumentException("no switch named '" + name + "' in the subnet");
         }

@@ -1,7 +1,7 @@
 package io.saba.controller.topology.infiniband;
 
-import io.saba.controller.topology.infiniband.IbFabric.End;
-import io.saba.controller.topology.infiniband.IbFabric.Node;
+import io.saba.controller.topology.infiniband.IbSubnet.End;
+import io.saba.controller.topology.infiniband.IbSubnet.Node;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the text of {@code ibnetdiscover} (its default topology format, the one ibsim also reads) and
- * {@code dump_fts} (every switch's unicast linear forwarding table) into an {@link IbFabric}. Lines it does not
+ * {@code dump_fts} (every switch's unicast linear forwarding table) into an {@link IbSubnet}. Lines it does not
  * know are skipped, so vendor additions do not break it; a file with no node at all is an error.
  */
 public final class DiscoveryParser {
@@ -29,7 +29,7 @@ public final class DiscoveryParser {
      * @param netdiscover the output of {@code ibnetdiscover}
      * @param fts         the output of {@code dump_fts} (may be empty: no forwarding tables, no paths)
      */
-    public static IbFabric parse(String netdiscover, String fts, String source) {
+    public static IbSubnet parse(String netdiscover, String fts, String source) {
         Map<Long, Node> nodes = new HashMap<>();
         Map<End, End> cables = new HashMap<>();
         Map<End, int[]> caLids = new HashMap<>();
@@ -76,7 +76,7 @@ public final class DiscoveryParser {
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException(source + ": no InfiniBand node found (is this ibnetdiscover output?)");
         }
-        return new IbFabric(nodes, cables, forwardingTables(fts), caLids, portGuids);
+        return new IbSubnet(nodes, cables, forwardingTables(fts), caLids, portGuids);
     }
 
     /** {@code dump_fts} text → switch guid → (LID → output port). */

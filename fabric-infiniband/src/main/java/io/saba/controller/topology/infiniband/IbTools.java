@@ -101,7 +101,7 @@ public final class IbTools {
     }
 
     /** Discovers the subnet and every switch's forwarding table. */
-    public IbFabric discover() {
+    public IbSubnet discover() {
         String net = run("ibnetdiscover");
         String fts = run("dump_fts");
         return DiscoveryParser.parse(net, fts, "ibnetdiscover");

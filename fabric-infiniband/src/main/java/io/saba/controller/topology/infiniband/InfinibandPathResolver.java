@@ -1,7 +1,7 @@
 package io.saba.controller.topology.infiniband;
 
 import io.saba.controller.topology.PathResolver;
-import io.saba.controller.topology.infiniband.IbFabric.Host;
+import io.saba.controller.topology.infiniband.IbSubnet.Host;
 import io.saba.core.alloc.PortId;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * switch's linear forwarding table, and a walk of those tables from the source's port to the destination's LID —
  * the route the switches themselves take (it equals {@code ibtracert}'s, which the tests check pair by pair).
  *
- * <p><b>Hosts and addresses.</b> Hosts are channel-adapter ports (see {@link IbFabric}). Connection endpoints are
+ * <p><b>Hosts and addresses.</b> Hosts are channel-adapter ports (see {@link IbSubnet}). Connection endpoints are
  * IP addresses (IPoIB), mapped by configuration: each key names a host by its name (node description), by
  * {@code guid:0x…} (node or port GUID) or by {@code lid:N}, and is re-resolved after every discovery (LIDs move).
  *
@@ -44,7 +44,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
     /** Which LMC routes a connection is charged to. */
     public enum Multipath { BASE, ALL }
 
-    private final Supplier<IbFabric> discovery;
+    private final Supplier<IbSubnet> discovery;
     private final Map<String, List<String>> addressesOfHostKey;
     private final int queues;
     private final Multipath multipath;
@@ -52,7 +52,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
     private final ScheduledExecutorService timer;
     private volatile View view;
 
-    private record View(IbFabric fabric, Map<String, String> hostOfIp) {
+    private record View(IbSubnet fabric, Map<String, String> hostOfIp) {
     }
 
     /**
@@ -61,7 +61,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
      * @param queues             VLs Saba may use per switch port (the controller's queue count)
      * @param refreshSeconds     timer period, 0 for on-demand only
      */
-    public InfinibandPathResolver(Supplier<IbFabric> discovery, Map<String, List<String>> addressesOfHostKey,
+    public InfinibandPathResolver(Supplier<IbSubnet> discovery, Map<String, List<String>> addressesOfHostKey,
                                   int queues, Multipath multipath, long refreshSeconds) {
         if (queues < 2 || queues > 15) {
             throw new IllegalArgumentException("queues must be 2..15 (VL0 is the non-Saba VL, VL15 is management),"
@@ -71,7 +71,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         this.addressesOfHostKey = Map.copyOf(addressesOfHostKey);
         this.queues = queues;
         this.multipath = multipath;
-        IbFabric first = discovery.get();
+        IbSubnet first = discovery.get();
         this.view = new View(first, mapAddresses(first, true));
         LOG.info("InfiniBand subnet: {} switches, {} hosts, {} forwarding tables", first.switchNames().size(),
                 first.hosts().size(), first.forwardingTables().size());
@@ -88,7 +88,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
     }
 
     /** IP → host name; unknown keys fail at start ({@code strict}) and are logged after a re-discovery. */
-    private Map<String, String> mapAddresses(IbFabric f, boolean strict) {
+    private Map<String, String> mapAddresses(IbSubnet f, boolean strict) {
         Map<String, String> out = new HashMap<>();
         addressesOfHostKey.forEach((key, ips) -> {
             Optional<String> host = hostByKey(f, key);
@@ -111,7 +111,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         return Map.copyOf(out);
     }
 
-    static Optional<String> hostByKey(IbFabric f, String key) {
+    static Optional<String> hostByKey(IbSubnet f, String key) {
         if (f.hosts().containsKey(key)) {
             return Optional.of(key);
         }
@@ -148,7 +148,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
      * @return true if it changed
      */
     public boolean refresh() {
-        IbFabric next = discovery.get();
+        IbSubnet next = discovery.get();
         View before = view;
         if (next.sameAs(before.fabric())) {
             return false;
@@ -167,7 +167,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         }
     }
 
-    public IbFabric fabric() {
+    public IbSubnet fabric() {
         return view.fabric();
     }
 
@@ -178,7 +178,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
 
     @Override
     public List<PortId> path(String srcHost, String dstHost) {
-        IbFabric f = view.fabric();
+        IbSubnet f = view.fabric();
         if (multipath == Multipath.BASE) {
             return f.path(srcHost, dstHost, 0);
         }
@@ -194,7 +194,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         return paths(view.fabric(), srcHost, dstHost);
     }
 
-    private static List<List<PortId>> paths(IbFabric f, String src, String dst) {
+    private static List<List<PortId>> paths(IbSubnet f, String src, String dst) {
         List<List<PortId>> out = new ArrayList<>();
         int n = f.host(dst).lidCount();
         for (int i = 0; i < n; i++) {

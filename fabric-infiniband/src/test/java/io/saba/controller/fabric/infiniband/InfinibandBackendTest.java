@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.FabricBackends;
-import io.saba.controller.topology.infiniband.IbFabric;
+import io.saba.controller.topology.infiniband.IbSubnet;
 import io.saba.controller.topology.infiniband.IbSim;
 import io.saba.controller.topology.infiniband.NetFiles;
 import io.saba.core.alloc.PortAllocation;
@@ -29,7 +29,7 @@ class InfinibandBackendTest {
     @Test
     void writesReadsBackReportsDriftAndRestores() {
         try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0)) {
-            IbFabric f = sim.tools().discover();
+            IbSubnet f = sim.tools().discover();
             int lid = f.switchNamed("Switch1").lid();
             SmpQuery.VlArb before3 = SmpQuery.vlarb(sim.tools(), lid, 3);
             Map<Integer, List<Integer>> sl2vlBefore3 = SmpQuery.sl2vl(sim.tools(), lid, 3);
@@ -124,7 +124,7 @@ class InfinibandBackendTest {
     void aSwitchThatDropsMadsFailsOnlyItsPorts() {
         try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0);
              FabricBackend b = FabricBackends.create("infiniband", Map.of("ibsim", sim.socket()))) {
-            IbFabric f = sim.tools().discover();
+            IbSubnet f = sim.tools().discover();
             PortId bad = new PortId("Switch1", 3);
             PortId good = new PortId("Switch2", 1);
             List<PortAllocation> both = List.of(

@@ -12,7 +12,7 @@ import io.saba.client.SabaClient;
 import io.saba.wire.Transport;
 import io.saba.controller.server.ControllerConfig;
 import io.saba.controller.server.EmbeddedController;
-import io.saba.controller.topology.infiniband.IbFabric;
+import io.saba.controller.topology.infiniband.IbSubnet;
 import io.saba.controller.topology.infiniband.IbSim;
 import io.saba.controller.topology.infiniband.IbTools;
 import io.saba.controller.topology.infiniband.InfinibandPathResolver;
@@ -57,7 +57,7 @@ class InfinibandControllerEndToEndTest {
         Path net = NetFiles.write(tmp, "fat-tree", NetFiles.fatTree(2, 4, 2));
         try (IbSim sim = new IbSim(net, 0)) {
             IbTools tools = sim.tools();
-            IbFabric f = tools.discover();
+            IbSubnet f = tools.discover();
             Map<PortId, Tables> original = snapshot(tools, f);
 
             StringBuilder addresses = new StringBuilder();
@@ -122,7 +122,7 @@ class InfinibandControllerEndToEndTest {
                     nowOnPaths.addAll(resolver.path("h06", "h02"));
                     nowOnPaths.addAll(resolver.path("h03", "h04"));
                     awaitPorts(c, nowOnPaths);
-                    IbFabric f2 = resolver.fabric();
+                    IbSubnet f2 = resolver.fabric();
                     checkFabric(tools, f2, original, nowOnPaths, c.controller().recomputer().current(), backend);
                     assertTrue(backend.verify().isEmpty(), "OpenSM's re-route (QoS off) left Saba's tables alone");
                     System.out.println("after pulling " + spineHop + ": h01->h05 " + before + " -> " + after);
@@ -145,7 +145,7 @@ class InfinibandControllerEndToEndTest {
     record Tables(SmpQuery.VlArb vlarb, Map<Integer, List<Integer>> sl2vl) {
     }
 
-    private static Map<PortId, Tables> snapshot(IbTools tools, IbFabric f) {
+    private static Map<PortId, Tables> snapshot(IbTools tools, IbSubnet f) {
         Map<PortId, Tables> out = new TreeMap<>();
         for (PortId p : switchPorts(f)) {
             int lid = f.switchNamed(p.node()).lid();
@@ -154,7 +154,7 @@ class InfinibandControllerEndToEndTest {
         return out;
     }
 
-    private static List<PortId> switchPorts(IbFabric f) {
+    private static List<PortId> switchPorts(IbSubnet f) {
         List<PortId> out = new ArrayList<>();
         f.switchNames().forEach((guid, name) -> {
             for (int port = 1; port <= f.nodes().get(guid).ports(); port++) {
@@ -168,7 +168,7 @@ class InfinibandControllerEndToEndTest {
      * Ports on the paths carry the controller's allocation (the arbitration weights its plan gives, SL of each level
      * present → its queue); every other port has exactly its original tables.
      */
-    private static void checkFabric(IbTools tools, IbFabric f, Map<PortId, Tables> original, Set<PortId> onPaths,
+    private static void checkFabric(IbTools tools, IbSubnet f, Map<PortId, Tables> original, Set<PortId> onPaths,
                                     Map<PortId, PortAllocation> allocations, InfinibandBackend backend) {
         assertEquals(onPaths, allocations.keySet(), "the controller allocated exactly the path ports");
         assertEquals(onPaths, backend.managedPorts().keySet(), "the backend manages exactly the path ports");

@@ -128,11 +128,11 @@ public final class IbSim implements AutoCloseable {
 
     private boolean subnetUp() {
         try {
-            IbFabric f = tools.discover();
+            IbSubnet f = tools.discover();
             if (f.hosts().isEmpty()) {
                 return false;
             }
-            for (IbFabric.Host h : f.hosts().values()) {
+            for (IbSubnet.Host h : f.hosts().values()) {
                 if (h.baseLid() == 0) {
                     return false;
                 }

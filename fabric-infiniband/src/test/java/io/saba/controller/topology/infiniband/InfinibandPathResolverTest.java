@@ -41,7 +41,7 @@ class InfinibandPathResolverTest {
     void fatTreeWithLmcMatchesIbtracertOnEveryLid() {
         Path net = NetFiles.write(tmp, "fat-tree", NetFiles.fatTree(4, 4, 4));
         try (IbSim sim = new IbSim(net, 1)) {
-            IbFabric f = sim.tools().discover();
+            IbSubnet f = sim.tools().discover();
             assertEquals(8, f.switchNames().size());
             assertEquals(16, f.hosts().size());
             f.hosts().values().forEach(h -> assertEquals(2, h.lidCount(), h.name() + " has 2^LMC LIDs"));
@@ -111,10 +111,10 @@ class InfinibandPathResolverTest {
     }
 
     private static int checkAllPairs(IbSim sim) {
-        IbFabric f = sim.tools().discover();
+        IbSubnet f = sim.tools().discover();
         int n = 0;
-        for (IbFabric.Host a : f.hosts().values()) {
-            for (IbFabric.Host b : f.hosts().values()) {
+        for (IbSubnet.Host a : f.hosts().values()) {
+            for (IbSubnet.Host b : f.hosts().values()) {
                 if (a.equals(b)) {
                     continue;
                 }

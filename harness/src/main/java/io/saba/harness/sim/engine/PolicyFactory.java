@@ -1,9 +1,9 @@
 package io.saba.harness.sim.engine;
 
-import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.network.FlowNetwork;
 
 /** Makes a fresh policy for one simulation; factories are immutable and shared across threads. */
 @FunctionalInterface
 public interface PolicyFactory {
-    SharingPolicy create(Fabric fabric);
+    SharingPolicy create(FlowNetwork network);
 }

@@ -1,7 +1,7 @@
 package io.saba.harness.sim.engine;
 
 import io.saba.core.alloc.PortId;
-import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.workload.JobSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +13,7 @@ public final class SimJob {
     private final int index;
     private final Map<PortId, Integer> flowsPerPort;
 
-    SimJob(JobSpec spec, int index, Fabric fabric) {
+    SimJob(JobSpec spec, int index, FlowNetwork network) {
         this.spec = spec;
         this.index = index;
         Map<PortId, Integer> m = new LinkedHashMap<>();
@@ -21,7 +21,7 @@ public final class SimJob {
         for (String src : hosts) {
             for (String dst : hosts) {
                 if (!src.equals(dst)) {
-                    for (PortId p : fabric.path(src, dst)) {
+                    for (PortId p : network.path(src, dst)) {
                         m.merge(p, 1, Integer::sum);
                     }
                 }

@@ -1,8 +1,8 @@
 package io.saba.harness.sim.engine;
 
 import io.saba.core.alloc.PortId;
-import io.saba.harness.sim.fabric.CoreTopologyFabric;
-import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.network.TopologyNetwork;
+import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.sharing.PortFixedPointSharing;
 import io.saba.harness.sim.sharing.PortLoad;
 import io.saba.harness.sim.sharing.PortSchedule;
@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * One fluid simulation: jobs on a fabric under a policy, all starting at time 0; returns each job's completion
+ * One fluid simulation: jobs on a network under a policy, all starting at time 0; returns each job's completion
  * time. Single-threaded and free of shared state, so many run in parallel.
  *
  * <p>A stage run of a job with n instances and dataset scale d: compute time = fixed + c·d·P/n (P = profiled
@@ -28,7 +28,7 @@ import java.util.PriorityQueue;
 public final class Simulation {
     private static final double EPS = 1e-9;
 
-    private final Fabric fabric;
+    private final FlowNetwork network;
     private final SharingPolicy policy;
     private final boolean headOfLineBlocking;
     private final List<SimJob> jobs = new ArrayList<>();
@@ -59,8 +59,8 @@ public final class Simulation {
         FlowGroup group;
     }
 
-    public Simulation(Fabric fabric, List<JobSpec> specs, PolicyFactory policyFactory) {
-        this(fabric, specs, policyFactory, false);
+    public Simulation(FlowNetwork network, List<JobSpec> specs, PolicyFactory policyFactory) {
+        this(network, specs, policyFactory, false);
     }
 
     /**
@@ -70,13 +70,13 @@ public final class Simulation {
      *                           queues. This is InfiniBand's congestion spreading; it applies to every policy,
      *                           since it is a property of the switch, not of the allocation.
      */
-    public Simulation(Fabric fabric, List<JobSpec> specs, PolicyFactory policyFactory, boolean headOfLineBlocking) {
-        this.fabric = fabric;
+    public Simulation(FlowNetwork network, List<JobSpec> specs, PolicyFactory policyFactory, boolean headOfLineBlocking) {
+        this.network = network;
         this.headOfLineBlocking = headOfLineBlocking;
         for (int i = 0; i < specs.size(); i++) {
-            jobs.add(new SimJob(specs.get(i), i, fabric));
+            jobs.add(new SimJob(specs.get(i), i, network));
         }
-        this.policy = policyFactory.create(fabric);
+        this.policy = policyFactory.create(network);
     }
 
     public SimResult run() {
@@ -168,7 +168,7 @@ public final class Simulation {
             s.shuffleDone = true;
             return;
         }
-        double cap = w.sendCapFraction() * fabric.hostLinkRate() / (n - 1);
+        double cap = w.sendCapFraction() * network.hostLinkRate() / (n - 1);
         schedule(now + fixed + (1 - st.overlap()) * scaled, () -> {
             FlowGroup g = new FlowGroup(job, bytesPerFlow, cap, sequence++);
             s.group = g;
@@ -232,10 +232,10 @@ public final class Simulation {
                 mult[k] = here.get(k).job().flowsPerPort().get(e.getKey());
             }
             PortSchedule sched = exact ? null : policy.arrange(e.getKey(), List.copyOf(here));
-            if (headOfLineBlocking && fabric instanceof CoreTopologyFabric f && f.isHostPort(e.getKey())) {
+            if (headOfLineBlocking && network instanceof TopologyNetwork f && f.isHostPort(e.getKey())) {
                 sched = sched.asFifoBuffers();
             }
-            loads.add(new PortLoad(fabric.capacity(e.getKey()), gs, mult, sched));
+            loads.add(new PortLoad(network.capacity(e.getKey()), gs, mult, sched));
         }
         double[] caps = new double[active.size()];
         for (int i = 0; i < caps.length; i++) {

@@ -4,8 +4,8 @@ import io.saba.core.alloc.PortId;
 import io.saba.harness.sim.engine.FlowGroup;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.engine.SharingPolicy;
-import io.saba.harness.sim.fabric.CoreTopologyFabric;
-import io.saba.harness.sim.fabric.Fabric;
+import io.saba.harness.sim.network.TopologyNetwork;
+import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.sharing.PortSchedule;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,16 +19,16 @@ import java.util.List;
  */
 public final class HomaLikePolicy implements SharingPolicy {
     public static final double UNSCHEDULED_BYTES = 10_000;
-    private final Fabric fabric;
+    private final FlowNetwork network;
 
-    public HomaLikePolicy(Fabric fabric) {
-        this.fabric = fabric;
+    public HomaLikePolicy(FlowNetwork network) {
+        this.network = network;
     }
 
     public static final PolicyFactory FACTORY = HomaLikePolicy::new;
 
     private boolean isLastHop(PortId port) {
-        return fabric instanceof CoreTopologyFabric f && f.isTowardHost(port);
+        return network instanceof TopologyNetwork f && f.isTowardHost(port);
     }
 
     @Override

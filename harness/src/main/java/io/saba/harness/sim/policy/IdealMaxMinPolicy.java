@@ -13,7 +13,7 @@ import java.util.List;
  * matter how many flows each opens.
  */
 public final class IdealMaxMinPolicy implements SharingPolicy {
-    public static final PolicyFactory FACTORY = fabric -> new IdealMaxMinPolicy();
+    public static final PolicyFactory FACTORY = network -> new IdealMaxMinPolicy();
 
     @Override
     public PortSchedule arrange(PortId port, List<FlowGroup> groups) {

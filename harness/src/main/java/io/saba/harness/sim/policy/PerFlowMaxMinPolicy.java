@@ -13,7 +13,7 @@ import java.util.List;
  * version of it, which is kinder to the baseline than real FECN.
  */
 public final class PerFlowMaxMinPolicy implements SharingPolicy {
-    public static final PolicyFactory FACTORY = fabric -> new PerFlowMaxMinPolicy();
+    public static final PolicyFactory FACTORY = network -> new PerFlowMaxMinPolicy();
 
     @Override
     public PortSchedule arrange(PortId port, List<FlowGroup> groups) {

@@ -18,7 +18,7 @@ import java.util.Map;
  * order by strict priority (work-conserving: a lower coflow uses what the higher ones cannot).
  */
 public final class SincroniaLikePolicy implements SharingPolicy {
-    public static final PolicyFactory FACTORY = fabric -> new SincroniaLikePolicy();
+    public static final PolicyFactory FACTORY = network -> new SincroniaLikePolicy();
 
     private final Map<FlowGroup, Integer> rank = new HashMap<>();
 

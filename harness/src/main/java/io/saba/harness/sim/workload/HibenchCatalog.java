@@ -42,7 +42,7 @@ public final class HibenchCatalog {
         return TABLE;
     }
 
-    /** Workload specs by name, in table order, for a fabric with the given host line rate. */
+    /** Workload specs by name, in table order, for a network with the given host line rate. */
     public static Map<String, WorkloadSpec> specs(double lineRate) {
         Map<String, WorkloadSpec> m = new LinkedHashMap<>();
         for (WorkloadCalibration c : TABLE) {

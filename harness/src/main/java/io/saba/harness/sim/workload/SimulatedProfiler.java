@@ -8,8 +8,8 @@ import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.TableEntry;
 import io.saba.harness.sim.engine.SimResult;
 import io.saba.harness.sim.engine.Simulation;
-import io.saba.harness.sim.fabric.Fabric;
-import io.saba.harness.sim.fabric.ThrottledFabric;
+import io.saba.harness.sim.network.FlowNetwork;
+import io.saba.harness.sim.network.ThrottledNetwork;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,34 +25,34 @@ public final class SimulatedProfiler {
     /** The paper's profiling levels, percent of the link. */
     public static final double[] LEVELS = {5, 10, 25, 50, 75, 90, 100};
 
-    private final Fabric fabric;
+    private final FlowNetwork network;
     private final int degree;
 
     /**
-     * @param fabric where to profile (its first {@code profiledNodes} hosts are used)
+     * @param network where to profile (its first {@code profiledNodes} hosts are used)
      * @param degree polynomial degree k, 1–3
      */
-    public SimulatedProfiler(Fabric fabric, int degree) {
-        this.fabric = fabric;
+    public SimulatedProfiler(FlowNetwork network, int degree) {
+        this.network = network;
         this.degree = degree;
     }
 
     /** Slowdown samples of one workload at every level, at a dataset scale (1 = the profiled dataset). */
     public List<Sample> samples(WorkloadSpec w, double datasetScale) {
-        List<String> hosts = fabric.hosts().subList(0, w.profiledNodes());
+        List<String> hosts = network.hosts().subList(0, w.profiledNodes());
         JobSpec job = new JobSpec(w.name(), w, datasetScale, hosts);
-        double full = runAlone(fabric, job);
+        double full = runAlone(network, job);
         List<Sample> out = new ArrayList<>();
         for (double level : LEVELS) {
-            double t = level == 100 ? full : runAlone(new ThrottledFabric(fabric, level / 100), job);
+            double t = level == 100 ? full : runAlone(new ThrottledNetwork(network, level / 100), job);
             out.add(new Sample(level, t / full));
         }
         return out;
     }
 
-    /** Completion time of a job alone on a fabric (no contention: any policy gives the same). */
-    public static double runAlone(Fabric fabric, JobSpec job) {
-        SimResult r = new Simulation(fabric, List.of(job), PerFlowMaxMinPolicy.FACTORY).run();
+    /** Completion time of a job alone on a network (no contention: any policy gives the same). */
+    public static double runAlone(FlowNetwork network, JobSpec job) {
+        SimResult r = new Simulation(network, List.of(job), PerFlowMaxMinPolicy.FACTORY).run();
         return r.completionSeconds().get(job.id());
     }
 
@@ -63,7 +63,7 @@ public final class SimulatedProfiler {
         for (WorkloadSpec w : workloads) {
             FittedModel fit = ModelFitter.fit(samples(w, 1.0), degree);
             ProfilingContext ctx = new ProfilingContext(w.profiledNodes(), "1x (simulated)", null,
-                    "simulated, " + Math.round(fabric.hostLinkRate() * 8 / 1e9) + " Gbit/s links",
+                    "simulated, " + Math.round(network.hostLinkRate() * 8 / 1e9) + " Gbit/s links",
                     "simulated profiler (io.saba.harness)");
             table = table.with(TableEntry.of(w.name(), fit, ctx));
         }

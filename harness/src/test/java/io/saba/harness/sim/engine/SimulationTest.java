@@ -2,7 +2,7 @@ package io.saba.harness.sim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.IdealMaxMinPolicy;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
 import io.saba.harness.sim.workload.JobSpec;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class SimulationTest {
     private static final double LINE = 7e9; // 56 Gbit/s in bytes/s
-    private final io.saba.harness.sim.fabric.Fabric fabric = Fabrics.singleSwitch(8);
+    private final io.saba.harness.sim.network.FlowNetwork network = Networks.singleSwitch(8);
 
     private static WorkloadSpec oneStage(double compute, double bytes, double overlap, int repeat) {
         return new WorkloadSpec("w", 4, 0, 1.0, List.of(new StageSpec(repeat, compute, bytes, overlap)));
@@ -23,14 +23,14 @@ class SimulationTest {
     void aJobAloneTakesComputePlusShuffleAtLineRate() {
         // 4 instances; S = 16·LINE bytes ⇒ each flow carries LINE bytes; 3 flows per uplink ⇒ 3 s of shuffle.
         JobSpec j = new JobSpec("a", oneStage(10, 16 * LINE, 0, 2), 1.0, List.of("h1", "h2", "h3", "h4"));
-        SimResult r = new Simulation(fabric, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
+        SimResult r = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
         assertEquals(2 * 13.0, r.completionSeconds().get("a"), 1e-9);
     }
 
     @Test
     void overlapHidesShuffleUnderCompute() {
         JobSpec j = new JobSpec("a", oneStage(10, 16 * LINE, 0.5, 1), 1.0, List.of("h1", "h2", "h3", "h4"));
-        SimResult r = new Simulation(fabric, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
+        SimResult r = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
         assertEquals(10.0, r.completionSeconds().get("a"), 1e-9); // shuffle 5..8 s, compute ends at 10 s
     }
 
@@ -38,7 +38,7 @@ class SimulationTest {
     void datasetAndInstancesScaleComputeAndBytes() {
         // 2 instances, dataset 2x: compute 10·2·4/2 = 40 s; bytes per flow 16·LINE·2/4 = 8·LINE at LINE ⇒ 8 s.
         JobSpec j = new JobSpec("a", oneStage(10, 16 * LINE, 0, 1), 2.0, List.of("h1", "h2"));
-        SimResult r = new Simulation(fabric, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
+        SimResult r = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
         assertEquals(48.0, r.completionSeconds().get("a"), 1e-9);
     }
 
@@ -49,8 +49,8 @@ class SimulationTest {
         JobSpec a = new JobSpec("a", w, 1.0, List.of("h1", "h2", "h3", "h4"));
         JobSpec b = new JobSpec("b", w, 1.0, List.of("h1", "h5"));
         // b: 1 flow each way of LINE bytes. Per-flow fair at h0's downlink (and uplink): 4 flows ⇒ LINE/4 each.
-        SimResult perFlow = new Simulation(fabric, List.of(a, b), PerFlowMaxMinPolicy.FACTORY).run();
-        SimResult ideal = new Simulation(fabric, List.of(a, b), IdealMaxMinPolicy.FACTORY).run();
+        SimResult perFlow = new Simulation(network, List.of(a, b), PerFlowMaxMinPolicy.FACTORY).run();
+        SimResult ideal = new Simulation(network, List.of(a, b), IdealMaxMinPolicy.FACTORY).run();
         // a's flows carry LINE/4 bytes: alone at h0 they'd take 0.75 s (3 flows). With b they all get LINE/4 and
         // finish at 1 s; b then runs alone: LINE·(1 − 0.25) left ⇒ 1.75 s.
         assertEquals(1.0, perFlow.completionSeconds().get("a"), 1e-9);
@@ -67,8 +67,8 @@ class SimulationTest {
         List<JobSpec> jobs = List.of(new JobSpec("a", w, 1.0, List.of("h1", "h2", "h3")),
                 new JobSpec("b", w, 0.1, List.of("h2", "h3", "h6", "h7")),
                 new JobSpec("c", w, 10, List.of("h1", "h7")));
-        SimResult r1 = new Simulation(fabric, jobs, IdealMaxMinPolicy.FACTORY).run();
-        SimResult r2 = new Simulation(fabric, jobs, IdealMaxMinPolicy.FACTORY).run();
+        SimResult r1 = new Simulation(network, jobs, IdealMaxMinPolicy.FACTORY).run();
+        SimResult r2 = new Simulation(network, jobs, IdealMaxMinPolicy.FACTORY).run();
         assertEquals(r1, r2);
     }
 }

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
-import io.saba.core.solve.Eq2Solver;
+import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolution;
 import io.saba.harness.sim.engine.SimResult;
 import io.saba.harness.sim.engine.Simulation;
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.workload.HibenchCatalog;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.harness.sim.workload.SimulatedProfiler;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 class PolicyTest {
     private static final double LINE = 7e9;
-    private final io.saba.harness.sim.fabric.Fabric fabric = Fabrics.singleSwitch(4);
+    private final io.saba.harness.sim.network.FlowNetwork network = Networks.singleSwitch(4);
 
     /** Shuffle-only workload: two instances, LINE bytes per flow. */
     private static WorkloadSpec shuffleOnly(String name) {
@@ -46,7 +46,7 @@ class PolicyTest {
             }
             return new SabaPlan(Map.of("a", 1, "b", 2), ports);
         };
-        SimResult r = new Simulation(fabric, List.of(a, b), SabaPolicy.factory(fixed)).run();
+        SimResult r = new Simulation(network, List.of(a, b), SabaPolicy.factory(fixed)).run();
         // Port toward h3: a at 0.75·LINE, b at 0.25·LINE. a's LINE bytes take 4/3 s; b has then sent 1/3 and
         // finishes the remaining 2/3 at full rate: 4/3 + 2/3 = 2 s.
         assertEquals(4.0 / 3, r.completionSeconds().get("a"), 1e-9);
@@ -55,10 +55,10 @@ class PolicyTest {
 
     @Test
     void coreControllerGivesTheMoreSensitiveWorkloadMoreOfASharedPort() {
-        var testbed = Fabrics.testbed();
+        var testbed = Networks.testbed();
         var specs = HibenchCatalog.specs(testbed.hostLinkRate());
         var table = new SimulatedProfiler(testbed, 3).profile(specs.values());
-        SabaPlanner c = ControllerPlanner.centralised(table, new CanonicalCachingSolver(new Eq2Solver()), 16, 8,
+        SabaPlanner c = ControllerPlanner.centralised(table, new CanonicalCachingSolver(new MinSlowdownSolver()), 16, 8,
                 1.0);
         PortId shared = new PortId("s0", 3);
         SabaPlan plan = c.plan(List.of(new AppPresence("x", "rf", java.util.Set.of(shared)),
@@ -74,7 +74,7 @@ class PolicyTest {
         assertTrue(qx != qy);
         assertEquals(wx, pa.queueWeights()[qx], 1e-9);
 
-        SabaPlanner d = ControllerPlanner.distributed(table, new CanonicalCachingSolver(new Eq2Solver()), 16, 2,
+        SabaPlanner d = ControllerPlanner.distributed(table, new CanonicalCachingSolver(new MinSlowdownSolver()), 16, 2,
                 1.0);
         SabaPlan dp = d.plan(List.of(new AppPresence("x", "rf", java.util.Set.of(shared)),
                 new AppPresence("y", "lr", java.util.Set.of(shared))));
@@ -83,13 +83,13 @@ class PolicyTest {
 
     @Test
     void cachingSolverAnswersInTheCallersOrder() {
-        var s = new CanonicalCachingSolver(new Eq2Solver());
+        var s = new CanonicalCachingSolver(new MinSlowdownSolver());
         SensitivityModel steep = SensitivityModel.of(5, -4);
         SensitivityModel flat = SensitivityModel.of(1.5, -0.5);
         PortSolution ab = s.solve(List.of(steep, flat), 1.0);
         PortSolution ba = s.solve(List.of(flat, steep), 1.0);
         assertArrayEquals(ab.weights(), new double[] {ba.weights()[1], ba.weights()[0]}, 1e-12);
-        assertArrayEquals(new Eq2Solver().solve(List.of(steep, flat), 1.0).weights(), ab.weights(), 1e-9);
+        assertArrayEquals(new MinSlowdownSolver().solve(List.of(steep, flat), 1.0).weights(), ab.weights(), 1e-9);
     }
 
     @Test
@@ -97,7 +97,7 @@ class PolicyTest {
         // Both shuffle into h3: a (1 flow each way) is smaller than b (4x the bytes); bottleneck-first puts b last.
         JobSpec a = new JobSpec("a", shuffleOnly("a"), 1.0, List.of("h1", "h3"));
         JobSpec b = new JobSpec("b", shuffleOnly("b"), 4.0, List.of("h2", "h3"));
-        SimResult r = new Simulation(fabric, List.of(a, b), SincroniaLikePolicy.FACTORY).run();
+        SimResult r = new Simulation(network, List.of(a, b), SincroniaLikePolicy.FACTORY).run();
         assertEquals(1.0, r.completionSeconds().get("a"), 1e-9);
         assertEquals(5.0, r.completionSeconds().get("b"), 1e-9);
     }
@@ -106,8 +106,8 @@ class PolicyTest {
     void homaLikeGivesTheReceiverLinkToTheShortestRemaining() {
         JobSpec a = new JobSpec("a", shuffleOnly("a"), 1.0, List.of("h1", "h3"));
         JobSpec b = new JobSpec("b", shuffleOnly("b"), 4.0, List.of("h2", "h3"));
-        SimResult homa = new Simulation(fabric, List.of(a, b), HomaLikePolicy.FACTORY).run();
-        SimResult fair = new Simulation(fabric, List.of(a, b), PerFlowMaxMinPolicy.FACTORY).run();
+        SimResult homa = new Simulation(network, List.of(a, b), HomaLikePolicy.FACTORY).run();
+        SimResult fair = new Simulation(network, List.of(a, b), PerFlowMaxMinPolicy.FACTORY).run();
         // Homa: a's flow into h3 (shortest remaining) has the receiver's priority; b's flows move in lockstep
         // (engine approximation), so while b waits at h3's downlink it also leaves h3's NIC to a: a ends at 1 s.
         // Per-flow fair: a gets half of both h3 ports: 2 s. The link stays busy either way: b ends at 5 s.

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.model.Sample;
 import io.saba.core.table.SensitivityTable;
-import io.saba.harness.sim.fabric.Fabrics;
+import io.saba.harness.sim.network.Networks;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SimulatedProfilerTest {
-    private final io.saba.harness.sim.fabric.Fabric testbed = Fabrics.testbed();
+    private final io.saba.harness.sim.network.FlowNetwork testbed = Networks.testbed();
     private final Map<String, WorkloadSpec> specs = HibenchCatalog.specs(testbed.hostLinkRate());
     private final SimulatedProfiler profiler = new SimulatedProfiler(testbed, 3);
 

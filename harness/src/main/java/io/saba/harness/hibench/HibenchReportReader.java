@@ -9,8 +9,8 @@ import java.util.Locale;
  * Throughput(bytes/s) Throughput/node}) and one whitespace-separated line per run. Header lines may repeat
  * (HiBench writes one per new file; concatenated reports carry several).
  */
-public final class HibenchReport {
-    private HibenchReport() {
+public final class HibenchReportReader {
+    private HibenchReportReader() {
     }
 
     /** One run. */

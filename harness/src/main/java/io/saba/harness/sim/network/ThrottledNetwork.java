@@ -1,17 +1,17 @@
-package io.saba.harness.sim.fabric;
+package io.saba.harness.sim.network;
 
 import io.saba.core.alloc.PortId;
 import java.util.List;
 
 /**
- * A fabric whose every port runs at a fraction of its rate: what the profiler does when it limits the NICs of
+ * A network whose every port runs at a fraction of its rate: what the profiler does when it limits the NICs of
  * the nodes a workload runs on (paper §4.1). The line rate it reports stays the unthrottled one.
  */
-public final class ThrottledFabric implements Fabric {
-    private final Fabric inner;
+public final class ThrottledNetwork implements FlowNetwork {
+    private final FlowNetwork inner;
     private final double fraction;
 
-    public ThrottledFabric(Fabric inner, double fraction) {
+    public ThrottledNetwork(FlowNetwork inner, double fraction) {
         if (!(fraction > 0 && fraction <= 1)) {
             throw new IllegalArgumentException("throttle fraction must be in (0, 1], got " + fraction);
         }

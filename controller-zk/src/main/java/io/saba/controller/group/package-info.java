@@ -3,4 +3,4 @@
  * the level plan in ZooKeeper (through Apache Curator) and split the switches among themselves. See
  * docs/controller-group.md for the design.
  */
-package io.saba.controller.cluster;
+package io.saba.controller.group;

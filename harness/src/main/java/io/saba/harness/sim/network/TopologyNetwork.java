@@ -1,4 +1,4 @@
-package io.saba.harness.sim.fabric;
+package io.saba.harness.sim.network;
 
 import io.saba.core.alloc.PortId;
 import io.saba.core.topology.Topology;
@@ -10,10 +10,10 @@ import java.util.Map;
 /**
  * A core {@link Topology} as the simulator sees it. The core's paths list switch output ports only (Saba enforces
  * in switches); a flow also leaves its source host through the host's NIC, which is where a server running many
- * jobs is congested first, so this fabric puts that port (node = host name, port 0) in front of every path.
+ * jobs is congested first, so this network puts that port (node = host name, port 0) in front of every path.
  * Routes are the core's (deterministic ECMP per host pair) and are cached per pair.
  */
-public final class CoreTopologyFabric implements Fabric {
+public final class TopologyNetwork implements FlowNetwork {
     /** Port number of a host's NIC egress in simulator paths. */
     public static final int HOST_NIC = 0;
 
@@ -27,7 +27,7 @@ public final class CoreTopologyFabric implements Fabric {
      * @param topology the network
      * @param hostGbps rate of host links (the NIC port)
      */
-    public CoreTopologyFabric(Topology topology, double hostGbps) {
+    public TopologyNetwork(Topology topology, double hostGbps) {
         this.topology = topology;
         this.hosts = List.copyOf(topology.hosts());
         this.hostRate = hostGbps * 1e9 / 8;

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class Eq2SolverTest {
-    private final Eq2Solver solver = new Eq2Solver(0.05);
+class MinSlowdownSolverTest {
+    private final MinSlowdownSolver solver = new MinSlowdownSolver(0.05);
 
     @Test
     void convexQuadraticsMeetWhereMarginalSlowdownsAreEqual() {
@@ -105,7 +105,7 @@ class Eq2SolverTest {
             assertTrue(s.objective() <= reference + 1e-9, ctx + ": ours " + s.objective() + " > grid " + reference);
             // Rounding any feasible point to the grid moves each weight by < one step, so the grid optimum is
             // within step · Σ max|D'| of the true one: ours may beat the grid by no more than that.
-            double gridError = capacity / units * models.stream().mapToDouble(Eq2SolverTest::maxSlope).sum();
+            double gridError = capacity / units * models.stream().mapToDouble(MinSlowdownSolverTest::maxSlope).sum();
             assertTrue(s.objective() >= reference - gridError, ctx + ": ours " + s.objective() + " ≪ grid " + reference);
         }
     }
@@ -153,7 +153,7 @@ class Eq2SolverTest {
 
     @Test
     void aFloorOfZeroIsRefusedForModelsUnboundedAtZero() {
-        Eq2Solver noFloor = new Eq2Solver(0);
+        MinSlowdownSolver noFloor = new MinSlowdownSolver(0);
         assertEquals(1.0, noFloor.solve(List.of(SensitivityModel.of(1, 0, -1), SensitivityModel.flat()), 1.0)
                 .weights()[0], 1e-9, "polynomials may still go to zero");
         assertThrows(IllegalArgumentException.class,
@@ -162,7 +162,7 @@ class Eq2SolverTest {
 
     @Test
     void rejectsBadArguments() {
-        assertThrows(IllegalArgumentException.class, () -> new Eq2Solver(1.0));
+        assertThrows(IllegalArgumentException.class, () -> new MinSlowdownSolver(1.0));
         assertThrows(IllegalArgumentException.class, () -> solver.solve(List.of(SensitivityModel.flat()), 1.5));
         assertEquals(0, solver.solve(List.of(), 1.0).weights().length);
         assertEquals(1.0, solver.solve(List.of(SensitivityModel.of(3, -2)), 1.0).weights()[0], 1e-12);

@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 import io.saba.controller.LeaseReaper;
 import io.saba.controller.SabaController;

@@ -36,7 +36,7 @@ import java.util.PriorityQueue;
  * the models say; so the floor becomes half the equal share, C_Saba / (2n): no application is starved, and at most
  * half of the port is moved on extrapolated numbers.
  */
-public final class Eq2Solver implements PortSolver {
+public final class MinSlowdownSolver implements PortSolver {
     /** The lowest profiled share. */
     public static final double DEFAULT_FLOOR = 0.05;
     private static final double DEFAULT_TOLERANCE = 1e-9;
@@ -45,17 +45,17 @@ public final class Eq2Solver implements PortSolver {
     private final double floor;
     private final double tolerance;
 
-    public Eq2Solver() {
+    public MinSlowdownSolver() {
         this(DEFAULT_FLOOR);
     }
 
     /** @param floor the smallest weight any application gets, as a fraction of the link (0 ≤ floor &lt; 1) */
-    public Eq2Solver(double floor) {
+    public MinSlowdownSolver(double floor) {
         this(floor, DEFAULT_TOLERANCE);
     }
 
     /** @param tolerance relative optimality tolerance of the branch and bound */
-    public Eq2Solver(double floor, double tolerance) {
+    public MinSlowdownSolver(double floor, double tolerance) {
         if (!(floor >= 0 && floor < 1)) {
             throw new IllegalArgumentException("floor must be in [0, 1), got " + floor);
         }

@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 /** Told when a member starts and stops programming a switch (logs; tests check the fence with it). */
 public interface OwnershipListener {

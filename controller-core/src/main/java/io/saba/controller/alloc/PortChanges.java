@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 /** One recomputation's effect on the fabric: ports (re)configured and ports returned to their default. */
-public record AllocationChange(long version, List<PortAllocation> changed, Set<PortId> released) {
-    public AllocationChange {
+public record PortChanges(long version, List<PortAllocation> changed, Set<PortId> released) {
+    public PortChanges {
         changed = List.copyOf(changed);
         released = Set.copyOf(released);
     }

@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 import io.saba.controller.GroupMembership;
 import io.saba.controller.SabaController;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class ZkControllerGroup implements GroupMembership {
     private static final Logger LOG = LoggerFactory.getLogger(ZkControllerGroup.class);
 
-    private final ClusterSettings settings;
+    private final GroupSettings settings;
     private final Topology topology;
     private final OwnershipListener ownershipListener;
     private final ZkStateLog log;
@@ -48,14 +48,14 @@ public final class ZkControllerGroup implements GroupMembership {
      * @param topology every member's topology (the same everywhere): its switches are split among the members
      * @param listener told when this member starts and stops programming a switch (tests; may log)
      */
-    public ZkControllerGroup(ClusterSettings settings, Topology topology, OwnershipListener listener) {
+    public ZkControllerGroup(GroupSettings settings, Topology topology, OwnershipListener listener) {
         this.settings = settings;
         this.topology = topology;
         this.ownershipListener = listener;
         this.log = new ZkStateLog(settings.id());
     }
 
-    public ZkControllerGroup(ClusterSettings settings, Topology topology) {
+    public ZkControllerGroup(GroupSettings settings, Topology topology) {
         this(settings, topology, new OwnershipListener() {
             @Override
             public void started(String member, String sw, long nanos) {
@@ -88,7 +88,7 @@ public final class ZkControllerGroup implements GroupMembership {
         zk.start();
         try {
             if (!zk.blockUntilConnected(Math.max(15_000, sessionMs), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("cannot reach ZooKeeper at " + settings.connect() + " (cluster zk://"
+                throw new IllegalStateException("cannot reach ZooKeeper at " + settings.connect() + " (group zk://"
                         + settings.connect() + "/" + settings.namespace() + ")");
             }
             for (String p : List.of(ZkPaths.LOG, ZkPaths.MEMBERS, ZkPaths.OWNERS, ZkPaths.SNAPSHOTS)) {

@@ -1,29 +1,29 @@
-package io.saba.harness.sim.fabric;
+package io.saba.harness.sim.network;
 
 import io.saba.core.topology.Topologies;
 
-/** The fabrics of the paper's experiments, built on the core's topologies. */
-public final class Fabrics {
+/** The networks of the paper's experiments, built on the core's topologies. */
+public final class Networks {
     /** Link rate of the testbed and of the simulated cluster, Gbit/s. */
     public static final double GBPS = 56;
     /** The testbed switch has 9 VLs per port: queue 0 for the default class, 8 for Saba (paper §8.1). */
     public static final int TESTBED_PORT_QUEUES = 9;
 
-    private Fabrics() {
+    private Networks() {
     }
 
     /** N hosts (h1..hN) on one switch, 56 Gbit/s. */
-    public static CoreTopologyFabric singleSwitch(int hosts) {
-        return new CoreTopologyFabric(Topologies.singleSwitch(hosts, GBPS, TESTBED_PORT_QUEUES), GBPS);
+    public static TopologyNetwork singleSwitch(int hosts) {
+        return new TopologyNetwork(Topologies.singleSwitch(hosts, GBPS, TESTBED_PORT_QUEUES), GBPS);
     }
 
     /** The paper's testbed: 32 servers, one 56 Gbit/s switch. */
-    public static CoreTopologyFabric testbed() {
+    public static TopologyNetwork testbed() {
         return singleSwitch(32);
     }
 
     /** The paper's simulated cluster: 1,944 servers, spine-leaf, 56 Gbit/s, 16 queues per port. */
-    public static CoreTopologyFabric spineLeaf() {
-        return new CoreTopologyFabric(Topologies.spineLeaf(), GBPS);
+    public static TopologyNetwork spineLeaf() {
+        return new TopologyNetwork(Topologies.spineLeaf(), GBPS);
     }
 }

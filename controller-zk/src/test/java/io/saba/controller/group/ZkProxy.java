@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,13 +9,13 @@ import io.saba.wire.ConnectionProto;
  * Validation of request fields, with messages that name the field and the rule; a connection is read (and its
  * addresses checked and normalised) by the wire's one converter.
  */
-final class Requests {
+final class RequestFields {
     static final int MAX_APP_ID = 256;
     static final int MAX_LABEL = 128;
     static final int MAX_BATCH = 10_000;
     static final int MAX_SYNC = 1_000_000;
 
-    private Requests() {
+    private RequestFields() {
     }
 
     static String appId(String id) {

@@ -1,10 +1,10 @@
-package io.saba.harness.sim.fabric;
+package io.saba.harness.sim.network;
 
 import io.saba.core.alloc.PortId;
 import java.util.List;
 
 /** A network as the simulator sees it: immutable, thread-safe. Capacities are in bytes per second. */
-public interface Fabric {
+public interface FlowNetwork {
     /** Host names, in a stable order (placement draws index into it). */
     List<String> hosts();
 

@@ -8,13 +8,13 @@ import org.HdrHistogram.Histogram;
  * What a run measured inside the window [warm-up end, run end]: round trips per latency flow (an
  * HdrHistogram in picoseconds) and payload bytes delivered per flow.
  */
-public final class Stats {
+public final class Measurements {
     private final long windowStart;
     private final Map<Integer, Histogram> rtts = new TreeMap<>();
     private final Map<Integer, Long> deliveredBytes = new TreeMap<>();
     private final Map<Integer, Long> deliveredPackets = new TreeMap<>();
 
-    Stats(long windowStart) {
+    Measurements(long windowStart) {
         this.windowStart = windowStart;
     }
 

@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 /** The group's znodes, relative to its namespace (the path of its zk:// URI). */
 final class ZkPaths {

@@ -13,11 +13,11 @@ import java.util.Locale;
  * Appends lines in HiBench's report/hibench.report format: a header the first time, then
  * {@code Type Date Time Input_data_size Duration(s) Throughput(bytes/s) Throughput/node}, fixed-width columns.
  */
-public final class HibenchReport {
+public final class HibenchReportWriter {
     public static final String HEADER = String.format(Locale.ROOT, "%-24s %-10s %-8s %-20s %-20s %-20s %-20s",
             "Type", "Date", "Time", "Input_data_size", "Duration(s)", "Throughput(bytes/s)", "Throughput/node");
 
-    private HibenchReport() {
+    private HibenchReportWriter() {
     }
 
     public static String line(String type, LocalDateTime at, long inputBytes, double seconds, int nodes) {

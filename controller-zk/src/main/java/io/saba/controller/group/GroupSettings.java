@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -19,28 +19,28 @@ import java.util.Set;
  * @param sessionTimeout how long a silent member keeps its switches: the takeover time after a crash
  * @param id             this member's name in the group (default: host name and process id)
  */
-public record ClusterSettings(String connect, String namespace, Duration sessionTimeout, String id) {
+public record GroupSettings(String connect, String namespace, Duration sessionTimeout, String id) {
     private static final Set<String> PARAMS = Set.of("session-timeout-ms", "id");
 
-    public ClusterSettings {
+    public GroupSettings {
         if (id.isEmpty() || id.contains("/")) {
             throw new IllegalArgumentException("member id '" + id + "' must be non-empty and contain no '/'");
         }
     }
 
-    public static ClusterSettings parse(String uri) {
+    public static GroupSettings parse(String uri) {
         URI u;
         try {
             u = new URI(uri);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("cluster '" + uri + "' is not a URI: " + e.getMessage(), e);
+            throw new IllegalArgumentException("group '" + uri + "' is not a URI: " + e.getMessage(), e);
         }
         if (!"zk".equals(u.getScheme()) || u.getRawAuthority() == null) {
-            throw new IllegalArgumentException("cluster '" + uri + "' must look like zk://host:port[,host:port]/path");
+            throw new IllegalArgumentException("group '" + uri + "' must look like zk://host:port[,host:port]/path");
         }
         String path = u.getPath() == null ? "" : u.getPath().replaceAll("^/+|/+$", "");
         if (path.isEmpty()) {
-            throw new IllegalArgumentException("cluster '" + uri + "' needs a path naming the group, e.g. zk://"
+            throw new IllegalArgumentException("group '" + uri + "' needs a path naming the group, e.g. zk://"
                     + u.getRawAuthority() + "/saba");
         }
         Map<String, String> q = new LinkedHashMap<>();
@@ -49,7 +49,7 @@ public record ClusterSettings(String connect, String namespace, Duration session
                 int eq = kv.indexOf('=');
                 String k = eq < 0 ? kv : kv.substring(0, eq);
                 if (!PARAMS.contains(k)) {
-                    throw new IllegalArgumentException("cluster '" + uri + "': unknown parameter '" + k
+                    throw new IllegalArgumentException("group '" + uri + "': unknown parameter '" + k
                             + "'; known: " + PARAMS);
                 }
                 q.put(k, eq < 0 ? "" : kv.substring(eq + 1));
@@ -59,9 +59,9 @@ public record ClusterSettings(String connect, String namespace, Duration session
         try {
             sessionMs = Long.parseLong(q.getOrDefault("session-timeout-ms", "10000"));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("cluster '" + uri + "': session-timeout-ms is not a number", e);
+            throw new IllegalArgumentException("group '" + uri + "': session-timeout-ms is not a number", e);
         }
-        return new ClusterSettings(u.getRawAuthority(), path, Duration.ofMillis(sessionMs),
+        return new GroupSettings(u.getRawAuthority(), path, Duration.ofMillis(sessionMs),
                 q.getOrDefault("id", defaultId()));
     }
 

@@ -1,8 +1,8 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
-import static io.saba.controller.cluster.GroupFixture.differences;
-import static io.saba.controller.cluster.GroupFixture.eventually;
-import static io.saba.controller.cluster.GroupFixture.singleControllerFor;
+import static io.saba.controller.group.GroupFixture.differences;
+import static io.saba.controller.group.GroupFixture.eventually;
+import static io.saba.controller.group.GroupFixture.singleControllerFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

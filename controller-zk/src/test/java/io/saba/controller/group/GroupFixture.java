@@ -1,4 +1,4 @@
-package io.saba.controller.cluster;
+package io.saba.controller.group;
 
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.SabaController;
@@ -67,7 +67,7 @@ final class GroupFixture implements AutoCloseable {
                 proxies.add(p);
                 connect.append(connect.length() == 0 ? "" : ",").append("127.0.0.1:").append(p.port());
             }
-            group = new ZkControllerGroup(new ClusterSettings(connect.toString(), "saba-test", SESSION, id),
+            group = new ZkControllerGroup(new GroupSettings(connect.toString(), "saba-test", SESSION, id),
                     topology.topology(), new OwnershipListener() {
                         @Override
                         public void started(String member, String sw, long nanos) {

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * by {@code guid:0x…}. A host is a channel-adapter port: the adapter's description (or guid) when it has one cabled
  * port, {@code name/port} otherwise.
  */
-public final class IbFabric {
+public final class IbSubnet {
     /** A switch or channel adapter. {@code lid} is the switch's port-0 LID (switches) or 0 (adapters). */
     public record Node(long guid, boolean isSwitch, String description, int ports, int lid) {
     }
@@ -45,7 +45,7 @@ public final class IbFabric {
     private final Map<Long, String> switchNames;
     private final Map<String, Long> switchByName;
 
-    public IbFabric(Map<Long, Node> nodes, Map<End, End> cables, Map<Long, Map<Integer, Integer>> lft,
+    public IbSubnet(Map<Long, Node> nodes, Map<End, End> cables, Map<Long, Map<Integer, Integer>> lft,
                     Map<End, int[]> lidAndLmcOfCaPort, Map<End, Long> portGuidOfCaPort) {
         this.nodes = Map.copyOf(nodes);
         this.cables = Map.copyOf(cables);
@@ -183,7 +183,7 @@ public final class IbFabric {
     }
 
     /** Same nodes, cables, LIDs and forwarding tables. */
-    public boolean sameAs(IbFabric o) {
+    public boolean sameAs(IbSubnet o) {
         return o != null && nodes.equals(o.nodes) && cables.equals(o.cables) && lft.equals(o.lft)
                 && hosts.equals(o.hosts);
     }
@@ -195,6 +195,6 @@ public final class IbFabric {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof IbFabric f && sameAs(f);
+        return o instanceof IbSubnet f && sameAs(f);
     }
 }

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Geometric means and distributions of speedups, as the paper reports them. */
-public final class Stats {
-    private Stats() {
+public final class Speedups {
+    private Speedups() {
     }
 
     public static double geomean(Collection<Double> xs) {
