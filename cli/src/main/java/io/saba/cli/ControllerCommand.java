@@ -96,7 +96,7 @@ final class ControllerCommand implements Callable<Integer> {
             settings = GroupSettings.parse(groupUri);
             b.group(new ZkControllerGroup(settings, b.topology().topology()));
         }
-        controller = b.build();
+        controller = b.healthService(true).build();
         InetSocketAddress at = controller.start();
         if (settings != null) {
             spec.commandLine().getOut().printf("saba controller: member %s of the controller group zk://%s/%s%n",

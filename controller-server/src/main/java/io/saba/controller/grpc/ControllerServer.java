@@ -2,6 +2,7 @@ package io.saba.controller.grpc;
 
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.TlsServerCredentials;
@@ -9,6 +10,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -19,7 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Owns the gRPC server's lifecycle: a bounded executor (a flood of calls queues, then is refused, instead of
- * growing threads), optional TLS, authentication, and shutdown → awaitTermination → shutdownNow.
+ * growing threads), authentication, the optional health service, and shutdown → awaitTermination → shutdownNow.
+ * Where and how it listens is the {@link ServerBuilder} it is given: {@link #netty} in production (a socket,
+ * optional TLS), an in-process builder in tests.
  *
  * <p>With {@code threads = 0} calls run directly on the transport's event-loop threads instead: every handler
  * only takes the state lock for microseconds and never does I/O except the journal's buffered append, so the
@@ -32,33 +36,46 @@ public final class ControllerServer implements AutoCloseable {
     static final int MAX_CALLS_PER_CONNECTION = 512;
     private final Server server;
     private final ThreadPoolExecutor executor;
+    private final GrpcHealth health;
 
     /**
+     * A Netty server on a socket. HTTP/2 flow control is the back-pressure: a client past
+     * {@value #MAX_CALLS_PER_CONNECTION} calls in flight on one connection waits for a stream instead of flooding the
+     * executor's queue (which would fail calls with INTERNAL).
+     *
      * @param tlsCert PEM certificate chain, or null for plaintext
      * @param tlsKey  PEM PKCS#8 private key, or null
      */
-    public ControllerServer(InetSocketAddress listen, ControllerService service, AuthInterceptor auth,
-                            Path tlsCert, Path tlsKey, int threads) {
+    public static NettyServerBuilder netty(InetSocketAddress listen, Path tlsCert, Path tlsKey) {
+        return NettyServerBuilder.forAddress(listen, credentials(tlsCert, tlsKey))
+                .maxConcurrentCallsPerConnection(MAX_CALLS_PER_CONNECTION);
+    }
+
+    /**
+     * @param builder where and how to listen ({@link #netty}, or an in-process builder)
+     * @param threads the executor's threads; 0 runs calls on the transport's threads
+     * @param health  the standard health service, or null for none
+     */
+    public ControllerServer(ServerBuilder<?> builder, ControllerService service, AuthInterceptor auth, int threads,
+                            GrpcHealth health) {
         AtomicInteger n = new AtomicInteger();
+        this.health = health;
         this.executor = threads <= 0 ? null : new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(65_536), r -> {
                     Thread t = new Thread(r, "saba-grpc-" + n.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 });
-        // HTTP/2 flow control is the back-pressure: a client past this many calls in flight on one connection
-        // waits for a stream instead of flooding the executor's queue (which would fail calls with INTERNAL)
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(listen, credentials(tlsCert, tlsKey))
-                .maxConcurrentCallsPerConnection(MAX_CALLS_PER_CONNECTION);
         if (executor == null) {
             builder.directExecutor();
         } else {
             builder.executor(executor);
         }
-        this.server = builder
-                .maxInboundMessageSize(64 << 20)
-                .addService(ServerInterceptors.intercept(service, auth))
-                .build();
+        builder.maxInboundMessageSize(64 << 20).addService(ServerInterceptors.intercept(service, auth));
+        if (health != null) {
+            builder.addService(health.service()); // no token: probes ask without one
+        }
+        this.server = builder.build();
     }
 
     private static ServerCredentials credentials(Path cert, Path key) {
@@ -78,17 +95,23 @@ public final class ControllerServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen for gRPC: " + e.getMessage(), e);
         }
+        if (health != null) {
+            health.serving();
+        }
         LOG.info("Saba controller listening on {}", address());
         return this;
     }
 
-    /** The bound address (the real port when 0 was asked for). */
-    public InetSocketAddress address() {
-        return (InetSocketAddress) server.getListenSockets().get(0);
+    /** The bound address (the real port when 0 was asked for; an in-process name in tests). */
+    public SocketAddress address() {
+        return server.getListenSockets().get(0);
     }
 
     @Override
     public void close() {
+        if (health != null) {
+            health.stopping();
+        }
         server.shutdown();
         try {
             if (!server.awaitTermination(5, TimeUnit.SECONDS)) {

@@ -10,6 +10,7 @@ import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.grpc.AuthInterceptor;
 import io.saba.controller.grpc.ControllerServer;
 import io.saba.controller.grpc.ControllerService;
+import io.saba.controller.grpc.GrpcHealth;
 import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
@@ -146,12 +147,12 @@ public final class EmbeddedController implements AutoCloseable {
         }
         api = controller;
         service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
-        server = new ControllerServer(b.listen, service, new AuthInterceptor(b.tokens), b.tlsCert, b.tlsKey,
-                b.grpcThreads).start();
+        server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
+                new AuthInterceptor(b.tokens), b.grpcThreads, b.health ? new GrpcHealth() : null).start();
         if (b.http != null) {
             http = new StatusHttpServer(b.http, api).start();
         }
-        return server.address();
+        return address();
     }
 
     /**
@@ -187,12 +188,12 @@ public final class EmbeddedController implements AutoCloseable {
 
     /** "host:port" for {@code ClientConfig.defaults}. */
     public String target() {
-        InetSocketAddress a = server.address();
+        InetSocketAddress a = address();
         return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
     public InetSocketAddress address() {
-        return server.address();
+        return (InetSocketAddress) server.address(); // always a socket: start() listens with Netty
     }
 
     /** The status page's address, or null when disabled. */
@@ -267,6 +268,7 @@ public final class EmbeddedController implements AutoCloseable {
         private Allocation allocation = Allocation.EQ2;
         private double corunMargin = 0.03;
         private String groupUri;
+        private boolean health;
         private GroupMembership group;
 
         /** The configuration's {@code group} key, kept for whoever can join such a group (the CLI); null if none. */
@@ -383,6 +385,15 @@ public final class EmbeddedController implements AutoCloseable {
 
         public Builder adminTenants(Set<String> a) {
             adminTenants = Set.copyOf(a);
+            return this;
+        }
+
+        /**
+         * Serves the standard gRPC health service too (what the standalone controller does; it needs
+         * {@code io.grpc:grpc-services} on the class path, which the plugins' in-process controllers do not carry).
+         */
+        public Builder healthService(boolean on) {
+            health = on;
             return this;
         }
 
