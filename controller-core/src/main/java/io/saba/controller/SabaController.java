@@ -172,7 +172,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     public StatusView status(boolean withConnections) {
         List<AppView> apps = replica.views(withConnections);
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
-                replica.connectionCount());
+                replica.connectionCount(), new TreeMap<>(backend.drift()));
     }
 
     public AppView app(String appId) {

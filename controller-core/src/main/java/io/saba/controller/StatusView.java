@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * A consistent picture for status pages: the applications, what each port this controller programs holds, the
- * allocation version, the backend's name and the open connections.
+ * allocation version, the backend's name, the open connections, and the ports the backend found drifted from what
+ * it wrote (port → what differs).
  */
 public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, String backend,
-                         long connections) {
+                         long connections, Map<PortId, String> drift) {
 }

@@ -3,6 +3,7 @@ package io.saba.controller.fabric;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +23,15 @@ public interface FabricBackend extends AutoCloseable {
 
     /** Returns the given ports to their default (no Saba) configuration. */
     ApplyResult release(Set<PortId> ports);
+
+    /**
+     * Ports whose device, when last read back, held something other than what this backend wrote (another agent,
+     * e.g. a subnet manager, rewrote it), each with what differs; the controller shows them on its status. Backends
+     * that do not read back report none.
+     */
+    default Map<PortId, String> drift() {
+        return Map.of();
+    }
 
     @Override
     void close();

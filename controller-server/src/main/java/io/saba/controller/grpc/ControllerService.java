@@ -165,6 +165,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             for (PortAllocation p : v.ports().values()) {
                 b.addPorts(port(p));
             }
+            v.drift().forEach((p, what) -> b.putDrift(p.toString(), what));
             return b.build();
         });
     }

@@ -129,6 +129,9 @@ public final class StatusHttpServer implements AutoCloseable {
             ports.add(m);
         }
         root.put("ports", ports);
+        Map<String, String> drift = new TreeMap<>();
+        v.drift().forEach((p, what) -> drift.put(p.toString(), what));
+        root.put("drift", drift);
         return root;
     }
 
@@ -165,7 +168,16 @@ public final class StatusHttpServer implements AutoCloseable {
                     .append(p.containsKey("predicted_slowdown") ? String.format("%.4f", p.get("predicted_slowdown"))
                             : "").append("</td></tr>");
         }
-        return h.append("</table></body></html>").toString();
+        h.append("</table>");
+        Map<String, String> drift = (Map<String, String>) s.get("drift");
+        if (!drift.isEmpty()) {
+            h.append("<h2>Drift</h2><p>Ports another agent rewrote since the backend last wrote them.</p>")
+                    .append("<table><tr><th>port</th><th>what differs</th></tr>");
+            drift.forEach((p, what) -> h.append("<tr><td>").append(esc(p)).append("</td><td>").append(esc(what))
+                    .append("</td></tr>"));
+            h.append("</table>");
+        }
+        return h.append("</body></html>").toString();
     }
 
     private static String esc(Object o) {

@@ -82,11 +82,62 @@ class StatusAndConfigTest {
             assertTrue(json.at("/applications/0/workload_known").asBoolean());
             assertEquals("s0:12", json.at("/ports/0/port").asText());
             assertEquals(0.2, json.at("/ports/0/queue_weights/0").asDouble(), 1e-9, "1 - C_Saba");
+            assertTrue(json.at("/ports/0/predicted_slowdown").isNumber(), "the port's predicted slowdown");
+            assertTrue(json.at("/drift").isEmpty(), "the dry run never drifts");
             String html = get(base + "/status", 200);
             assertTrue(html.contains("app-&lt;1&gt;"), "names are escaped in HTML");
             HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/status"))
                     .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(405, post.statusCode(), "read-only");
+        }
+    }
+
+    /** A backend that reads its ports back and finds one rewritten by someone else (what InfiniBand's can do). */
+    private static final class DriftedBackend implements io.saba.controller.fabric.FabricBackend {
+        private final DryRunBackend inner = new DryRunBackend(false, 100);
+
+        @Override
+        public String name() {
+            return "drifted";
+        }
+
+        @Override
+        public io.saba.controller.fabric.ApplyResult apply(java.util.Collection<io.saba.core.alloc.PortAllocation> c) {
+            return inner.apply(c);
+        }
+
+        @Override
+        public io.saba.controller.fabric.ApplyResult release(java.util.Set<PortId> ports) {
+            return inner.release(ports);
+        }
+
+        @Override
+        public java.util.Map<PortId, String> drift() {
+            return java.util.Map.of(new PortId("s0", 2), "low VLArb: VL1 weight 9, wrote 6");
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    @Test
+    void driftTheBackendFindsIsOnTheStatus() throws Exception {
+        try (EmbeddedController c = Fixtures.builder().backend(new DriftedBackend(), true)
+                .http(new InetSocketAddress("127.0.0.1", 0)).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            JsonNode json = new ObjectMapper().readTree(get(base + "/status.json", 200));
+            assertEquals("low VLArb: VL1 weight 9, wrote 6", json.at("/drift/s0:2").asText(), json.toString());
+            assertTrue(get(base + "/status", 200).contains("VL1 weight 9"), "and on the HTML page");
+            var ch = Fixtures.channel(c);
+            try {
+                assertEquals(java.util.Map.of("s0:2", "low VLArb: VL1 weight 9, wrote 6"), Fixtures.stub(ch)
+                        .status(io.saba.proto.v1.StatusRequest.getDefaultInstance()).getDriftMap(), "and on gRPC");
+            } finally {
+                ch.shutdownNow();
+            }
         }
     }
 

@@ -342,7 +342,8 @@ public final class InfinibandBackend implements FabricBackend {
         return b.length() == 0 ? null : b.substring(0, b.length() - 2);
     }
 
-    /** Drift found by the last {@link #verify}. */
+    /** Drift found by the last {@link #verify} (the periodic check, {@code verify-seconds}); on the status page. */
+    @Override
     public synchronized Map<PortId, String> drift() {
         return Map.copyOf(drift);
     }

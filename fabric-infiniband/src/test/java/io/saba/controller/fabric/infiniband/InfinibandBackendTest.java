@@ -63,6 +63,7 @@ class InfinibandBackendTest {
                 Map<PortId, String> drift = ib.verify();
                 assertEquals(Set.of(p3), drift.keySet());
                 assertTrue(drift.get(p3).contains("low VLArb"), drift.toString());
+                assertEquals(drift, b.drift(), "what the controller's status shows");
 
                 // a weight change rewrites the arbitration table; the same allocation twice writes nothing new
                 PortAllocation a2 = new PortAllocation(p3, Map.of(0, 0, 2, 1, 5, 2),
