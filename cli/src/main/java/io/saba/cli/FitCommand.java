@@ -17,7 +17,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -111,19 +110,14 @@ final class FitCommand implements Callable<Integer> {
             o.print(candidates(e.selection()));
         }
         if (out != null) {
-            SensitivityTable table = Files.exists(out)
-                    ? SensitivityTableCodec.parse(Files.readString(out), out.toString())
-                    : SensitivityTable.empty();
+            SensitivityTable table = TableFile.readOrEmpty(out);
             for (TableEntry e : fitted) {
                 table = table.with(e);
             }
             if (note != null) {
                 table = table.withNote(note);
             }
-            Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-            Files.writeString(tmp, SensitivityTableCodec.toJson(table));
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            TableFile.write(out, table);
             o.printf("wrote %s (%d workloads)%n", out, table.entries().size());
         }
         o.flush();

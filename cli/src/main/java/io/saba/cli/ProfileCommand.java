@@ -1,12 +1,12 @@
 package io.saba.cli;
 
+import io.saba.core.table.WorkloadNames;
 import io.saba.controller.shell.ProcessRunner;
 import io.saba.testbed.TestbedSpec;
 import io.saba.core.model.ModelChoice;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
 import io.saba.core.table.SensitivityTable;
-import io.saba.core.table.SensitivityTableCodec;
 import io.saba.profiler.CommandHookRateLimiter;
 import io.saba.profiler.CommandWorkload;
 import io.saba.profiler.CurvePlot;
@@ -20,7 +20,6 @@ import io.saba.profiler.TestbedSparkCluster;
 import io.saba.profiler.TestbedTrafficRecorder;
 import io.saba.profiler.TrafficRecorder;
 import io.saba.profiler.WorkloadLauncher;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,8 +113,7 @@ final class ProfileCommand implements Callable<Integer> {
         TestbedSpec spec = limit.testbed != null ? TestbedSpec.load(limit.testbed) : null;
         RateLimiter limiter = spec != null ? new TestbedRateLimiter(spec, new ProcessRunner())
                 : new CommandHookRateLimiter(limit.hook, fabric, Duration.ofMinutes(2));
-        SensitivityTable table = Files.exists(out)
-                ? SensitivityTableCodec.parse(Files.readString(out), out.toString()) : SensitivityTable.empty();
+        SensitivityTable table = TableFile.readOrEmpty(out);
         // on a testbed, the workers' egress is where applications meet: record how each workload occupies it
         TrafficRecorder recorder = spec == null ? TrafficRecorder.NONE : new TestbedTrafficRecorder(spec,
                 java.util.stream.IntStream.rangeClosed(2, spec.hosts()).boxed().toList(),
@@ -133,7 +131,7 @@ final class ProfileCommand implements Callable<Integer> {
             }
             List<String> names = what.builtins != null ? what.builtins : List.of(name);
             for (String w : names) {
-                String key = SensitivityTable.key(what.builtins != null ? WorkloadCommand.WorkloadNames.canonical(w) : w);
+                String key = SensitivityTable.key(what.builtins != null ? WorkloadNames.canonical(w) : w);
                 CommandWorkload cmd = command(key, launcher, spec, cluster);
                 ProfilingContext ctx = new ProfilingContext(nodes != null ? nodes : spec != null ? spec.hosts() - 1 : null,
                         dataset != null ? dataset : what.builtins != null ? "saba workloads, scale " + scale
@@ -146,7 +144,7 @@ final class ProfileCommand implements Callable<Integer> {
                 if (note != null) {
                     table = table.withNote(note);
                 }
-                Files.writeString(out, SensitivityTableCodec.toJson(table));
+                TableFile.write(out, table);
                 Path png = dir.resolve(key + ".png");
                 CurvePlot.write(png, key, o.entry().samples(), o.selection());
                 System.out.print(summary(o));

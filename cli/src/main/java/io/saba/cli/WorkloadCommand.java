@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.core.table.WorkloadNames;
 import io.saba.testbed.TestbedSpec;
 import io.saba.profiler.TestbedSparkCluster;
 import io.saba.profiler.WorkloadLauncher;
@@ -22,14 +23,11 @@ import picocli.CommandLine.Parameters;
                 + "Sort, inverted index).",
         subcommands = {WorkloadCommand.Run.class, WorkloadCommand.ListNames.class})
 final class WorkloadCommand {
-    static final List<String> NAMES = List.of("lr", "rf", "gbt", "svm", "pagerank", "nweight", "sql", "wordcount",
-            "sort", "nutchindexing");
-
     @Command(name = "list", description = "The workload names (sensitivity-table keys).")
     static final class ListNames implements Callable<Integer> {
         @Override
         public Integer call() {
-            NAMES.forEach(System.out::println);
+            WorkloadNames.PAPER.forEach(System.out::println);
             return 0;
         }
     }
@@ -60,8 +58,8 @@ final class WorkloadCommand {
 
         @Override
         public Integer call() throws Exception {
-            if (!NAMES.contains(WorkloadNames.canonical(name))) {
-                throw new IllegalArgumentException("unknown workload '" + name + "' (known: " + String.join(", ", NAMES)
+            if (!WorkloadNames.PAPER.contains(WorkloadNames.canonical(name))) {
+                throw new IllegalArgumentException("unknown workload '" + name + "' (known: " + String.join(", ", WorkloadNames.PAPER)
                         + ")");
             }
             WorkloadLauncher l = WorkloadLauncher.locate(sparkHome);
@@ -88,22 +86,6 @@ final class WorkloadCommand {
             }
             conf.forEach((k, v) -> a.addAll(List.of("--conf", k + "=" + v)));
             return a;
-        }
-    }
-
-    /** The aliases the driver accepts, so a typo fails here before a JVM starts. */
-    static final class WorkloadNames {
-        static String canonical(String n) {
-            String k = n.trim().toLowerCase(java.util.Locale.ROOT);
-            return switch (k) {
-                case "wc" -> "wordcount";
-                case "pr" -> "pagerank";
-                case "nw" -> "nweight";
-                case "ni", "invertedindex", "inverted-index", "nutch" -> "nutchindexing";
-                case "join" -> "sql";
-                case "terasort" -> "sort";
-                default -> k;
-            };
         }
     }
 }

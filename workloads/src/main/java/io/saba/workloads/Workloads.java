@@ -1,8 +1,8 @@
 package io.saba.workloads;
 
+import io.saba.core.table.WorkloadNames;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -30,7 +30,7 @@ public final class Workloads {
         return List.copyOf(ALL.keySet());
     }
 
-    /** A fresh instance; also accepts a few HiBench spellings (wc, pr, nw, ni, join, invertedindex). */
+    /** A fresh instance; also accepts the aliases of {@link WorkloadNames} (wc, pr, nw, ni, join, terasort, ...). */
     public static Workload create(String name) {
         String k = canonical(name);
         Supplier<Workload> s = ALL.get(k);
@@ -42,15 +42,6 @@ public final class Workloads {
     }
 
     static String canonical(String name) {
-        String k = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-        return switch (k) {
-            case "wc" -> "wordcount";
-            case "pr" -> "pagerank";
-            case "nw" -> "nweight";
-            case "ni", "invertedindex", "inverted-index", "nutch" -> "nutchindexing";
-            case "join" -> "sql";
-            case "terasort" -> "sort";
-            default -> k;
-        };
+        return WorkloadNames.canonical(name);
     }
 }

@@ -1,8 +1,8 @@
 package io.saba.harness.hibench;
 
+import io.saba.core.table.WorkloadNames;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * HiBench's report/hibench.report: a header line ({@code Type Date Time Input_data_size Duration(s)
@@ -51,27 +51,8 @@ public final class HibenchReportReader {
         return out;
     }
 
-    /**
-     * Maps HiBench's types (ScalaSpark…, JavaSpark…, PythonSpark…, Hadoop…, and ours, SabaSpark…) to table keys.
-     *
-     * @throws IllegalArgumentException for a type no workload of the paper runs
-     */
+    /** The sensitivity-table key of the workload a HiBench type runs ({@link WorkloadNames#ofHibenchType}). */
     public static String workloadOf(String type) {
-        String t = type.replaceFirst("^(ScalaSpark|JavaSpark|PythonSpark|SabaSpark|Spark|Hadoop)", "")
-                .toLowerCase(Locale.ROOT);
-        return switch (t) {
-            case "logisticregression", "lr" -> "lr";
-            case "randomforest", "rf" -> "rf";
-            case "gradientboostingtree", "gbt", "gradientboostedtrees" -> "gbt";
-            case "svm", "linearsvc" -> "svm";
-            case "pagerank" -> "pagerank";
-            case "nweight" -> "nweight";
-            case "join", "sqljoin" -> "sql";
-            case "wordcount" -> "wordcount";
-            case "sort", "terasort" -> "sort";
-            case "nutchindexing", "invertedindex" -> "nutchindexing";
-            default -> throw new IllegalArgumentException("HiBench type '" + type + "' is none of the paper's ten "
-                    + "workloads");
-        };
+        return WorkloadNames.ofHibenchType(type);
     }
 }

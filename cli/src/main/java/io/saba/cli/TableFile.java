@@ -1,0 +1,30 @@
+package io.saba.cli;
+
+import io.saba.core.table.SensitivityTable;
+import io.saba.core.table.SensitivityTableCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * A sensitivity table on disk, read and written the one way the commands that update tables share ({@code saba
+ * fit}, {@code saba profile}): a missing file is an empty table, and a write replaces the file atomically (a
+ * temporary file beside it, then a rename), so a reader, or a controller reloading it, never sees half a table.
+ */
+final class TableFile {
+    private TableFile() {
+    }
+
+    /** The table in {@code file}, or an empty one when there is no file yet. */
+    static SensitivityTable readOrEmpty(Path file) throws IOException {
+        return Files.exists(file) ? SensitivityTableCodec.parse(Files.readString(file), file.toString())
+                : SensitivityTable.empty();
+    }
+
+    static void write(Path file, SensitivityTable table) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, SensitivityTableCodec.toJson(table));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
