@@ -1,6 +1,7 @@
 package org.apache.spark.shuffle.saba;
 
 import io.netty.channel.Channel;
+import io.saba.client.FallbackPolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
