@@ -31,8 +31,8 @@ final class ControllerLink implements AutoCloseable {
 
     /**
      * Connects, and warms the way to the controller in the background: a fresh JVM's first call pays for the
-     * channel's set-up and class loading (0.6–1.8 s were seen in a JobManager), which would otherwise fall on the
-     * cluster's first job and outlast {@code saba.controller.register-wait}.
+     * channel's set-up and class loading (1.2–1.7 s in a JobManager on a 2-core machine), which would otherwise fall
+     * on the cluster's first job and outlast {@code saba.controller.register-wait}.
      */
     static ControllerLink open(SabaSettings s) {
         EmbeddedController embedded = null;

@@ -195,15 +195,15 @@ class SessionClusterIT {
     }
 
     /**
-     * For the record: the JobManager's Saba lines about one job, and how long after the JobManager received the job
-     * the controller's level arrived (log timestamps, millisecond resolution).
+     * For the record: the JobManager's Saba lines about one job (its registration's latency among them), and how long
+     * after the JobManager received the job the controller's level arrived (log timestamps).
      */
     private static void printRegistration(String jobId) throws Exception {
         List<String> lines = cluster.jobManagerLog().lines().filter(l -> l.contains(jobId)).toList();
         lines.stream().filter(l -> l.contains("Saba")).forEach(l -> System.out.println("  JobManager: " + l));
         Optional<LocalDateTime> received = lines.stream().filter(l -> l.contains("Received JobGraph submission"))
                 .findFirst().map(SessionClusterIT::time);
-        Optional<LocalDateTime> level = lines.stream().filter(l -> l.contains("Saba") && l.contains("level"))
+        Optional<LocalDateTime> level = lines.stream().filter(l -> l.contains("Saba: job " + jobId + " registered"))
                 .findFirst().map(SessionClusterIT::time);
         if (received.isPresent() && level.isPresent()) {
             System.out.printf("  job %s: its level arrived %d ms after the JobManager received it%n", jobId,
