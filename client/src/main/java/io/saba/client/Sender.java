@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * each {@link SabaApplication} holds the truth; retry a full re-sync with exponential backoff and jitter).
  */
 final class Sender implements Runnable {
+    /** How long a call waits for more events after the first (see {@link #withFollowers}). */
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final Logger LOG = LoggerFactory.getLogger(Sender.class);
 
     private final SabaClient client;
@@ -102,10 +104,7 @@ final class Sender implements Runnable {
                 long waitNanos = draining ? 0 : Math.max(0, nextHeartbeat - System.nanoTime());
                 SabaClient.Op first = client.queue().poll(waitNanos, TimeUnit.NANOSECONDS);
                 if (first != null) {
-                    List<SabaClient.Op> ops = new ArrayList<>();
-                    ops.add(first);
-                    client.queue().drainTo(ops, config.maxBatch() - 1);
-                    process(ops);
+                    process(withFollowers(first));
                 }
             } catch (InterruptedException e) {
                 if (stopped) {
@@ -119,6 +118,30 @@ final class Sender implements Runnable {
                 failed(Status.INTERNAL.withCause(e).asRuntimeException());
             }
         }
+    }
+
+    /**
+     * The first op and what follows it within {@link #LINGER_NANOS}: what an application reports at once (an
+     * executor's connections, a socket's two directions) goes in one call, and so reaches the controller's same
+     * recomputation round, instead of the first event alone and the rest a round trip later.
+     */
+    private List<SabaClient.Op> withFollowers(SabaClient.Op first) throws InterruptedException {
+        List<SabaClient.Op> ops = new ArrayList<>();
+        ops.add(first);
+        long until = System.nanoTime() + LINGER_NANOS;
+        while (ops.size() < config.maxBatch()) {
+            client.queue().drainTo(ops, config.maxBatch() - ops.size());
+            long left = until - System.nanoTime();
+            if (left <= 0 || draining || ops.size() >= config.maxBatch()) {
+                break;
+            }
+            SabaClient.Op next = client.queue().poll(left, TimeUnit.NANOSECONDS);
+            if (next == null) {
+                break;
+            }
+            ops.add(next);
+        }
+        return ops;
     }
 
     private ControllerGrpc.ControllerBlockingStub stub() {

@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
         description = "A datacenter fabric on this machine: hosts as network namespaces behind a bridge "
                 + "'switch' whose ports are shaped to the link rate (needs root and iproute2).",
         subcommands = {TestbedCommand.Up.class, TestbedCommand.Status.class, TestbedCommand.Down.class,
-                TestbedCommand.Exec.class, ApplyCommand.class, ProofCommand.class, SparkCommand.class})
+                TestbedCommand.Exec.class, ApplyCommand.class, ProofCommand.class, SparkCommand.class,
+                EnforcementCommand.class})
 public final class TestbedCommand {
     static final String DEFAULT_NAME = "tb";
 

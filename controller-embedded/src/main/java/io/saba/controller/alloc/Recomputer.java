@@ -43,6 +43,12 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
     public record Snapshot(LevelPlan plan, Map<PortId, List<AllocationEngine.AppAtPort>> appsAt) {
     }
 
+    /**
+     * How long a round waits after the first event that dirtied it: what a client reports at once often arrives in
+     * two calls (the first event alone, the rest after its acknowledgement), and both should land in one round
+     * rather than the second waiting for the first round's push.
+     */
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** Ports snapshotted per lock acquisition. */
     private static final int SNAPSHOT_CHUNK = 8;
     private static final java.util.Comparator<AllocationEngine.AppAtPort> BY_APP_ID =
@@ -164,7 +170,9 @@ public final class Recomputer implements ControllerState.PortListener, AutoClose
                 wake.tryAcquire(1, TimeUnit.SECONDS);
                 wake.drainPermits();
                 if (!dirty.isEmpty()) {
-                    long wait = lastRoundStart + minRoundNanos - System.nanoTime();
+                    long oldest = oldestDirtyNanos.get();
+                    long wait = Math.max(lastRoundStart + minRoundNanos, oldest == 0 ? 0 : oldest + LINGER_NANOS)
+                            - System.nanoTime();
                     if (wait > 0) {
                         TimeUnit.NANOSECONDS.sleep(wait);
                     }

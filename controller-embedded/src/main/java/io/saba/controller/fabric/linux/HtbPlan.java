@@ -16,11 +16,13 @@ import java.util.TreeMap;
  * @param linkBps       the root's rate and every class's ceil
  * @param nonSaba       the class for traffic outside Saba (and the default)
  * @param queues        Saba queue classes, by queue index
- * @param queueOfDscp   DSCP → queue index, one u32 filter each
+ * @param queueOfDscp   DSCP → queue index, for the levels the allocation names
+ * @param classOfDscp   DSCP → class id, one u32 filter each, for every Saba DSCP of the DSCP map (see
+ *                      {@link #of})
  * @param leafLimit     packets each class's FIFO holds (see {@link #leafLimit(long)})
  */
 public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, SortedMap<Integer, Integer> queueOfDscp,
-                      int leafLimit) {
+                      SortedMap<Integer, String> classOfDscp, int leafLimit) {
     /** The smallest share any class is given: HTB needs a positive rate, and C_Saba = 1 leaves the rest nothing. */
     public static final double MIN_SHARE = 0.001;
     /** Quantum of the smallest class: one full Ethernet frame, so every class can send a packet per round. */
@@ -32,6 +34,7 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
     public HtbPlan {
         queues = List.copyOf(queues);
         queueOfDscp = Collections.unmodifiableSortedMap(new TreeMap<>(queueOfDscp));
+        classOfDscp = Collections.unmodifiableSortedMap(new TreeMap<>(classOfDscp));
     }
 
     /**
@@ -74,11 +77,15 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
     /** The plain link: everything in the non-Saba class at the full rate (what the testbed installs). */
     public static HtbPlan baseline(long linkBps) {
         return new HtbPlan(linkBps, new HtbClass(NON_SABA_MINOR, linkBps, BASE_QUANTUM), List.of(), new TreeMap<>(),
-                leafLimit(linkBps));
+                new TreeMap<>(), leafLimit(linkBps));
     }
 
     /**
-     * Plans a port from its allocation.
+     * Plans a port from its allocation. Every Saba DSCP of the map gets a filter, not only the levels the allocation
+     * names: a level that is not on the port yet goes to the queue of the nearest level that is (the lower one on a
+     * tie), or to the non-Saba class when no Saba level is there. So the first bytes of an application new to the
+     * port travel with the most similar applications' queue until the controller's next plan gives it its own
+     * weight, instead of falling into the non-Saba class.
      *
      * @throws IllegalArgumentException if the allocation cannot be installed as given (weights out of range or
      *                                  summing above C_Saba, a level mapped to a queue without a weight)
@@ -143,7 +150,32 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
         }
         HtbClass nonSaba = new HtbClass(NON_SABA_MINOR, rate(nonSabaShare, linkBps),
                 quantum(sabaQueues.isEmpty() ? 1 : nonSabaShare / smallestQueue));
-        return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp, leafLimit(linkBps));
+        return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp, classOfEveryDscp(a, dscpMap, nonSaba),
+                leafLimit(linkBps));
+    }
+
+    private static SortedMap<Integer, String> classOfEveryDscp(PortAllocation a, DscpMap dscpMap, HtbClass nonSaba) {
+        SortedMap<Integer, Integer> present = new TreeMap<>(); // level → queue, Saba levels on the port
+        a.queueOfLevel().forEach((level, q) -> {
+            if (dscpMap.dscp(level) != 0) {
+                present.put(level, q);
+            }
+        });
+        SortedMap<Integer, String> out = new TreeMap<>();
+        for (int level = 0; level < dscpMap.levels(); level++) {
+            int dscp = dscpMap.dscp(level);
+            if (dscp == 0 || out.containsKey(dscp)) {
+                continue;
+            }
+            Integer nearest = null;
+            for (int l : present.keySet()) { // ascending: the first of two equally near levels is the lower one
+                if (nearest == null || Math.abs(l - level) < Math.abs(nearest - level)) {
+                    nearest = l;
+                }
+            }
+            out.put(dscp, nearest == null ? nonSaba.classId() : queueClassId(present.get(nearest)));
+        }
+        return out;
     }
 
     private static long rate(double share, long linkBps) {

@@ -3,18 +3,26 @@ package io.saba.controller.fabric.linux;
 import io.saba.client.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
-import io.saba.core.alloc.PortAllocation;
-import io.saba.core.alloc.PortId;
 import io.saba.controller.shell.CommandRunner;
 import io.saba.controller.shell.ProcessRunner;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,9 +31,15 @@ import org.slf4j.LoggerFactory;
  * software switch's port (the namespace testbed) or a host's own NIC (host-based enforcement, where each host
  * shapes what it sends; PortId(host, 0) → that host's device).
  *
- * <p>Failure handling: every port is moved by {@link TcDevice#converge}; if a command fails half-way the port is
- * converged back to the plan it had before (or its root removed, if this backend created the root in this very
- * call), and the port is reported failed with the failing command, exit code and stderr.
+ * <p>Speed: a push runs one {@code tc -batch} process per network namespace, holding every changed port of that
+ * namespace, and the namespaces in parallel. The commands are computed from what this backend knows is on each
+ * device (the plan it installed last), so nothing is read before a change; a device is read only the first time
+ * the backend touches it.
+ *
+ * <p>Failure handling: if a namespace's batch fails, each of its ports is redone on its own from a fresh read of
+ * the device; a port whose own batch fails is converged back to the plan it had before (or its root removed, if
+ * this backend created the root in this very call), and is reported failed with the failing command and what tc
+ * said.
  *
  * <p>Pushes are serialised (synchronized): a port's commands never interleave with another push's.
  */
@@ -37,10 +51,25 @@ public final class LinuxTcBackend implements FabricBackend {
     private final double cSaba;
     private final CommandRunner shell;
     private final NftDscpTagger tagger;
+    private final ExecutorService namespaces = Executors.newFixedThreadPool(4, r -> {
+        Thread t = new Thread(r, "saba-tc");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<PortId, Installed> installed = new HashMap<>();
+    /** What is on each device this backend has touched (absent: unknown, read before the next change). */
+    private final Map<LinuxPort, TcDevice.State> devices = new ConcurrentHashMap<>();
 
     /** What this backend put on a port: the current plan, and whether it created the root (then close removes it). */
     private record Installed(LinuxPort port, HtbPlan plan, boolean ownsRoot) {
+    }
+
+    /** One port's change within a push: where, to what, and what to fall back to. */
+    private record Change(PortId id, LinuxPort port, HtbPlan plan, Installed before) {
+    }
+
+    /** How a change went: {@code error} null for success; {@code rootWasThere} tells who owns the root. */
+    private record Outcome(String error, boolean rootWasThere) {
     }
 
     /**
@@ -81,99 +110,164 @@ public final class LinuxTcBackend implements FabricBackend {
 
     @Override
     public synchronized ApplyResult apply(Collection<PortAllocation> changed) {
-        Set<PortId> applied = new HashSet<>();
+        Set<PortId> applied = new TreeSet<>();
         Map<PortId, String> failed = new HashMap<>();
+        List<Change> work = new ArrayList<>();
         for (PortAllocation a : changed) {
-            String error = applyOne(a);
-            if (error == null) {
-                applied.add(a.port());
-            } else {
-                log.warn("port {} keeps its previous configuration: {}", a.port(), error);
-                failed.put(a.port(), error);
+            Optional<LinuxPort> resolved = resolver.resolve(a.port());
+            if (resolved.isEmpty()) {
+                failed.put(a.port(), "no Linux device configured for port " + a.port());
+                continue;
+            }
+            LinuxPort port = resolved.get();
+            try {
+                HtbPlan plan = HtbPlan.of(a, port.linkRateBps(), cSaba, dscpMap);
+                Installed before = installed.get(a.port());
+                if (before != null && before.plan().equals(plan) && before.port().equals(port)) {
+                    applied.add(a.port()); // idempotent: the device already has exactly this
+                } else {
+                    work.add(new Change(a.port(), port, plan, before));
+                }
+            } catch (IllegalArgumentException e) {
+                failed.put(a.port(), "rejected before touching " + port + ": " + e.getMessage());
             }
         }
+        inParallelByNamespace(work, this::applyAll).forEach((c, outcome) -> {
+            if (outcome.error() == null) {
+                boolean ownsRoot = !outcome.rootWasThere() || (c.before() != null && c.before().ownsRoot());
+                installed.put(c.id(), new Installed(c.port(), c.plan(), ownsRoot));
+                applied.add(c.id());
+                logRates(c);
+            } else {
+                log.warn("port {} keeps its previous configuration: {}", c.id(), outcome.error());
+                failed.put(c.id(), outcome.error());
+            }
+        });
         return new ApplyResult(applied, failed);
     }
 
-    /** Returns null on success, the reason otherwise. */
-    private String applyOne(PortAllocation a) {
-        Optional<LinuxPort> resolved = resolver.resolve(a.port());
-        if (resolved.isEmpty()) {
-            return "no Linux device configured for port " + a.port();
-        }
-        LinuxPort port = resolved.get();
-        HtbPlan plan;
+    /**
+     * One namespace's changes in one batch; when it fails, port by port from a fresh read. Runs on a worker thread:
+     * touches only {@link #devices}; the caller records the outcomes.
+     */
+    private Map<Change, Outcome> applyAll(List<Change> changes) {
+        Map<Change, Outcome> out = new LinkedHashMap<>();
+        List<String> lines = new ArrayList<>();
+        Map<Change, Boolean> rootWasThere = new HashMap<>();
         try {
-            plan = HtbPlan.of(a, port.linkRateBps(), cSaba, dscpMap);
-        } catch (IllegalArgumentException e) {
-            return "rejected before touching " + port + ": " + e.getMessage();
-        }
-        Installed before = installed.get(a.port());
-        if (before != null && before.plan().equals(plan) && before.port().equals(port)) {
-            return null; // idempotent: the device already has exactly this
-        }
-        TcDevice dev = new TcDevice(port, shell);
-        boolean createdRoot = false;
-        try {
-            if (!dev.hasHtbRoot()) {
-                dev.installRoot(port.linkRateBps());
-                createdRoot = true;
+            for (Change c : changes) {
+                TcDevice.State from = known(c.port());
+                rootWasThere.put(c, from.htbRoot());
+                lines.addAll(TcDevice.converge(c.port().device(), from, c.plan()));
             }
-            dev.converge(plan);
-        } catch (RuntimeException e) {
-            return e.getMessage() + rollback(dev, before, createdRoot);
+        } catch (RuntimeException readFailed) {
+            lines = null;
         }
-        boolean ownsRoot = createdRoot || (before != null && before.ownsRoot());
-        installed.put(a.port(), new Installed(port, plan, ownsRoot));
-        if (log.isInfoEnabled()) {
-            // the shares, not just the mapping: what an operator compares with tc's counters
-            StringBuilder rates = new StringBuilder(plan.nonSaba().classId() + "=" + share(plan.nonSaba(), plan));
-            plan.queues().forEach(c -> rates.append(' ').append(c.classId()).append('=').append(share(c, plan)));
-            log.info("port {} ({}): {} queues, DSCP→queue {}, rates {}", a.port(), port, plan.queues().size(),
-                    plan.queueOfDscp(), rates);
+        if (lines != null && TcBatch.run(shell, changes.get(0).port().namespace(), lines) == null) {
+            for (Change c : changes) {
+                devices.put(c.port(), TcDevice.State.of(c.plan()));
+                out.put(c, new Outcome(null, rootWasThere.get(c)));
+            }
+            return out;
         }
-        return null;
+        for (Change c : changes) {
+            out.put(c, applyAlone(c, rootWasThere.get(c)));
+        }
+        return out;
     }
 
-    /** Puts the device back as it was; returns "" or a note that the rollback itself failed. */
-    private String rollback(TcDevice dev, Installed before, boolean createdRoot) {
+    /**
+     * The careful path for one port: read the device (a failed batch may have applied part of it), converge it,
+     * roll back on failure.
+     *
+     * @param rootBefore whether the device had an HTB root before this push, or null if that is not known
+     */
+    private Outcome applyAlone(Change c, Boolean rootBefore) {
+        devices.remove(c.port());
+        TcDevice.State from;
         try {
-            if (createdRoot) {
-                dev.removeRoot();
-            } else {
-                dev.converge(before != null ? before.plan() : HtbPlan.baseline(dev.port().linkRateBps()));
-            }
-            return " (previous configuration restored)";
+            from = known(c.port());
+        } catch (RuntimeException e) {
+            return new Outcome("cannot read " + c.port() + ": " + e.getMessage(), true);
+        }
+        boolean rootWasThere = rootBefore != null ? rootBefore : from.htbRoot();
+        String error = TcBatch.run(shell, c.port().namespace(), TcDevice.converge(c.port().device(), from,
+                c.plan()));
+        if (error == null) {
+            devices.put(c.port(), TcDevice.State.of(c.plan()));
+            return new Outcome(null, rootWasThere);
+        }
+        devices.remove(c.port());
+        return new Outcome(error + rollback(c, !rootWasThere), rootWasThere);
+    }
+
+    /** Puts the device back as it was; returns a note saying whether that worked. */
+    private String rollback(Change c, boolean createdRoot) {
+        LinuxPort port = c.port();
+        try {
+            List<String> lines = createdRoot ? TcDevice.removeRoot(port.device())
+                    : TcDevice.converge(port.device(), TcDevice.State.read(port, shell),
+                    c.before() != null ? c.before().plan() : HtbPlan.baseline(port.linkRateBps()));
+            String error = TcBatch.run(shell, port.namespace(), lines);
+            return error == null ? " (previous configuration restored)"
+                    : " (and restoring the previous configuration failed too: " + error + ")";
         } catch (RuntimeException e) {
             return " (and restoring the previous configuration failed too: " + e.getMessage() + ")";
+        } finally {
+            devices.remove(port);
         }
+    }
+
+    private TcDevice.State known(LinuxPort port) {
+        return devices.computeIfAbsent(port, p -> TcDevice.State.read(p, shell));
     }
 
     @Override
     public synchronized ApplyResult release(Set<PortId> ports) {
-        Set<PortId> done = new HashSet<>();
+        Set<PortId> done = new TreeSet<>();
         Map<PortId, String> failed = new HashMap<>();
+        Map<LinuxPort, PortId> ids = new HashMap<>();
+        Map<String, List<LinuxPort>> byNamespace = new LinkedHashMap<>();
         for (PortId p : ports) {
             Installed inst = installed.get(p);
             if (inst == null) {
                 done.add(p); // nothing of ours there
-                continue;
+            } else {
+                ids.put(inst.port(), p);
+                byNamespace.computeIfAbsent(Objects.toString(inst.port().namespace(), ""), k -> new ArrayList<>())
+                        .add(inst.port());
             }
-            TcDevice dev = new TcDevice(inst.port(), shell);
-            try {
-                if (inst.ownsRoot()) {
-                    dev.removeRoot();
+        }
+        for (List<LinuxPort> group : byNamespace.values()) {
+            for (LinuxPort port : group) {
+                PortId p = ids.get(port);
+                String error = TcBatch.run(shell, port.namespace(), releaseLines(installed.get(p)));
+                if (error == null) {
+                    installed.remove(p);
+                    done.add(p);
                 } else {
-                    // Someone else's root (the testbed's plain link): leave it as we found it.
-                    dev.converge(HtbPlan.baseline(inst.port().linkRateBps()));
+                    devices.remove(port);
+                    failed.put(p, error);
                 }
-                installed.remove(p);
-                done.add(p);
-            } catch (RuntimeException e) {
-                failed.put(p, e.getMessage());
             }
         }
         return new ApplyResult(done, failed);
+    }
+
+    /**
+     * A root this backend created is deleted (the kernel's default comes back); someone else's (the testbed's
+     * plain link) is left as it was found.
+     */
+    private List<String> releaseLines(Installed inst) {
+        LinuxPort port = inst.port();
+        if (inst.ownsRoot()) {
+            devices.put(port, TcDevice.State.NONE);
+            return TcDevice.removeRoot(port.device());
+        }
+        HtbPlan plain = HtbPlan.baseline(port.linkRateBps());
+        List<String> lines = TcDevice.converge(port.device(), known(port), plain);
+        devices.put(port, TcDevice.State.of(plain));
+        return lines;
     }
 
     @Override
@@ -181,11 +275,52 @@ public final class LinuxTcBackend implements FabricBackend {
         ApplyResult r = release(new TreeSet<>(installed.keySet()));
         r.failed().forEach((p, why) -> log.warn("could not release {}: {}", p, why));
         tagger.close();
+        namespaces.shutdown();
     }
 
     /** Ports currently managed, for status pages. */
     public synchronized List<PortId> managedPorts() {
         return List.copyOf(new TreeSet<>(installed.keySet()));
+    }
+
+    /** Runs {@code perNamespace} on each namespace's changes, namespaces in parallel. */
+    private Map<Change, Outcome> inParallelByNamespace(List<Change> work,
+                                                       Function<List<Change>, Map<Change, Outcome>> perNamespace) {
+        Map<String, List<Change>> groups = new LinkedHashMap<>();
+        for (Change c : work) {
+            groups.computeIfAbsent(Objects.toString(c.port().namespace(), ""), k -> new ArrayList<>()).add(c);
+        }
+        Map<Change, Outcome> out = new LinkedHashMap<>();
+        if (groups.size() <= 1) {
+            groups.values().forEach(g -> out.putAll(perNamespace.apply(g)));
+            return out;
+        }
+        List<Future<Map<Change, Outcome>>> futures = new ArrayList<>();
+        for (List<Change> g : groups.values()) {
+            futures.add(namespaces.submit(() -> perNamespace.apply(g)));
+        }
+        for (Future<Map<Change, Outcome>> f : futures) {
+            try {
+                out.putAll(f.get());
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("tc push failed unexpectedly", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while pushing to tc", e);
+            }
+        }
+        return out;
+    }
+
+    private static void logRates(Change c) {
+        if (log.isInfoEnabled()) {
+            // the shares, not just the mapping: what an operator compares with tc's counters
+            HtbPlan plan = c.plan();
+            StringBuilder rates = new StringBuilder(plan.nonSaba().classId() + "=" + share(plan.nonSaba(), plan));
+            plan.queues().forEach(q -> rates.append(' ').append(q.classId()).append('=').append(share(q, plan)));
+            log.info("port {} ({}): {} queues, DSCP→queue {}, rates {}", c.id(), c.port(), plan.queues().size(),
+                    plan.queueOfDscp(), rates);
+        }
     }
 
     private static String share(HtbPlan.HtbClass c, HtbPlan plan) {

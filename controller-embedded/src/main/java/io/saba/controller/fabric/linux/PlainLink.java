@@ -11,13 +11,16 @@ public final class PlainLink {
     private PlainLink() {
     }
 
-    /** Installs (or resets to) the plain link-rate shape; removes any Saba classes and filters present. */
+    /**
+     * Installs (or resets to) the plain link-rate shape; removes any Saba classes and filters present. Throws
+     * IllegalStateException naming the failing tc command.
+     */
     public static void install(CommandRunner shell, LinuxPort port) {
-        TcDevice dev = new TcDevice(port, shell);
-        if (!dev.hasHtbRoot()) {
-            dev.installRoot(port.linkRateBps());
+        String error = TcBatch.run(shell, port.namespace(), TcDevice.converge(port.device(),
+                TcDevice.State.read(port, shell), HtbPlan.baseline(port.linkRateBps())));
+        if (error != null) {
+            throw new IllegalStateException("plain link on " + port + ": " + error);
         }
-        dev.converge(HtbPlan.baseline(port.linkRateBps()));
     }
 
     /** The device's HTB classes in one line each (for status output). */

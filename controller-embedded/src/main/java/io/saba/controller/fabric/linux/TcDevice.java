@@ -1,8 +1,6 @@
 package io.saba.controller.fabric.linux;
 
 import io.saba.controller.fabric.linux.HtbPlan.HtbClass;
-import io.saba.controller.shell.CommandException;
-import io.saba.controller.shell.CommandResult;
 import io.saba.controller.shell.CommandRunner;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One port's device seen through {@code tc}: reads which of our classes and filters exist, and moves the device
- * to a plan with the least disruption (classes changed in place, filters replaced, leftovers removed last).
+ * One port's device seen through {@code tc}: what is on it ({@link State}, read from the device or known from the
+ * plan last installed), and the commands that move it to a plan with the least disruption (classes changed in
+ * place, filters replaced, leftovers removed last), as lines for {@code tc -batch}.
  */
 final class TcDevice {
     /** u32 filters live at this preference; their handles are 800::(dscp+1) in u32's default hash table. */
@@ -22,114 +21,116 @@ final class TcDevice {
     private static final Pattern FILTER_HANDLE = Pattern.compile("\\bfh 800::([0-9a-f]+)\\b");
     private static final Pattern ROOT_HTB = Pattern.compile("(?m)^qdisc htb 1: root\\b");
 
-    private final LinuxPort port;
-    private final CommandRunner shell;
-
-    TcDevice(LinuxPort port, CommandRunner shell) {
-        this.port = port;
-        this.shell = shell;
+    private TcDevice() {
     }
 
-    LinuxPort port() {
-        return port;
-    }
+    /**
+     * What a device holds, as far as the commands below care.
+     *
+     * @param htbRoot     the root qdisc is an HTB with handle 1: (ours, or the testbed's plain link)
+     * @param classes     HTB class ids present, e.g. "1:1", "1:10", "1:20"
+     * @param filterNodes node ids of our u32 filters (800::N), i.e. DSCP + 1
+     */
+    record State(boolean htbRoot, Set<String> classes, Set<Integer> filterNodes) {
+        /** The kernel's default: no HTB root, so nothing of ours. */
+        static final State NONE = new State(false, Set.of(), Set.of());
 
-    /** Whether the device's root qdisc is already an HTB with our handle (ours, or the testbed's plain link). */
-    boolean hasHtbRoot() {
-        return ROOT_HTB.matcher(shell.check(port.tc("qdisc", "show", "dev", port.device(), "root"))).find();
-    }
+        State {
+            classes = Set.copyOf(classes);
+            filterNodes = Set.copyOf(filterNodes);
+        }
 
-    /** Class ids present, e.g. "1:1", "1:10", "1:20". */
-    Set<String> classIds() {
-        Set<String> ids = new TreeSet<>();
-        for (String line : shell.check(port.tc("class", "show", "dev", port.device())).split("\n")) {
-            String[] t = line.trim().split("\\s+");
-            if (t.length >= 3 && t[0].equals("class") && t[1].equals("htb")) {
-                ids.add(t[2]);
+        /** What a device holds after a plan's commands succeeded. */
+        static State of(HtbPlan plan) {
+            Set<String> classes = new TreeSet<>(List.of("1:1", plan.nonSaba().classId()));
+            plan.queues().forEach(c -> classes.add(c.classId()));
+            Set<Integer> nodes = new TreeSet<>();
+            plan.classOfDscp().keySet().forEach(d -> nodes.add(d + 1));
+            return new State(true, classes, nodes);
+        }
+
+        /** Reads the device (three tc processes: the slow path, for ports whose content is not known here). */
+        static State read(LinuxPort port, CommandRunner shell) {
+            if (!ROOT_HTB.matcher(shell.check(port.tc("qdisc", "show", "dev", port.device(), "root"))).find()) {
+                return NONE;
             }
-        }
-        return ids;
-    }
-
-    /** Node ids of our u32 filters (800::N), i.e. DSCP + 1. */
-    Set<Integer> filterNodes() {
-        Set<Integer> nodes = new TreeSet<>();
-        String out = shell.check(port.tc("filter", "show", "dev", port.device(), "parent", "1:"));
-        Matcher m = FILTER_HANDLE.matcher(out);
-        while (m.find()) {
-            nodes.add(Integer.parseInt(m.group(1), 16));
-        }
-        return nodes;
-    }
-
-    /** Creates the root and the link-rate class (replacing whatever root qdisc the device had). */
-    void installRoot(long linkBps) {
-        run(port.tc("qdisc", "replace", "dev", port.device(), "root", "handle", "1:", "htb",
-                "default", Integer.toHexString(HtbPlan.NON_SABA_MINOR)));
-        run(port.tc("class", "replace", "dev", port.device(), "parent", "1:", "classid", "1:1", "htb",
-                "rate", linkBps + "bit", "ceil", linkBps + "bit", "quantum", Integer.toString(HtbPlan.BASE_QUANTUM)));
-    }
-
-    /** Deletes the root qdisc: the kernel's default comes back. A missing root is not an error. */
-    void removeRoot() {
-        CommandResult r = shell.run(port.tc("qdisc", "del", "dev", port.device(), "root"));
-        if (!r.ok() && hasHtbRoot()) {
-            throw new CommandException(r);
+            Set<String> ids = new TreeSet<>();
+            for (String line : shell.check(port.tc("class", "show", "dev", port.device())).split("\n")) {
+                String[] t = line.trim().split("\\s+");
+                if (t.length >= 3 && t[0].equals("class") && t[1].equals("htb")) {
+                    ids.add(t[2]);
+                }
+            }
+            Set<Integer> nodes = new TreeSet<>();
+            Matcher m = FILTER_HANDLE.matcher(shell.check(port.tc("filter", "show", "dev", port.device(), "parent",
+                    "1:")));
+            while (m.find()) {
+                nodes.add(Integer.parseInt(m.group(1), 16));
+            }
+            return new State(true, ids, nodes);
         }
     }
 
     /**
-     * Moves an HTB-rooted device to {@code plan}. Order matters for live traffic: the link class and every class
-     * the plan keeps are changed in place (their queues and packets survive), new classes are added before any
-     * filter points at them, filters are replaced atomically one by one, and only then are filters and classes
-     * the plan dropped deleted. Throws on the first failing command; the caller rolls back.
+     * The {@code tc} lines (no program name, no namespace) that move a device from {@code from} to {@code plan}.
+     * Order matters for live traffic: without an HTB root one is created with the link class; the link class and
+     * every class the plan keeps are changed in place (their queues and packets survive; replacing a pfifo by a
+     * pfifo of the same handle only changes its limit), new classes are added before any filter points at them,
+     * filters are replaced atomically one by one, and only then are the filters and classes the plan dropped
+     * deleted.
      */
-    void converge(HtbPlan plan) {
-        Set<String> classes = classIds();
+    static List<String> converge(String dev, State from, HtbPlan plan) {
+        List<String> out = new ArrayList<>();
         String link = plan.linkBps() + "bit";
-        run(port.tc("class", classes.contains("1:1") ? "change" : "add", "dev", port.device(), "parent", "1:",
-                "classid", "1:1", "htb", "rate", link, "ceil", link, "quantum", Integer.toString(HtbPlan.BASE_QUANTUM)));
+        Set<String> classes = from.classes();
+        if (!from.htbRoot()) {
+            out.add("qdisc replace dev " + dev + " root handle 1: htb default "
+                    + Integer.toHexString(HtbPlan.NON_SABA_MINOR));
+            classes = Set.of();
+        }
+        out.add("class " + (classes.contains("1:1") ? "change" : "add") + " dev " + dev + " parent 1: classid 1:1 htb"
+                + " rate " + link + " ceil " + link + " quantum " + HtbPlan.BASE_QUANTUM);
         List<HtbClass> wanted = new ArrayList<>();
         wanted.add(plan.nonSaba());
         wanted.addAll(plan.queues());
         Set<String> wantedIds = new TreeSet<>();
         for (HtbClass c : wanted) {
             wantedIds.add(c.classId());
-            run(port.tc("class", classes.contains(c.classId()) ? "change" : "add", "dev", port.device(),
-                    "parent", "1:1", "classid", c.classId(), "htb", "rate", c.rateBps() + "bit", "ceil", link,
-                    "quantum", Integer.toString(c.quantum())));
-            // Replacing a pfifo by a pfifo of the same handle only changes its limit; queued packets stay.
-            run(port.tc("qdisc", "replace", "dev", port.device(), "parent", c.classId(), "handle", c.leafHandle(),
-                    "pfifo", "limit", Integer.toString(plan.leafLimit())));
+            out.add("class " + (classes.contains(c.classId()) ? "change" : "add") + " dev " + dev
+                    + " parent 1:1 classid " + c.classId() + " htb rate " + c.rateBps() + "bit ceil " + link
+                    + " quantum " + c.quantum());
+            out.add("qdisc replace dev " + dev + " parent " + c.classId() + " handle " + c.leafHandle()
+                    + " pfifo limit " + plan.leafLimit());
         }
-        Set<Integer> nodes = filterNodes();
-        for (Map.Entry<Integer, Integer> e : plan.queueOfDscp().entrySet()) {
+        Set<Integer> staleFilters = new TreeSet<>(from.htbRoot() ? from.filterNodes() : Set.of());
+        for (Map.Entry<Integer, String> e : plan.classOfDscp().entrySet()) {
             int dscp = e.getKey();
-            run(port.tc("filter", "replace", "dev", port.device(), "parent", "1:", "protocol", "ip",
-                    "prio", FILTER_PRIO, "handle", filterHandle(dscp), "u32",
-                    "match", "ip", "tos", "0x" + Integer.toHexString(dscp << 2), "0xfc",
-                    "flowid", HtbPlan.queueClassId(e.getValue())));
-            nodes.remove(dscp + 1);
+            out.add("filter replace dev " + dev + " parent 1: protocol ip prio " + FILTER_PRIO + " handle "
+                    + filterHandle(dscp) + " u32 match ip tos 0x" + Integer.toHexString(dscp << 2) + " 0xfc flowid "
+                    + e.getValue());
+            staleFilters.remove(dscp + 1);
         }
-        for (int node : nodes) {
-            run(port.tc("filter", "del", "dev", port.device(), "parent", "1:", "protocol", "ip",
-                    "prio", FILTER_PRIO, "handle", "800::" + Integer.toHexString(node), "u32"));
+        for (int node : staleFilters) {
+            out.add("filter del dev " + dev + " parent 1: protocol ip prio " + FILTER_PRIO + " handle 800::"
+                    + Integer.toHexString(node) + " u32");
         }
         for (String id : classes) {
             int minor = Integer.parseInt(id.substring(id.indexOf(':') + 1), 16);
             boolean ours = minor >= HtbPlan.FIRST_QUEUE_MINOR
                     && minor < HtbPlan.FIRST_QUEUE_MINOR + HtbPlan.MAX_QUEUES;
             if (ours && !wantedIds.contains(id)) {
-                run(port.tc("class", "del", "dev", port.device(), "classid", id));
+                out.add("class del dev " + dev + " classid " + id);
             }
         }
+        return out;
+    }
+
+    /** Deletes the root qdisc: the kernel's default comes back. */
+    static List<String> removeRoot(String dev) {
+        return List.of("qdisc del dev " + dev + " root");
     }
 
     static String filterHandle(int dscp) {
         return "800::" + Integer.toHexString(dscp + 1);
-    }
-
-    private void run(List<String> command) {
-        shell.run(command).orThrow();
     }
 }

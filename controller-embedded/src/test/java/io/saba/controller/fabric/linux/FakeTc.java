@@ -22,6 +22,9 @@ final class FakeTc implements CommandRunner {
 
     @Override
     public CommandResult run(List<String> command, String stdin) {
+        if (command.contains("-batch")) {
+            return batch(command, stdin);
+        }
         String c = String.join(" ", command);
         if (failing.test(c)) {
             log.add("FAILED " + c);
@@ -68,6 +71,24 @@ final class FakeTc implements CommandRunner {
             }
         }
         return new CommandResult(command, 0, out.toString(), "");
+    }
+
+    /** {@code tc [-n NS] -batch -}: each stdin line as its own command, stopping at the first failure like tc. */
+    private CommandResult batch(List<String> command, String stdin) {
+        List<String> prefix = command.subList(0, command.indexOf("-batch"));
+        String[] lines = stdin.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].isBlank()) {
+                continue;
+            }
+            List<String> one = new ArrayList<>(prefix);
+            one.addAll(List.of(lines[i].trim().split("\\s+")));
+            CommandResult r = run(one, null);
+            if (!r.ok()) {
+                return new CommandResult(command, 1, "", r.stderr() + "\nCommand failed -:" + (i + 1));
+            }
+        }
+        return new CommandResult(command, 0, "", "");
     }
 
     List<String> changes() {

@@ -14,12 +14,16 @@ final class Messages {
     }
 
     /**
-     * Executor → driver (send): a shuffle connection opened or closed. Bulk data flows from {@code src} (the serving
-     * executor's block-transfer endpoint) to {@code dst} (the fetching side).
+     * Executor → driver (send): a connection of the application opened or closed, in one direction its data flows:
+     * from {@code src} to {@code dst} (a connection that carries data both ways is two events).
      */
     record ConnectionEvent(boolean open, String srcIp, int srcPort, String dstIp, int dstPort)
             implements Serializable {
         private static final long serialVersionUID = 1L;
+
+        ConnectionEvent closed() {
+            return new ConnectionEvent(false, srcIp, srcPort, dstIp, dstPort);
+        }
     }
 
     /** Several events in one message. */

@@ -1,12 +1,10 @@
 package org.apache.spark.shuffle.saba;
 
-import io.netty.channel.Channel;
 import io.saba.client.FallbackPolicy;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.plugin.ExecutorPlugin;
@@ -15,21 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executor side: tags the connections this executor's block-transfer server accepts with the application's TOS,
- * keeps that TOS current by asking the driver every {@code spark.saba.level.refresh}, and reports the connections
- * to the driver. Spark creates executor plugins after the block manager has bound its server and before any task
- * runs, so no shuffle connection escapes the hook.
- *
- * <p>Nothing here can fail the executor: a missing hook or a silent driver costs priority, not the job.
+ * Executor side: tags every connection of this executor with the application's TOS (its RPC connection to the
+ * driver, which carries task launches, results and heartbeats; the connections its block-transfer server accepts,
+ * which serve shuffle, broadcast and result blocks; and the ones it opens to fetch them), keeps that TOS current by
+ * asking the driver every {@code spark.saba.level.refresh}, and reports the connections that carry data to the
+ * driver. Spark creates executor plugins after the block manager has bound its server and before any task runs;
+ * what the executor sent before (its registration with the driver) are small messages.
  */
 final class SabaExecutorPlugin implements ExecutorPlugin {
     private static final Logger LOG = LoggerFactory.getLogger(SabaExecutorPlugin.class);
-    private static final String HANDLER = "saba-accept-tagger";
 
-    private ScheduledExecutorService thread;
     private PluginContext ctx;
-    private AcceptTagger tagger;
-    private Channel listening;
+    private JvmTagging tagging;
 
     @Override
     public void init(PluginContext ctx, Map<String, String> extraConf) {
@@ -40,54 +35,56 @@ final class SabaExecutorPlugin implements ExecutorPlugin {
             return;
         }
         if ("driver".equals(ctx.executorID())) { // SparkContext.DRIVER_IDENTIFIER (private[spark])
-            // local mode: the executor lives in the driver and shuffle blocks never cross a socket
-            LOG.debug("Saba: local mode, nothing to tag");
+            // local mode: the executor lives in the driver, whose plugin tags this JVM
+            LOG.debug("Saba: local mode, the driver tags");
             return;
         }
         if (sparkConf.getBoolean("spark.shuffle.service.enabled", false)) {
             LOG.warn("Saba: the external shuffle service serves this application's shuffle data from outside the "
                     + "application; Saba tags only what this executor serves itself (see the module README)");
         }
-        thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "saba-executor");
-            t.setDaemon(true);
-            return t;
-        });
-        tagger = new AcceptTagger(askTos(conf.dscpMap().tos(0)), e -> thread.execute(() -> send(e)));
-        try {
-            listening = ServerHook.listeningChannel(SparkEnv.get().blockManager().blockTransferService());
-            listening.pipeline().addFirst(HANDLER, tagger);
-            LOG.info("Saba: tagging connections accepted on {} with TOS {}", listening.localAddress(), tagger.tos());
-        } catch (RuntimeException e) {
-            LOG.warn("Saba: cannot hook the block transfer server; this executor's shuffle traffic stays untagged",
-                    e);
-        }
-        long every = conf.levelRefresh().toMillis();
-        thread.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.MILLISECONDS);
+        int first = askTos();
+        tagging = new JvmTagging("executor " + ctx.executorID(), first < 0 ? conf.dscpMap().tos(0) : first,
+                this::askTos, conf.levelRefresh(), this::send);
+        SparkEnv env = SparkEnv.get();
+        // an executor's RPC environment has no server: it talks to the driver over connections it opens
+        tagging.hook("RPC", env.rpcEnv(), SocketTagger.Reporting.NONE, toDriver(sparkConf));
+        tagging.hook("block transfer", env.blockManager().blockTransferService(), SocketTagger.Reporting.SERVING,
+                SocketTagger.Reporting.NONE);
     }
 
-    private int askTos(int dflt) {
+    /**
+     * RPC connections to the driver carry data both ways (launches and broadcast pieces down, results up); others
+     * (the standalone worker this executor watches) are not the application's to report.
+     */
+    private static SocketTagger.Reporting toDriver(SparkConf conf) {
+        String host = conf.get("spark.driver.host", "");
+        int port = conf.getInt("spark.driver.port", -1);
+        InetAddress driver;
+        try {
+            driver = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            LOG.warn("Saba: cannot resolve spark.driver.host '{}'; RPC connections are tagged but not reported", host);
+            return SocketTagger.Reporting.NONE;
+        }
+        return (local, remote) -> remote.getPort() == port && remote.getAddress().equals(driver)
+                ? SocketTagger.Reporting.BOTH_WAYS.opened(local, remote) : List.of();
+    }
+
+    /** The application's TOS as the driver knows it, or -1 when the driver does not answer. */
+    private int askTos() {
         try {
             Object r = ctx.ask(new Messages.TosQuery(ctx.executorID()));
-            return r instanceof Integer t ? t : dflt;
+            return r instanceof Integer t ? t : -1;
         } catch (Exception e) {
             LOG.debug("Saba: the driver did not answer the level query: {}", e.toString());
-            return dflt;
+            return -1;
         }
     }
 
-    private void refresh() {
-        int t = askTos(tagger.tos());
-        if (t != tagger.tos()) {
-            LOG.info("Saba: the application's TOS is now {} (was {}); re-tagging {} open connections", t,
-                    tagger.tos(), tagger.liveConnections());
-            tagger.retag(t);
-        }
-    }
-
-    private void send(Messages.ConnectionEvent e) {
+    private void send(List<Messages.ConnectionEvent> events) {
         try {
-            ctx.send(new Messages.ConnectionEvents(List.of(e)));
+            ctx.send(new Messages.ConnectionEvents(events));
         } catch (Exception ex) {
             LOG.debug("Saba: cannot report a connection to the driver: {}", ex.toString());
         }
@@ -95,18 +92,9 @@ final class SabaExecutorPlugin implements ExecutorPlugin {
 
     @Override
     public void shutdown() {
-        if (thread == null) {
-            return;
-        }
-        if (listening != null && listening.pipeline().get(HANDLER) != null) {
-            listening.pipeline().remove(HANDLER);
-        }
-        tagger.closeAll();
-        thread.shutdown();
-        try {
-            thread.awaitTermination(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (tagging != null) {
+            tagging.close();
+            tagging = null;
         }
     }
 }

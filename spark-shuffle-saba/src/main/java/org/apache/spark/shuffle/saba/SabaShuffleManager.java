@@ -22,7 +22,7 @@ import org.apache.spark.shuffle.sort.SortShuffleManager;
  * {@link SabaPlugin}, which this class puts into {@code spark.plugins} when the driver builds it (Spark 3.5 builds
  * the shuffle manager inside SparkEnv, before it reads {@code spark.plugins}, and executors fetch their
  * configuration from the driver afterwards, so both sides load the plugin). The plugin registers the application
- * when its id exists, tags the executors' shuffle-serving connections and reports them.
+ * when its id exists, tags every connection of the driver and the executors and reports those that carry data.
  *
  * <p>The constructor checks every {@code spark.saba.*} key, so bad configuration stops the SparkContext at
  * start-up with a message naming the key.

@@ -4,18 +4,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * A second Spark application in its own JVM (one SparkContext per JVM), driven by files in a folder so that the
- * capture test can run it concurrently with its own: writes {@code ready} (its executors' block-transfer ports),
- * waits for {@code go}, runs the test job, writes {@code done}, waits for {@code stop}.
+ * capture test can run it concurrently with its own: writes {@code appid} and {@code ready} (its ports, see
+ * {@link #applicationPorts}), then for each phase ({@code shuffle}, then {@code lr}) waits for {@code go-PHASE},
+ * runs that job and writes {@code done-PHASE} (the result's hash); finally waits for {@code stop}.
  *
  * <p>Arguments: folder, controller host:port, workload.
  */
 public final class SecondApp {
+    static final int FEATURES = 4_000;
+    static final int ITERATIONS = 6;
+
     private SecondApp() {
     }
 
@@ -24,24 +27,32 @@ public final class SecondApp {
         try (JavaSparkContext jsc = new JavaSparkContext(
                 LocalCluster.withSaba(LocalCluster.conf("second"), args[1], args[2]))) {
             Files.writeString(dir.resolve("appid"), jsc.sc().applicationId());
-            String ports = executorPorts(jsc);
-            Files.writeString(dir.resolve("ready"), ports);
-            waitFor(dir.resolve("go"));
-            Map<Integer, Long> r = LocalCluster.job(jsc, 60_000, 97);
-            Files.writeString(dir.resolve("done"), Integer.toString(r.hashCode()));
+            Files.writeString(dir.resolve("ready"), applicationPorts(jsc));
+            waitFor(dir.resolve("go-shuffle"));
+            Files.writeString(dir.resolve("done-shuffle"),
+                    Integer.toString(LocalCluster.job(jsc, 60_000, 97).hashCode()));
+            waitFor(dir.resolve("go-lr"));
+            Files.writeString(dir.resolve("done-lr"),
+                    Integer.toString(IterativeJob.logisticRegression(jsc, FEATURES, ITERATIONS).hashCode()));
             waitFor(dir.resolve("stop"));
         }
         System.exit(0);
     }
 
-    /** Waits for both executors, then returns their block-transfer ports, comma-separated. */
-    static String executorPorts(JavaSparkContext jsc) throws InterruptedException {
+    /**
+     * Waits for both executors, then returns the ports through which every connection of the application passes,
+     * comma-separated: the driver's RPC and block-transfer ports first, then each executor's block-transfer port
+     * (executors open their RPC connections to the driver; they accept only on their block-transfer port).
+     */
+    static String applicationPorts(JavaSparkContext jsc) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (jsc.sc().getExecutorMemoryStatus().size() < 3 && System.nanoTime() < end) {
             Thread.sleep(100);
         }
         int driverPort = jsc.sc().env().blockManager().blockManagerId().port();
         List<String> ports = new ArrayList<>();
+        ports.add(Integer.toString(jsc.sc().env().rpcEnv().address().port()));
+        ports.add(Integer.toString(driverPort));
         scala.collection.Iterator<String> it = jsc.sc().getExecutorMemoryStatus().keysIterator();
         while (it.hasNext()) {
             String hostPort = it.next();
