@@ -1,31 +1,35 @@
 #!/usr/bin/env bash
-# Fig. 1b on the namespace testbed (root): two real Spark applications, one bandwidth-sensitive and one not,
-# share the testbed's shaped links; each runs alone, then both together without Saba (one FIFO per switch port)
-# and together with Saba (a standalone controller on h1 programs the hosts' NIC egress and the switch ports with
-# the Linux backend; both drivers use the SabaShuffleManager). Prints completion times and slowdowns against
-# running alone.
+# Fig. 1b on the namespace testbed (root): two real Spark applications share the testbed's shaped links. Each runs
+# alone, then both together under several treatments of the links; prints completion times, slowdowns against
+# running alone and the sum of slowdowns per treatment: medians over the repetitions with bootstrap 95 % intervals.
 #
-#   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [REPS=3] [TABLE=...json]
-#                            [LEVELS=10,25,50,75,100] [PREPS=2] [SKEW=75] [TAGGED=1]
+#   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
+#                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
+#                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun]
 #
-# TAGGED=1 adds "tagged": Saba's shuffle manager and a controller with a dry-run backend, so every byte is tagged
-# but the links stay one FIFO: what the plugin costs, apart from the queues.
-# SKEW=P adds the paper's own Fig. 1b case, "skewed": P % of the Saba share to A and the rest to B, set by hand on
-# the four ports both applications cross (the controller still assigns levels, so both are tagged, but its backend
-# is dry-run). It asks whether an unequal split helps these two jobs at all, apart from what Eq. 2 chose.
+# Treatments (CASES, plus one "wNN" per WEIGHTS entry); in each repetition they run in a rotated order, so a slow
+# drift of the machine spreads over all of them:
+#   fifo    plain Spark, every link one FIFO (the baseline)
+#   fair    both on Saba's shuffle manager, each application its own class, 50/50 on every port (set by hand)
+#   wNN     the same with NN % of the Saba share to A and the rest to B (the paper's own Fig. 1b comparison)
+#   saba    both on Saba's shuffle manager; a standalone controller on h1 whose Linux backend programs the hosts'
+#           NIC egress and the switch ports with its own weights (allocation ALLOCATION: corun or eq2)
+#   tagged  both on Saba's shuffle manager with a dry-run controller: every byte tagged, the links left one FIFO
+# Hand-set weights go on all six ports (h1..h3 egress, sw:1..3) as soon as both applications have a level.
 #
-# Without TABLE, A and B are first profiled (saba profile, PREPS runs per level) on this testbed with the same
-# Spark settings, and the controller uses that table: the slowdown curves must describe these jobs at this rate.
-# The profile is resumable: re-running with the same OUT skips the runs already done.
+# Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
+# testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
 #
-# Needs: a build (mvn -B -q -DskipTests package), root. Leaves nothing running (trap).
+# Needs: a build (mvn -B -q -DskipTests package), root, python3. Leaves nothing running (trap).
 set -euo pipefail
 for kv in "$@"; do export "${kv?}"; done
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
-A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-3}
+A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-5}
+FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
-OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; SKEW=${SKEW:-}; TAGGED=${TAGGED:-}
+OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
+ALLOCATION=${ALLOCATION-corun}
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/target/saba-spark-shuffle-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
@@ -33,11 +37,13 @@ spark_jars="$here/workloads/target/spark-home/jars"
 [[ $(id -u) == 0 ]] || { echo "fig1b: needs root (network namespaces, tc)" >&2; exit 2; }
 # the shuffle manager is created when an executor starts: it must be on the class path the workers launch with
 ln -sf "$shuffle_jar" "$spark_jars/"
+together=($CASES); for w in $WEIGHTS; do together+=("w$w"); done
 
-mkdir -p "$OUT"; rm -f "$OUT"/*.report
+mkdir -p "$OUT"
 # one core per worker each: standalone otherwise gives the first application every core, and the second
 # waits for it instead of sharing the links with it (the profile runs with the same settings)
 spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max=2 --conf spark.executor.memory=768m)
+ports=(h1:0 h2:0 h3:0 sw:1 sw:2 sw:3)
 ctl_pid=""
 cleanup() {
   [[ -n "$ctl_pid" ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null || true
@@ -52,39 +58,46 @@ trap cleanup EXIT
 
 if [[ -z "$TABLE" ]]; then
   TABLE="$OUT/table.json"
-  "$saba" profile --testbed "$NAME" --master "spark://$SUBNET.1:7077" --workload "$A,$B" --scale "$SCALE" --factor "$FACTOR" --levels "$LEVELS" \
-    --repeats "$PREPS" "${spark_conf[@]}" --out "$TABLE" --dir "$OUT/profile" 2>&1 | tee "$OUT/profile.log"
+  for w in "$A:$FACTOR_A" "$B:$FACTOR_B"; do
+    "$saba" profile --testbed "$NAME" --master "spark://$SUBNET.1:7077" --workload "${w%%:*}" --scale "$SCALE" \
+      --factor "${w##*:}" --levels "$LEVELS" --repeats "$PREPS" "${spark_conf[@]}" --out "$TABLE" \
+      --dir "$OUT/profile" 2>&1 | tee -a "$OUT/profile.log"
+  done
 fi
 
 ctl_addr="$SUBNET.1:7070"
+status_url="http://$SUBNET.1:7071/status.json"
 cat > "$OUT/controller.yaml" <<YAML
 listen: $ctl_addr
 # host-queues: the senders' NICs are where the two applications meet first (h2 → h3 and h3 → h2, no fan-in)
 topology: {file: /run/saba/testbed/$NAME/topology.yaml, host-queues: 8}
 table: $TABLE
+${ALLOCATION:+allocation: $ALLOCATION}
 c-saba: 0.9
 backend: linux
 backend-options: {testbed: $NAME, c-saba: 0.9}
 http: $SUBNET.1:7071
 YAML
+sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/controller.yaml" > "$OUT/controller-dry.yaml"
 
-# run TAG WORKLOAD SABA(0|1): one driver on h1; its duration is the last field set of its HiBench report line
+# run TAG WORKLOAD FACTOR SABA(0|1): one driver on h1; its duration is the last field set of its report line
 run() {
-  local tag=$1 w=$2 saba_on=$3
+  local tag=$1 w=$2 f=$3 saba_on=$4
   local conf=(--conf "spark.app.name=$tag-$w" "${spark_conf[@]}")
   if [[ $saba_on == 1 ]]; then
     conf+=(--conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager
            --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
   fi
-  "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$FACTOR" --report "$OUT/$tag-$w.report" "${conf[@]}" \
-    > "$OUT/$tag-$w.log" 2>&1
+  rm -f "$OUT/$tag-$w.report"
+  "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$f" --report "$OUT/$tag-$w.report" \
+    "${conf[@]}" > "$OUT/$tag-$w.log" 2>&1
 }
 # levels_of_apps: polls the controller's status until A and B both have a level; prints "LEVEL_A LEVEL_B"
 levels_of_apps() {
-  ip netns exec "saba-$NAME-h1" python3 - "$SUBNET.1:7071" "$A" "$B" <<'PY'
+  ip netns exec "saba-$NAME-h1" python3 - "$status_url" "$A" "$B" <<'PY'
 import json, sys, time, urllib.request
-url, a, b = "http://%s/status.json" % sys.argv[1], sys.argv[2], sys.argv[3]
-end = time.time() + 90
+url, a, b = sys.argv[1:4]
+end = time.time() + 120
 while time.time() < end:
     try:
         lv = {x["workload"]: x["level"] for x in json.load(urllib.request.urlopen(url, timeout=2))["applications"]}
@@ -95,80 +108,66 @@ while time.time() < end:
     time.sleep(0.2)
 PY
 }
-# skew_ports: before the applications start, weight A's level SKEW % of the Saba share and B's the rest on the
-# four ports (the levels Saba gave them in this repetition; the controller assigns the same ones again, since
-# levels depend only on the table and the workloads present). All four at once: each call starts a JVM.
-skew_ports() {
+# set_weights PCT_A: once both have a level, PCT_A % of the Saba share to A's level and the rest to B's on every port
+set_weights() {
   local la lb wa wb
-  read -r la lb < "$OUT/levels-r$rep.txt" || true
-  [[ -n "$la" && "$la" != "$lb" ]] || { echo "skew r$rep: no distinct levels for $A/$B" >&2; return; }
-  wa=$(python3 -c "print(round(0.9 * $SKEW / 100, 4))"); wb=$(python3 -c "print(round(0.9 - $wa, 4))")
+  read -r la lb < <(levels_of_apps) || true
+  [[ -n "${la:-}" && "$la" != "$lb" ]] || { echo "r$rep: no distinct levels for $A/$B" >&2; return; }
+  wa=$(python3 -c "print(round(0.9 * $1 / 100, 4))"); wb=$(python3 -c "print(round(0.9 - $wa, 4))")
   local pids=()
-  for p in h2:0 h3:0 sw:2 sw:3; do
+  for p in "${ports[@]}"; do
     "$saba" testbed apply --name "$NAME" --port "$p" --weights "$la=$wa,$lb=$wb" >/dev/null & pids+=($!)
   done
   wait "${pids[@]}"
-  echo "skew r$rep: $A level $la weight $wa, $B level $lb weight $wb on h2:0 h3:0 sw:2 sw:3"
+  echo "r$rep: $A level $la weight $wa, $B level $lb weight $wb on ${ports[*]}"
 }
-# dry_run_case CASE: both applications on Saba's shuffle manager against a controller with a dry-run backend
-# (levels assigned, every shuffle byte tagged, the links left alone); "skew" then sets the weights by hand
-dry_run_case() {
-  local c=$1
-  sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/controller.yaml" > "$OUT/controller-dry.yaml"
-  ip netns exec "saba-$NAME-h1" "$saba" controller --config "$OUT/controller-dry.yaml" > "$OUT/controller-$c-r$rep.log" 2>&1 &
+reset_ports() {
+  local pids=()
+  for p in "${ports[@]}"; do "$saba" testbed apply --name "$NAME" --port "$p" --reset >/dev/null & pids+=($!); done
+  wait "${pids[@]}"
+}
+start_controller() { # CONFIG LOG
+  ip netns exec "saba-$NAME-h1" "$saba" controller --config "$1" > "$2" 2>&1 &
   ctl_pid=$!
   sleep 8
-  [[ $c == skew ]] && skew_ports >> "$OUT/skew.log" 2>&1
-  run "r$rep-$c" "$A" 1 & pa=$!; run "r$rep-$c" "$B" 1 & pb=$!
-  wait $pa $pb
-  if [[ $c == skew ]]; then
-    local pids=()
-    for p in h2:0 h3:0 sw:2 sw:3; do "$saba" testbed apply --name "$NAME" --port "$p" --reset >/dev/null & pids+=($!); done
-    wait "${pids[@]}"
-  fi
+}
+stop_controller() {
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
-duration() { awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/$1.report"; }
+# together CASE: A and B started at once under one treatment
+together() {
+  local c=$1 tag="r$rep-$1" pa pb
+  case $c in
+    fifo)
+      run "$tag" "$A" "$FACTOR_A" 0 & pa=$!; run "$tag" "$B" "$FACTOR_B" 0 & pb=$!; wait $pa $pb ;;
+    saba)
+      start_controller "$OUT/controller.yaml" "$OUT/controller-$tag.log"
+      run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
+      (sleep 40; { "$saba" testbed status --name "$NAME"; for h in h2 h3; do echo "== $h eth0"
+          ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-$tag.txt" 2>&1 || true) &
+      wait $pa $pb; stop_controller ;;
+    tagged|fair|w*)
+      start_controller "$OUT/controller-dry.yaml" "$OUT/controller-$tag.log"
+      run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
+      case $c in fair) set_weights 50 >> "$OUT/weights.log" 2>&1 ;; w*) set_weights "${c#w}" >> "$OUT/weights.log" 2>&1 ;; esac
+      wait $pa $pb
+      [[ $c == tagged ]] || reset_ports
+      stop_controller ;;
+    *) echo "fig1b: unknown case '$c'" >&2; exit 2 ;;
+  esac
+}
+duration() { awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/$1.report" 2>/dev/null || true; }
 
-printf '%-4s %-10s %10s %10s\n' rep case "$A (s)" "$B (s)" | tee "$OUT/times.txt"
+[[ -f "$OUT/times.txt" ]] || printf '%-4s %-10s %10s %10s\n' rep case "$A (s)" "$B (s)" > "$OUT/times.txt"
 for rep in $(seq 1 "$REPS"); do
-  run "r$rep-alone" "$A" 0; run "r$rep-alone" "$B" 0
-  run "r$rep-fifo" "$A" 0 & pa=$!; run "r$rep-fifo" "$B" 0 & pb=$!; wait $pa $pb
-  ip netns exec "saba-$NAME-h1" "$saba" controller --config "$OUT/controller.yaml" > "$OUT/controller-r$rep.log" 2>&1 &
-  ctl_pid=$!
-  sleep 8
-  run "r$rep-saba" "$A" 1 & pa=$!; run "r$rep-saba" "$B" 1 & pb=$!
-  levels_of_apps > "$OUT/levels-r$rep.txt" &
-  # the classes while both run (released again when the applications leave); apps register ~10 s in
-  (sleep 25; { "$saba" testbed status --name "$NAME"; for h in h2 h3; do echo "== $h eth0"
-      ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-r$rep.txt" 2>&1 || true) &
-  wait $pa $pb
-  kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
-  cases=(alone fifo saba)
-  [[ -n "$TAGGED" ]] && { cases+=(tagged); dry_run_case tagged; }
-  [[ -n "$SKEW" ]] && { cases+=(skew); dry_run_case skew; }
-  for c in "${cases[@]}"; do
+  if grep -q "^$rep " "$OUT/times.txt"; then continue; fi # resumable: repetitions already recorded
+  run "r$rep-alone" "$A" "$FACTOR_A" 0; run "r$rep-alone" "$B" "$FACTOR_B" 0
+  n=${#together[@]}; order=()
+  for i in $(seq 0 $((n - 1))); do order+=("${together[$(( (i + rep - 1) % n ))]}"); done
+  for c in "${order[@]}"; do together "$c"; done
+  for c in alone "${together[@]}"; do
     printf '%-4s %-10s %10s %10s\n' "$rep" "$c" "$(duration "r$rep-$c-$A")" "$(duration "r$rep-$c-$B")" \
       | tee -a "$OUT/times.txt"
   done
 done
-
-# medians over the repetitions, slowdown = together / alone
-python3 - "$OUT/times.txt" "$A" "$B" <<'PY'
-import statistics, sys
-rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:] if l.strip()]
-a, b = sys.argv[2], sys.argv[3]
-cases = [c for c in ("alone", "fifo", "saba", "tagged", "skew") if any(r[1] == c for r in rows)]
-med = {c: [statistics.median(float(r[2 + i]) for r in rows if r[1] == c) for i in (0, 1)] for c in cases}
-labels = {"alone": "alone (s)", "fifo": "together, no Saba (s)", "saba": "together, Saba (s)",
-          "tagged": "together, tagged, one FIFO (s)", "skew": "together, skewed by hand (s)"}
-print(f"\nmedian of {len(rows) // len(cases)} repetitions      {a:>10} {b:>10}   sum of slowdowns")
-for c in cases:
-    print(f"{labels[c]:<30} {med[c][0]:10.1f} {med[c][1]:10.1f}")
-for c, label in (("fifo", "slowdown, no Saba"), ("saba", "slowdown, Saba"), ("tagged", "slowdown, tagged only"),
-                 ("skew", "slowdown, skewed by hand")):
-    if c not in med:
-        continue
-    s = [med[c][i] / med["alone"][i] for i in (0, 1)]
-    print(f"{label:<30} {s[0]:9.2f}x {s[1]:9.2f}x   {sum(s):.2f}")
-PY
+python3 "$here/scripts/corun-summary.py" "$OUT/times.txt" "$A" "$B" | tee "$OUT/summary.txt"

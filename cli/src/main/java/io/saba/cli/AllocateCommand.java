@@ -48,6 +48,10 @@ final class AllocateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of a table.")
     boolean json;
 
+    @Option(names = "--levels", description = "Print the priority level the controller gives each workload when "
+            + "these are the workloads registered (one 'workload level' line each), instead of weights.")
+    boolean levels;
+
     @Override
     public Integer call() throws IOException {
         if (!(capacityPercent > 0 && capacityPercent <= 100)) {
@@ -69,8 +73,21 @@ final class AllocateCommand implements Callable<Integer> {
             names.add(n == 1 ? key : key + "#" + n);
             models.add(e.model());
         }
-        PortSolution s = new Eq2Solver(floorPercent / 100).solve(models, capacityPercent / 100);
         PrintWriter o = spec.commandLine().getOut();
+        if (levels) {
+            // the controller clusters the distinct workloads present (EmbeddedController's engine, 8 levels)
+            Map<String, SensitivityModel> byWorkload = new java.util.TreeMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                byWorkload.put(names.get(i).replaceFirst("#\\d+$", ""), models.get(i));
+            }
+            Map<String, Integer> level = new io.saba.controller.alloc.CoreAllocationEngine(
+                    new io.saba.core.alloc.Allocator(new Eq2Solver(), 8, capacityPercent / 100), 8)
+                    .plan(byWorkload).levelOfWorkload();
+            byWorkload.keySet().forEach(w -> o.println(w + " " + level.get(w)));
+            o.flush();
+            return 0;
+        }
+        PortSolution s = new Eq2Solver(floorPercent / 100).solve(models, capacityPercent / 100);
         if (json) {
             o.println(toJson(names, models, s));
         } else {

@@ -30,6 +30,9 @@ import java.util.Set;
  * topology: {shape: single-switch:8, gbps: 10, queues: 8, address-base: 10.0.0.1}   # or {file: topo.yaml}
  *                                   # or {discover: infiniband, ...} (a live subnet, module fabric-infiniband)
  * table: sensitivity-table.json     # omit: every workload gets the default model
+ * allocation: corun                 # eq2 (default): Eq. 2 on static curves; corun: the co-run predictor where the
+ *                                   #   table has traffic records, applied only when it beats the equal split
+ * corun-margin: 0.03                # the predicted gain a co-run plan needs over the equal split / current plan
  * c-saba: 0.9                       # share of each link Saba's queues get
  * levels: 8                         # priority levels incl. default 0 (8 Ethernet, 16 InfiniBand)
  * backend: dry-run                  # fabric backend name
@@ -50,7 +53,7 @@ public final class ControllerConfig {
     private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
             "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
             "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
-            "cluster");
+            "cluster", "allocation", "corun-margin");
 
     private ControllerConfig() {
     }
@@ -112,6 +115,18 @@ public final class ControllerConfig {
             b.table(ModelCatalog.parse(Files.readString(t), t.toString())).tableFile(t);
         }
         b.cSaba(root.path("c-saba").asDouble(0.9));
+        String allocation = root.path("allocation").asText("eq2");
+        switch (allocation.toLowerCase(Locale.ROOT)) {
+            case "eq2" -> b.allocation(EmbeddedController.Allocation.EQ2);
+            case "corun" -> b.allocation(EmbeddedController.Allocation.CORUN);
+            default -> throw new IllegalArgumentException(src + ": allocation must be eq2 or corun, got '"
+                    + allocation + "'");
+        }
+        double margin = root.path("corun-margin").asDouble(0.03);
+        if (!(margin >= 0 && margin < 1)) {
+            throw new IllegalArgumentException(src + ": corun-margin must be in [0, 1), got " + margin);
+        }
+        b.corunMargin(margin);
         b.levels(root.path("levels").asInt(8));
         Map<String, Object> options = new LinkedHashMap<>();
         root.path("backend-options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));

@@ -2,6 +2,7 @@ package io.saba.controller;
 
 import io.saba.controller.alloc.AllocationEngine;
 import io.saba.controller.alloc.CoreAllocationEngine;
+import io.saba.controller.alloc.CorunWeighting;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.grpc.AuthInterceptor;
@@ -59,8 +60,7 @@ public final class EmbeddedController implements AutoCloseable {
     public InetSocketAddress start() {
         Metrics metrics = new Metrics();
         Journal journal = b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis);
-        AllocationEngine engine = b.engine != null ? b.engine
-                : new CoreAllocationEngine(new Allocator(new Eq2Solver(), b.levels, b.cSaba), b.topology.minQueues());
+        AllocationEngine engine = b.engine != null ? b.engine : engine();
         // a group member's replica starts empty and takes the table the group's log carries
         controller = new SabaController(b.topology, engine, b.group == null ? b.table : ModelCatalog.empty(),
                 b.backend, b.journalDir, journal, json -> ModelCatalog.parse(json, "reloaded table"), b.leaseTimeout,
@@ -77,6 +77,28 @@ public final class EmbeddedController implements AutoCloseable {
             http = new StatusHttpServer(b.http, api).start();
         }
         return server.address();
+    }
+
+    /**
+     * Eq. 2 per port, or with {@code allocation: corun} the co-run predictor's weights where the table has traffic
+     * records for every application on a port (read from the table in force at each decision).
+     */
+    private AllocationEngine engine() {
+        Allocator allocator = new Allocator(new Eq2Solver(), b.levels, b.cSaba);
+        if (b.allocation == Allocation.EQ2) {
+            return new CoreAllocationEngine(allocator, b.topology.minQueues());
+        }
+        CorunWeighting corun = new CorunWeighting(w -> controller.catalog().profileOf(w), b.cSaba,
+                Eq2Solver.DEFAULT_FLOOR, b.corunMargin);
+        return new CoreAllocationEngine(allocator, b.topology.minQueues(), corun);
+    }
+
+    /** How a port's weights are chosen. */
+    public enum Allocation {
+        /** Eq. 2 on the table's static slowdown curves (the paper's method). */
+        EQ2,
+        /** The co-run predictor on the table's traffic records, guarded by the do-no-harm rule. */
+        CORUN
     }
 
     private String configuredTable() {
@@ -170,6 +192,8 @@ public final class EmbeddedController implements AutoCloseable {
         private Set<String> adminTenants = Set.of();
         private int grpcThreads = -1;
         private Duration roundInterval = Duration.ofMillis(5);
+        private Allocation allocation = Allocation.EQ2;
+        private double corunMargin = 0.03;
         private String cluster;
         private GroupMembership group;
 
@@ -235,6 +259,18 @@ public final class EmbeddedController implements AutoCloseable {
         /** The table file a ReloadTable without inline JSON rereads. */
         public Builder tableFile(Path f) {
             tableFile = f;
+            return this;
+        }
+
+        /** How ports' weights are chosen (default {@link Allocation#EQ2}). */
+        public Builder allocation(Allocation a) {
+            allocation = a;
+            return this;
+        }
+
+        /** The relative predicted gain a co-run plan needs over the equal split and the port's current weights. */
+        public Builder corunMargin(double m) {
+            corunMargin = m;
             return this;
         }
 

@@ -444,6 +444,11 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         }
     }
 
+    /** The sensitivity table in force (immutable; readable without the lock). */
+    public ModelCatalog catalog() {
+        return state.catalog();
+    }
+
     public List<String> workloads() {
         synchronized (lock) {
             return new ArrayList<>(state.catalog().models().keySet());

@@ -92,6 +92,14 @@ public final class CommandWorkload {
         }
     }
 
+    private static final Pattern STARTED = Pattern.compile("(?m)^SABA_RESULT\\b.*?\\bstarted_ms=(\\d+)");
+
+    /** The wall-clock start of the timed part, if the run's log has a {@code SABA_RESULT ... started_ms=} line. */
+    static java.util.OptionalLong startedMillis(Path log) throws IOException {
+        Matcher m = STARTED.matcher(Files.readString(log, StandardCharsets.UTF_8));
+        return m.find() ? java.util.OptionalLong.of(Long.parseLong(m.group(1))) : java.util.OptionalLong.empty();
+    }
+
     static String lastLine(String out) {
         String[] lines = out.strip().split("\n");
         return lines.length == 0 ? "" : lines[lines.length - 1].strip();

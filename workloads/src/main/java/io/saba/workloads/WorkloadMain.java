@@ -20,7 +20,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "workload-run", mixinStandardHelpOptions = true,
         description = "Runs one HiBench-style Spark workload and reports its completion time.")
 public final class WorkloadMain implements Callable<Integer> {
-    /** The line the profiler reads: {@code SABA_RESULT workload=lr seconds=12.345 input_bytes=... summary=...}. */
+    /**
+     * The line the profiler reads: {@code SABA_RESULT workload=lr seconds=12.345 started_ms=... input_bytes=...
+     * summary=...}; {@code started_ms} is the wall-clock start of the timed part, in epoch milliseconds.
+     */
     public static final String RESULT_TAG = "SABA_RESULT";
 
     @Parameters(index = "0", description = "workload: lr, rf, gbt, svm, pagerank, nweight, sql, wordcount, sort, "
@@ -66,8 +69,10 @@ public final class WorkloadMain implements Callable<Integer> {
                     r.seconds(), executors));
             System.out.printf(Locale.ROOT, "%s (%s, %d bytes input, %d executors): %.3f s, %s%n", r.name(), size,
                     r.inputBytes(), executors, r.seconds(), r.summary());
-            System.out.printf(Locale.ROOT, "%s workload=%s seconds=%.3f input_bytes=%d executors=%d summary=%s%n",
-                    RESULT_TAG, r.name(), r.seconds(), r.inputBytes(), executors, r.summary().replace(' ', ','));
+            System.out.printf(Locale.ROOT,
+                    "%s workload=%s seconds=%.3f started_ms=%d input_bytes=%d executors=%d summary=%s%n", RESULT_TAG,
+                    r.name(), r.seconds(), r.startedEpochMillis(), r.inputBytes(), executors,
+                    r.summary().replace(' ', ','));
             return 0;
         }
     }

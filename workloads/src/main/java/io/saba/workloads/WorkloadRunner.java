@@ -17,9 +17,10 @@ public final class WorkloadRunner {
      * @param seconds     the timed part
      * @param summary     a deterministic summary of the output
      * @param startedAt   when the timed part began
+     * @param startedEpochMillis the same instant on the wall clock (to line up samples taken elsewhere)
      */
     public record Result(String name, String reportType, long inputBytes, double seconds, String summary,
-                        LocalDateTime startedAt) {
+                        LocalDateTime startedAt, long startedEpochMillis) {
     }
 
     public static Result run(SparkSession spark, String name, Size size) {
@@ -27,10 +28,11 @@ public final class WorkloadRunner {
         long bytes = w.prepare(spark, size);
         try {
             LocalDateTime at = LocalDateTime.now();
+            long epoch = System.currentTimeMillis();
             long t0 = System.nanoTime();
             String summary = w.run(spark);
             double seconds = (System.nanoTime() - t0) / 1e9;
-            return new Result(w.key(), w.reportType(), bytes, seconds, summary, at);
+            return new Result(w.key(), w.reportType(), bytes, seconds, summary, at, epoch);
         } finally {
             w.cleanup();
         }

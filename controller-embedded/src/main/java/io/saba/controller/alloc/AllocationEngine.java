@@ -24,7 +24,12 @@ public interface AllocationEngine {
      */
     PortAllocation allocatePort(LevelPlan plan, PortId port, int queues, List<AppAtPort> apps);
 
-    /** An application crossing a port, as the engine needs it. */
-    record AppAtPort(String appId, int level, SensitivityModel model) {
+    /**
+     * An application crossing a port, as the engine needs it.
+     *
+     * @param workload its sensitivity-table key
+     * @param flows    its connections across the port
+     */
+    record AppAtPort(String appId, String workload, int level, SensitivityModel model, int flows) {
     }
 }

@@ -24,6 +24,7 @@ import java.util.Map;
 public final class CoreAllocationEngine implements AllocationEngine {
     private final Allocator allocator;
     private final int minQueues;
+    private final CorunWeighting corun;
 
     private record CorePlan(LevelAssignment byWorkload, LevelHierarchy hierarchy) {
     }
@@ -34,8 +35,19 @@ public final class CoreAllocationEngine implements AllocationEngine {
 
     /** @param minQueues the smallest queue count of any port the engine will be asked about */
     public CoreAllocationEngine(Allocator allocator, int minQueues) {
+        this(allocator, minQueues, null);
+    }
+
+    /** @param corun the co-run weighting that replaces Eq. 2's weights where it can, or null for Eq. 2 only */
+    public CoreAllocationEngine(Allocator allocator, int minQueues, CorunWeighting corun) {
         this.allocator = allocator;
         this.minQueues = minQueues;
+        this.corun = corun;
+    }
+
+    /** The co-run weighting, or null when the engine uses Eq. 2 alone. */
+    public CorunWeighting corun() {
+        return corun;
     }
 
     @Override
@@ -93,6 +105,16 @@ public final class CoreAllocationEngine implements AllocationEngine {
             int g = groupOfApp[i];
             appWeights.put(apps.get(i).appId(), q.shares().weight(g, next[g]++));
         }
-        return new PortAllocation(port, q.queueMap(), q.queueWeights(), appWeights);
+        Map<String, Double> chosen = corun == null ? null : corun.weights(port, apps, appWeights);
+        if (chosen == null) {
+            return new PortAllocation(port, q.queueMap(), q.queueWeights(), appWeights);
+        }
+        // the queue map stays the level hierarchy's; the queues' weights are the sums of their applications'
+        double[] queueWeights = new double[queues];
+        queueWeights[Allocator.DEFAULT_QUEUE] = 1 - allocator.cSaba();
+        for (AppAtPort a : apps) {
+            queueWeights[q.queueOfLevel()[a.level()]] += chosen.get(a.appId());
+        }
+        return new PortAllocation(port, q.queueMap(), queueWeights, chosen);
     }
 }

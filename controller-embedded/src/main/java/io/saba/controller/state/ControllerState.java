@@ -39,7 +39,8 @@ public final class ControllerState {
     private final PathResolver resolver;
     private final AllocationEngine engine;
     private final PortListener listener;
-    private ModelCatalog catalog;
+    /** Immutable; volatile so the allocation engine may read the current one without the controller's lock. */
+    private volatile ModelCatalog catalog;
     private final Map<String, AppRecord> apps = new LinkedHashMap<>();
     private final Map<PortId, Map<String, Integer>> ports = new HashMap<>();
     private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
@@ -442,7 +443,7 @@ public final class ControllerState {
             // level 0 is the default class (queue 0, no Saba share); only a group member, before its leader's plan
             // covers a new workload, holds such applications
             if (app.level != 0) {
-                out.add(new AppAtPort(id, app.level, app.model));
+                out.add(new AppAtPort(id, app.workload, app.level, app.model, at.get(id)));
             }
         }
         return out;

@@ -1,0 +1,181 @@
+package io.saba.core.corun;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Chooses one port's weights by minimising the co-run predictor's total slowdown ({@link CorunPredictor}). The
+ * objective is a replay, not a closed form, and not convex (jobs ending change who shares what), so the search is
+ * exhaustive on a grid for two applications, a grid over the simplex refined by local search for three or four,
+ * and a multi-start local search (moving weight between pairs, with shrinking steps) for more; every start (the
+ * equal split, each application first, and the caller's own, such as the Eq. 2 solution) is kept if nothing beats
+ * it.
+ */
+public final class CorunAllocator {
+    private static final double GRID = 0.0125;
+    /** Simplex grid step for three or four applications (171 or 1,140 points before the floor). */
+    private static final double SIMPLEX_GRID = 0.05;
+    private static final int GRID_REFINED = 3;
+    private static final double[] STEPS = {0.2, 0.1, 0.05, 0.025, 0.0125};
+
+    private CorunAllocator() {
+    }
+
+    /**
+     * A port's choice.
+     *
+     * @param weights        shares summing to the capacity, each at least the floor
+     * @param predictedTotal predicted sum of slowdowns under {@code weights}
+     * @param equalTotal     the same under the equal split (the baseline a plan must beat)
+     */
+    public record Decision(double[] weights, double predictedTotal, double equalTotal) {
+        /** Predicted gain over the equal split, as a fraction of the equal split's total. */
+        public double gainOverEqual() {
+            return equalTotal <= 0 ? 0 : (equalTotal - predictedTotal) / equalTotal;
+        }
+    }
+
+    /**
+     * @param apps     the applications on the port
+     * @param capacity the share of the link the weights divide (C_Saba)
+     * @param floor    the least share any application gets
+     * @param offsets  where each application is in its run (seconds of its alone run), or null for all at 0
+     * @param starts   extra starting points (weights summing to {@code capacity}), e.g. Eq. 2's solution
+     */
+    public static Decision choose(List<CorunProfile> apps, double capacity, double floor, double[] offsets,
+                                  List<double[]> starts) {
+        int n = apps.size();
+        if (n == 0) {
+            return new Decision(new double[0], 0, 0);
+        }
+        double f = Math.min(floor / capacity, 1.0 / n); // the floor as a fraction of the capacity
+        double[] equal = new double[n];
+        Arrays.fill(equal, 1.0 / n);
+        double equalTotal = CorunPredictor.total(apps, equal, offsets);
+        if (n == 1) {
+            return new Decision(new double[] {capacity}, equalTotal, equalTotal);
+        }
+        double[] best = equal;
+        double bestTotal = equalTotal;
+        List<double[]> candidates = new ArrayList<>();
+        if (n == 2) {
+            for (double x = f; x <= 1 - f + 1e-12; x += GRID) {
+                candidates.add(new double[] {x, 1 - x});
+            }
+        } else if (n <= 4) {
+            candidates.addAll(bestOfSimplexGrid(apps, n, f, offsets));
+        } else {
+            for (int i = 0; i < n; i++) {
+                double[] first = new double[n];
+                Arrays.fill(first, f);
+                first[i] = 1 - (n - 1) * f;
+                candidates.add(first);
+            }
+        }
+        for (double[] s : starts == null ? List.<double[]>of() : starts) {
+            candidates.add(normalised(s, f));
+        }
+        for (double[] c : candidates) {
+            double[] x = n == 2 ? c : improve(apps, c, f, offsets);
+            double t = CorunPredictor.total(apps, x, offsets);
+            if (t < bestTotal - 1e-12) {
+                best = x;
+                bestTotal = t;
+            }
+        }
+        if (n > 2 && best == equal) {
+            best = improve(apps, equal, f, offsets);
+            bestTotal = CorunPredictor.total(apps, best, offsets);
+        }
+        double[] w = best.clone();
+        for (int i = 0; i < n; i++) {
+            w[i] *= capacity;
+        }
+        return new Decision(w, bestTotal, equalTotal);
+    }
+
+    /** The {@link #GRID_REFINED} best points of a grid over the simplex (each coordinate ≥ f). */
+    private static List<double[]> bestOfSimplexGrid(List<CorunProfile> apps, int n, double f, double[] offsets) {
+        List<double[]> points = new ArrayList<>();
+        int units = (int) Math.round(1 / SIMPLEX_GRID);
+        compositions(new int[n], 0, units, points, f);
+        points.sort(java.util.Comparator.comparingDouble(x -> CorunPredictor.total(apps, x, offsets)));
+        return points.subList(0, Math.min(GRID_REFINED, points.size()));
+    }
+
+    private static void compositions(int[] parts, int i, int left, List<double[]> out, double f) {
+        if (i == parts.length - 1) {
+            parts[i] = left;
+            double[] x = new double[parts.length];
+            double free = 1 - parts.length * f; // what is left to divide once everyone has the floor
+            for (int k = 0; k < parts.length; k++) {
+                x[k] = f + parts[k] * SIMPLEX_GRID * free;
+            }
+            out.add(x);
+            return;
+        }
+        for (int p = 0; p <= left; p++) {
+            parts[i] = p;
+            compositions(parts, i + 1, left - p, out, f);
+        }
+    }
+
+    /** Local search: move weight between two applications while that lowers the total. */
+    private static double[] improve(List<CorunProfile> apps, double[] start, double f, double[] offsets) {
+        double[] x = start.clone();
+        double cur = CorunPredictor.total(apps, x, offsets);
+        for (double step : STEPS) {
+            boolean moved = true;
+            while (moved) {
+                moved = false;
+                double[] bestX = null;
+                double bestT = cur;
+                for (int i = 0; i < x.length; i++) {
+                    for (int j = 0; j < x.length; j++) {
+                        if (i == j || x[j] - step < f - 1e-12) {
+                            continue;
+                        }
+                        double[] y = x.clone();
+                        y[i] += step;
+                        y[j] -= step;
+                        double t = CorunPredictor.total(apps, y, offsets);
+                        if (t < bestT - 1e-9) {
+                            bestT = t;
+                            bestX = y;
+                        }
+                    }
+                }
+                if (bestX != null) {
+                    x = bestX;
+                    cur = bestT;
+                    moved = true;
+                }
+            }
+        }
+        return x;
+    }
+
+    /** A caller's weights as fractions summing to 1, each at least {@code f}. */
+    private static double[] normalised(double[] w, double f) {
+        double sum = Arrays.stream(w).map(v -> Math.max(v, 0)).sum();
+        double[] x = new double[w.length];
+        for (int i = 0; i < w.length; i++) {
+            x[i] = sum > 0 ? Math.max(w[i], 0) / sum : 1.0 / w.length;
+        }
+        // lift what is under the floor, taking it proportionally from the rest
+        double lifted = 0;
+        double rest = 0;
+        for (double v : x) {
+            if (v < f) {
+                lifted += f - v;
+            } else {
+                rest += v - f;
+            }
+        }
+        for (int i = 0; i < x.length; i++) {
+            x[i] = x[i] < f ? f : f + (x[i] - f) * (rest > 0 ? (rest - lifted) / rest : 0);
+        }
+        return x;
+    }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Summarises co-run repetitions: times.txt (rep case A_seconds B_seconds) -> per treatment the median times,
+the slowdowns against the median alone time, and the sum of slowdowns with a bootstrap 95 % interval of its median
+(repetitions resampled with replacement, 10,000 draws, fixed seed). A repetition whose time is missing for a
+treatment (a failed run) is left out of that treatment and counted.
+
+usage: corun-summary.py TIMES A B
+"""
+import random
+import statistics
+import sys
+
+
+def bootstrap_median(values, draws=10_000, seed=1):
+    rng = random.Random(seed)
+    meds = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(draws))
+    return meds[int(0.025 * draws)], meds[int(0.975 * draws) - 1]
+
+
+def main():
+    times, a, b = sys.argv[1], sys.argv[2], sys.argv[3]
+    rows = []
+    for line in open(times).read().splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 2:
+            rows.append((f[0], f[1], float(f[2]) if len(f) > 2 else None, float(f[3]) if len(f) > 3 else None))
+    cases = []
+    for _, c, _, _ in rows:
+        if c not in cases:
+            cases.append(c)
+    alone = [r for r in rows if r[1] == "alone" and r[2] and r[3]]
+    if not alone:
+        sys.exit("no complete 'alone' repetition in " + times)
+    base_a = statistics.median(r[2] for r in alone)
+    base_b = statistics.median(r[3] for r in alone)
+    print(f"alone (median of {len(alone)}): {a} {base_a:.1f} s, {b} {base_b:.1f} s")
+    print(f"{'treatment':<10} {'n':>2} {a + ' s':>9} {b + ' s':>9} {a + ' x':>8} {b + ' x':>8} "
+          f"{'sum x':>7} {'95% interval':>15}  per repetition")
+    for c in cases:
+        if c == "alone":
+            continue
+        ok = [r for r in rows if r[1] == c and r[2] and r[3]]
+        failed = len([r for r in rows if r[1] == c]) - len(ok)
+        if not ok:
+            print(f"{c:<10} no complete repetition ({failed} failed)")
+            continue
+        sums = [r[2] / base_a + r[3] / base_b for r in ok]
+        lo, hi = bootstrap_median(sums)
+        ta = statistics.median(r[2] for r in ok)
+        tb = statistics.median(r[3] for r in ok)
+        note = f"  ({failed} failed)" if failed else ""
+        print(f"{c:<10} {len(ok):>2} {ta:9.1f} {tb:9.1f} {ta / base_a:7.2f}x {tb / base_b:7.2f}x "
+              f"{statistics.median(sums):7.2f} [{lo:5.2f}, {hi:5.2f}]  "
+              + " ".join(f"{s:.2f}" for s in sums) + note)
+
+
+if __name__ == "__main__":
+    main()
