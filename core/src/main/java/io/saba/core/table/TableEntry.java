@@ -83,7 +83,7 @@ public record TableEntry(String workload, FittedModel fit, ProfilingContext cont
         if (traffic == null) {
             return null;
         }
-        return new CorunProfile(traffic, samples().isEmpty() ? traffic.meanUtilisation() : NetworkBound.of(samples()));
+        return samples().isEmpty() ? CorunProfile.of(traffic) : new CorunProfile(traffic, NetworkBound.of(samples()));
     }
 
     /** The family a model belongs to by its form: a + c/b is inverse, a polynomial is the paper's. */
