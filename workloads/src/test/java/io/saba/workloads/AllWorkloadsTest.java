@@ -127,8 +127,7 @@ class AllWorkloadsTest {
         String out = buf.toString(StandardCharsets.UTF_8);
         System.out.print(out);
         assertEquals(0, code, out);
-        assertTrue(out.matches("(?s).*SABA_RESULT workload=wordcount seconds=\\d+\\.\\d{3} started_ms=\\d+ input_bytes=\\d+.*"),
-                out);
+        assertTrue(out.matches("(?s).*SABA_RESULT workload=wordcount seconds=\\d+\\.\\d{3} started_ms=\\d+ input_bytes=\\d+.*"), out);
         assertTrue(out.contains("summary=records=10000,sorted=true"), out);
         List<String> lines = Files.readAllLines(report);
         assertEquals(3, lines.size(), lines.toString());

@@ -1,6 +1,7 @@
 package io.saba.controller.state;
 
 import io.saba.wire.ConnectionKey;
+import io.saba.wire.WorkloadLabel;
 import java.util.List;
 
 /**
@@ -10,8 +11,16 @@ import java.util.List;
 public sealed interface Mutation {
     String appId();
 
+    /**
+     * A registration. A blank workload is {@link WorkloadLabel#DEFAULT}, as in every client: it gets the default
+     * model like any unknown key. Normalised here, where live requests, journal replay and a group's log all pass, so
+     * no plan ever sees a blank workload (the planner names its clusters after workloads).
+     */
     record Register(String appId, String workload, String framework, String user, int attempt, String tenant)
             implements Mutation {
+        public Register {
+            workload = WorkloadLabel.orDefault(workload);
+        }
     }
 
     /** Deregistration, lease expiry or replacement: the reason is for logs and the journal. */
