@@ -7,9 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A testbed workload's traffic record: the egress of the hosts that run its executors, sampled every
- * {@code intervalMillis}, as a fraction of the link rate per interval, averaged over those hosts (where co-running
- * applications meet on the testbed: each host's NIC egress is shaped to the link rate).
+ * A testbed workload's traffic record: the egress of the hosts that run its executors (where co-running
+ * applications meet on the testbed: each host's NIC egress is shaped to the link rate), sampled every
+ * {@code intervalMillis}, as a fraction of the link rate per interval: the busiest of those hosts in each interval.
+ * The busiest, not the mean: an application's hosts play different parts (an ML job's executors send their results
+ * to the driver's host at the full link rate while that host sends only broadcasts), and the mean of a link at full
+ * rate and one nearly idle looks like two links at half rate, which a shared port would barely slow.
  */
 public final class TestbedTrafficRecorder implements TrafficRecorder {
     public static final long DEFAULT_INTERVAL_MILLIS = 100;
@@ -44,17 +47,17 @@ public final class TestbedTrafficRecorder implements TrafficRecorder {
                     return null; // the samples do not cover the job's window
                 }
                 double linkBytes = spec.linkRateBps() / 8.0 * intervalMillis / 1000.0;
-                double[] mean = null;
+                double[] busiest = null;
                 for (String ns : namespaces) {
                     double[] b = s.perInterval(ns, startedMillis, end, intervalMillis);
-                    if (mean == null) {
-                        mean = new double[b.length];
+                    if (busiest == null) {
+                        busiest = new double[b.length];
                     }
                     for (int i = 0; i < b.length; i++) {
-                        mean[i] += Math.min(1, b[i] / linkBytes) / namespaces.size();
+                        busiest[i] = Math.max(busiest[i], Math.min(1, b[i] / linkBytes));
                     }
                 }
-                return new TrafficRecord(intervalMillis / 1000.0, mean);
+                return new TrafficRecord(intervalMillis / 1000.0, busiest);
             }
 
             @Override
