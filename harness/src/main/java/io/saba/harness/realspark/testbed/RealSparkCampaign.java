@@ -85,7 +85,8 @@ public final class RealSparkCampaign {
         try {
             json = Files.readString(settings.table(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the table " + settings.table() + ": " + e.getMessage());
+            throw new IllegalArgumentException("cannot read the table " + settings.table() + " (" + e + "); give "
+                    + "the sensitivity table the controller allocates with as --table");
         }
         SensitivityTable table = SensitivityTableCodec.parse(json, settings.table().toString());
         List<String> workloads = workloadsOf(table, settings.table(), settings.knownWorkloads());

@@ -1,0 +1,118 @@
+package io.saba.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.saba.harness.realspark.JobRow;
+import io.saba.harness.realspark.JobsCsv;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code saba campaign --testbed} end to end (root; CI runs it): one setup of three tiny jobs on a 3-host testbed,
+ * real Spark standalone, real drivers and executors, under the baseline and under Saba with a standalone controller
+ * programming the testbed's qdiscs. Seed 7 draws nutchindexing x0.5 on h2, wordcount x0.5 on h3 and nutchindexing x2
+ * on h2 and h3 from the measured table's four workloads (two applications of one workload: registrations are
+ * counted per workload). About 3.5 minutes on 2 loaded cores at nice 19.
+ */
+class TestbedSparkCampaignTest {
+    private static final Path SPARK_HOME = Path.of("..", "workloads", "target", "spark-home");
+    private static final String NAME = "cmpe2e";
+    private static final String SUBNET = "10.95.0";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    void oneSetupRunsUnderBothTreatmentsOnItsDrawnHostsAndTheControllerSeesEveryJob() throws Exception {
+        String why = missing();
+        if (why != null) {
+            System.out.println("SKIP TestbedSparkCampaignTest: " + why);
+        }
+        assumeTrue(why == null, why);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cl = SabaCli.newCommandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute("campaign", "--testbed", "--setups", "1", "--seed", "7", "--hosts", "3", "--scale",
+                "tiny", "--link-rate", "100mbit", "--name", NAME, "--subnet", SUBNET, "--table",
+                Path.of("..", "examples", "measured-testbed-table.json").toString(), "--spark-home",
+                SPARK_HOME.toString(), "--out", dir.toString());
+        System.out.println(out);
+        assertEquals(0, code, err.toString());
+
+        List<JobRow> rows = new JobsCsv(dir.resolve("jobs.csv")).read().get(0);
+        assertEquals(List.of("nutchindexing", "wordcount", "nutchindexing"),
+                rows.stream().map(r -> r.job().workload()).toList());
+        for (JobRow r : rows) {
+            assertTrue(r.complete() && r.baseline().seconds() > 0 && r.saba().seconds() > 0, "both times: " + r);
+            // no note: every executor ran on its drawn host in both runs, and the controller listed the job
+            assertEquals("", r.note(), r.job().id());
+        }
+        assertEquals(List.of(2), rows.get(0).job().hosts());
+        assertEquals(List.of(2, 3), rows.get(2).job().hosts());
+
+        JsonNode status = new ObjectMapper().readTree(dir.resolve("logs/s000/saba-status.json").toFile());
+        List<String> registered = new ArrayList<>();
+        for (JsonNode a : status.path("applications")) {
+            assertTrue(a.path("workload_known").asBoolean(), a.toString());
+            assertTrue(a.path("level").asInt() >= 1, "a Saba level: " + a);
+            registered.add(a.path("workload").asText());
+        }
+        assertEquals(List.of("nutchindexing", "nutchindexing", "wordcount"), registered.stream().sorted().toList());
+        assertEquals("linux", status.path("backend").asText());
+
+        String text = out.toString();
+        assertTrue(text.contains("setup 0 baseline: start-up") && text.contains("setup 0 saba: start-up"), text);
+        assertTrue(text.contains("setup 0 done (1/1)") && text.contains("Fig. 8a"), text);
+        assertTrue(Files.readString(dir.resolve("summary.txt")).contains("Fig. 8b"));
+        assertTrue(Files.size(dir.resolve("setups-cdf.png")) > 0);
+        assertEquals(2, Files.readAllLines(dir.resolve("setups.csv")).size());
+
+        // nothing left: the testbed's namespaces and every process started on it are gone
+        assertTrue(run("ip", "netns", "list").lines().noneMatch(l -> l.startsWith("saba-" + NAME + "-")));
+        assertTrue(run("ps", "-eo", "args").lines().noneMatch(l -> l.contains(SUBNET + ".")),
+                "no process with the testbed's addresses left");
+    }
+
+    /** Why this machine cannot run the campaign, or null. */
+    private static String missing() throws Exception {
+        if (!run("id", "-u").strip().equals("0")) {
+            return "needs root (network namespaces, tc)";
+        }
+        if (!Files.isRegularFile(SPARK_HOME.resolve("jars").resolve("saba-workloads-0.1.0-SNAPSHOT.jar"))) {
+            return "no Spark home with the workloads at " + SPARK_HOME + " (mvn package builds it)";
+        }
+        try (var files = Files.list(Path.of("..", "spark-shuffle-saba", "target"))) {
+            if (files.noneMatch(f -> f.getFileName().toString().endsWith("-shaded.jar"))) {
+                return "no Saba shuffle jar in spark-shuffle-saba/target (mvn package builds it)";
+            }
+        } catch (java.io.IOException e) {
+            return "no spark-shuffle-saba/target (mvn package builds it)";
+        }
+        if (run("sh", "-c", "for c in curl tc ip; do command -v $c || echo missing; done").contains("missing")) {
+            return "needs curl, tc and ip (.ci/run installs them)";
+        }
+        return null;
+    }
+
+    private static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String s = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return s;
+    }
+}
