@@ -15,7 +15,8 @@
 #   saba    both on Saba's shuffle manager; a standalone controller on h1 whose Linux backend programs the hosts'
 #           NIC egress and the switch ports with its own weights (allocation ALLOCATION: corun or eq2)
 #   tagged  both on Saba's shuffle manager with a dry-run controller: every byte tagged, the links left one FIFO
-# Hand-set weights go on all six ports (h1..h3 egress, sw:1..3) as soon as both applications have a level.
+# Hand-set weights go on all six ports (h1..h3 egress, sw:1..3) before the applications start, on the levels the
+# controller gives them (saba allocate --levels).
 #
 # Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
 # testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
@@ -66,7 +67,6 @@ if [[ -z "$TABLE" ]]; then
 fi
 
 ctl_addr="$SUBNET.1:7070"
-status_url="http://$SUBNET.1:7071/status.json"
 cat > "$OUT/controller.yaml" <<YAML
 listen: $ctl_addr
 # host-queues: the senders' NICs are where the two applications meet first (h2 → h3 and h3 → h2, no fan-in)
@@ -92,39 +92,19 @@ run() {
   "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$f" --report "$OUT/$tag-$w.report" \
     "${conf[@]}" > "$OUT/$tag-$w.log" 2>&1
 }
-# levels_of_apps: polls the controller's status until A and B both have a level; prints "LEVEL_A LEVEL_B"
-levels_of_apps() {
-  ip netns exec "saba-$NAME-h1" python3 - "$status_url" "$A" "$B" <<'PY'
-import json, sys, time, urllib.request
-url, a, b = sys.argv[1:4]
-end = time.time() + 120
-while time.time() < end:
-    try:
-        lv = {x["workload"]: x["level"] for x in json.load(urllib.request.urlopen(url, timeout=2))["applications"]}
-        if lv.get(a, 0) >= 1 and lv.get(b, 0) >= 1:
-            print(lv[a], lv[b]); break
-    except OSError:
-        pass
-    time.sleep(0.2)
-PY
-}
-# set_weights PCT_A: once both have a level, PCT_A % of the Saba share to A's level and the rest to B's on every port
+# the levels the controller gives A and B (they depend only on the table and the workloads present)
+read -r la lb < <("$saba" allocate --table "$TABLE" --apps "$A,$B" --levels | awk -v a="$A" -v b="$B" \
+  '$1 == a { la = $2 } $1 == b { lb = $2 } END { print la, lb }')
+[[ -n "${la:-}" && "$la" != "$lb" ]] || { echo "fig1b: $A and $B share a level in $TABLE" >&2; exit 2; }
+# set_weights PCT_A: PCT_A % of the Saba share to A's level and the rest to B's, on every port, in one push
 set_weights() {
-  local la lb wa wb
-  read -r la lb < <(levels_of_apps) || true
-  [[ -n "${la:-}" && "$la" != "$lb" ]] || { echo "r$rep: no distinct levels for $A/$B" >&2; return; }
+  local wa wb
   wa=$(python3 -c "print(round(0.9 * $1 / 100, 4))"); wb=$(python3 -c "print(round(0.9 - $wa, 4))")
-  local pids=()
-  for p in "${ports[@]}"; do
-    "$saba" testbed apply --name "$NAME" --port "$p" --weights "$la=$wa,$lb=$wb" >/dev/null & pids+=($!)
-  done
-  wait "${pids[@]}"
+  "$saba" testbed apply --name "$NAME" --port "$(IFS=,; echo "${ports[*]}")" --weights "$la=$wa,$lb=$wb" >/dev/null
   echo "r$rep: $A level $la weight $wa, $B level $lb weight $wb on ${ports[*]}"
 }
 reset_ports() {
-  local pids=()
-  for p in "${ports[@]}"; do "$saba" testbed apply --name "$NAME" --port "$p" --reset >/dev/null & pids+=($!); done
-  wait "${pids[@]}"
+  "$saba" testbed apply --name "$NAME" --port "$(IFS=,; echo "${ports[*]}")" --reset >/dev/null
 }
 start_controller() { # CONFIG LOG
   ip netns exec "saba-$NAME-h1" "$saba" controller --config "$1" > "$2" 2>&1 &
@@ -147,9 +127,10 @@ together() {
           ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-$tag.txt" 2>&1 || true) &
       wait $pa $pb; stop_controller ;;
     tagged|fair|w*)
+      # weights in place before the applications start; the dry-run controller only hands out the levels
+      case $c in fair) set_weights 50 >> "$OUT/weights.log" 2>&1 ;; w*) set_weights "${c#w}" >> "$OUT/weights.log" 2>&1 ;; esac
       start_controller "$OUT/controller-dry.yaml" "$OUT/controller-$tag.log"
       run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
-      case $c in fair) set_weights 50 >> "$OUT/weights.log" 2>&1 ;; w*) set_weights "${c#w}" >> "$OUT/weights.log" 2>&1 ;; esac
       wait $pa $pb
       [[ $c == tagged ]] || reset_ports
       stop_controller ;;

@@ -2,6 +2,9 @@ package io.saba.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.saba.core.corun.CorunAllocator;
+import io.saba.core.corun.CorunPredictor;
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.Eq2Solver;
 import io.saba.core.solve.PortSolution;
@@ -48,6 +51,20 @@ final class AllocateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of a table.")
     boolean json;
 
+    @Option(names = "--method", defaultValue = "eq2",
+            description = "eq2 (the paper's: static slowdown curves) or corun (replay the entries' traffic records "
+                    + "through a work-conserving port; needs traffic records in the table) (default ${DEFAULT-VALUE})")
+    String method;
+
+    @Option(names = "--evaluate", split = ";", paramLabel = "W1,W2,...",
+            description = "corun: also predict these weightings (percent of the link per application, in --apps "
+                    + "order; several separated by ';'), e.g. '25,75;50,50;75,25'")
+    List<String> evaluate = new ArrayList<>();
+
+    @Option(names = "--levels", description = "Print the priority level the controller gives each workload when "
+            + "these are the workloads registered (one 'workload level' line each), instead of weights.")
+    boolean levels;
+
     @Override
     public Integer call() throws IOException {
         if (!(capacityPercent > 0 && capacityPercent <= 100)) {
@@ -69,8 +86,27 @@ final class AllocateCommand implements Callable<Integer> {
             names.add(n == 1 ? key : key + "#" + n);
             models.add(e.model());
         }
-        PortSolution s = new Eq2Solver(floorPercent / 100).solve(models, capacityPercent / 100);
         PrintWriter o = spec.commandLine().getOut();
+        if (levels) {
+            // the controller clusters the distinct workloads present (EmbeddedController's engine, 8 levels)
+            Map<String, SensitivityModel> byWorkload = new java.util.TreeMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                byWorkload.put(names.get(i).replaceFirst("#\\d+$", ""), models.get(i));
+            }
+            Map<String, Integer> level = new io.saba.controller.alloc.CoreAllocationEngine(
+                    new io.saba.core.alloc.Allocator(new Eq2Solver(), 8, capacityPercent / 100), 8)
+                    .plan(byWorkload).levelOfWorkload();
+            byWorkload.keySet().forEach(w -> o.println(w + " " + level.get(w)));
+            o.flush();
+            return 0;
+        }
+        if ("corun".equals(method)) {
+            return corun(t, names, o);
+        }
+        if (!"eq2".equals(method)) {
+            throw new IllegalArgumentException("--method must be eq2 or corun, got '" + method + "'");
+        }
+        PortSolution s = new Eq2Solver(floorPercent / 100).solve(models, capacityPercent / 100);
         if (json) {
             o.println(toJson(names, models, s));
         } else {
@@ -83,6 +119,62 @@ final class AllocateCommand implements Callable<Integer> {
         }
         o.flush();
         return 0;
+    }
+
+    /** The co-run predictor's choice and its predictions for the weightings asked about. */
+    private int corun(SensitivityTable t, List<String> names, PrintWriter o) {
+        List<CorunProfile> profiles = new ArrayList<>();
+        for (String n : names) {
+            String key = n.replaceFirst("#\\d+$", "");
+            CorunProfile p = t.find(key).orElseThrow().corunProfile();
+            if (p == null) {
+                throw new IllegalArgumentException("--method corun: workload '" + key + "' in " + table
+                        + " has no traffic record (profile it with saba profile --testbed)");
+            }
+            profiles.add(p);
+        }
+        CorunAllocator.Decision d = CorunAllocator.choose(profiles, capacityPercent / 100, floorPercent / 100, null,
+                List.of());
+        o.printf("%-16s %8s %8s %12s%n", "application", "c", "alone s", "");
+        for (int i = 0; i < names.size(); i++) {
+            o.printf("%-16s %8.3f %8.1f%n", names.get(i), profiles.get(i).networkBound(),
+                    profiles.get(i).record().seconds());
+        }
+        o.printf("%-24s %s   %s%n", "weights (% of the link)", "predicted slowdowns", "sum");
+        printPrediction(o, "co-run choice", d.weights(), profiles);
+        double[] equal = new double[names.size()];
+        java.util.Arrays.fill(equal, capacityPercent / 100 / names.size());
+        printPrediction(o, "equal split", equal, profiles);
+        for (String spec : evaluate) {
+            String[] parts = spec.split(",");
+            if (parts.length != names.size()) {
+                throw new IllegalArgumentException("--evaluate '" + spec + "': " + names.size() + " weights expected");
+            }
+            double[] w = new double[parts.length];
+            for (int i = 0; i < w.length; i++) {
+                try {
+                    w[i] = Double.parseDouble(parts[i].trim()) / 100;
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--evaluate '" + spec + "': '" + parts[i] + "' is not a number");
+                }
+            }
+            printPrediction(o, spec, w, profiles);
+        }
+        o.flush();
+        return 0;
+    }
+
+    private static void printPrediction(PrintWriter o, String label, double[] w, List<CorunProfile> profiles) {
+        double[] d = CorunPredictor.slowdowns(profiles, w);
+        StringBuilder ws = new StringBuilder();
+        StringBuilder ds = new StringBuilder();
+        double sum = 0;
+        for (int i = 0; i < w.length; i++) {
+            ws.append(String.format(java.util.Locale.ROOT, "%s%.1f", i == 0 ? "" : "/", 100 * w[i]));
+            ds.append(String.format(java.util.Locale.ROOT, "%s%.3fx", i == 0 ? "" : " ", d[i]));
+            sum += d[i];
+        }
+        o.printf("%-14s %-10s %s   %.3f%n", label, ws, ds, sum);
     }
 
     private static String toJson(List<String> names, List<SensitivityModel> models, PortSolution s) throws IOException {

@@ -2,7 +2,7 @@ package io.saba.cli;
 
 import io.saba.controller.shell.ProcessRunner;
 import io.saba.controller.testbed.TestbedSpec;
-import io.saba.core.model.FittedModel;
+import io.saba.core.model.ModelChoice;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
 import io.saba.core.table.SensitivityTable;
@@ -39,8 +39,9 @@ import picocli.CommandLine.Option;
  * plots the curves. Every run is journaled in DIR/NAME/runs.csv, so re-running the same command resumes.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-        description = "Profile workloads: run each at every bandwidth level (r times), fit D(b) of degree 1-3, "
-                + "write the sensitivity table and PNG curves. Re-run the same command to resume.")
+        description = "Profile workloads: run each at every bandwidth level (r times), fit every model family, "
+                + "choose one by cross-validation, write the sensitivity table and PNG curves. Re-run the same "
+                + "command to resume.")
 final class ProfileCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     What what;
@@ -74,8 +75,11 @@ final class ProfileCommand implements Callable<Integer> {
     String levels;
     @Option(names = "--repeats", defaultValue = "3", description = "runs per level (default ${DEFAULT-VALUE})")
     int repeats;
-    @Option(names = "--degree", defaultValue = "3", description = "degree stored in the table (default ${DEFAULT-VALUE})")
-    int degree;
+    @Option(names = "--family", description = "model family stored in the table: auto (default; chosen by "
+            + "cross-validation), poly (the paper's), monotone-poly or inverse (a + c/b); see saba fit")
+    String family;
+    @Option(names = "--degree", description = "polynomial degree 1-3; alone, the paper's polynomial of that degree")
+    Integer degree;
     @Option(names = "--timeout", defaultValue = "900", description = "seconds before a run is killed (default ${DEFAULT-VALUE})")
     long timeoutSeconds;
     @Option(names = "--scale", defaultValue = "small", description = "built-in workloads' scale (default ${DEFAULT-VALUE})")
@@ -103,9 +107,7 @@ final class ProfileCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Double> lv = Profiler.parseLevels(levels);
-        if (degree < 1 || degree > 3) {
-            throw new IllegalArgumentException("--degree must be 1 to 3, got " + degree);
-        }
+        ModelChoice choice = FitCommand.choice(family, degree);
         if (what.command != null && (name == null || name.isBlank())) {
             throw new IllegalArgumentException("--command needs --name (the table key)");
         }
@@ -138,15 +140,15 @@ final class ProfileCommand implements Callable<Integer> {
                                 + ("1".equals(factor) ? "" : " x" + factor) : null,
                         null, spec == null ? fabric : null, "measured", MachineInfo.describe(),
                         settings(lv, cmd, spec), Map.of());
-                Profiler.Outcome o = profiler.profile(key, cmd, lv, repeats, degree,
+                Profiler.Outcome o = profiler.profile(key, cmd, lv, repeats, choice,
                         new RunJournal(dir.resolve(key).resolve("runs.csv")), dir.resolve(key), ctx);
-                table = table.with(o.entry());
+                table = table.with(o.traffic() == null ? o.entry() : o.entry().withTraffic(o.traffic()));
                 if (note != null) {
                     table = table.withNote(note);
                 }
                 Files.writeString(out, SensitivityTableCodec.toJson(table));
                 Path png = dir.resolve(key + ".png");
-                CurvePlot.write(png, key, o.entry().samples(), o.fits());
+                CurvePlot.write(png, key, o.entry().samples(), o.selection());
                 System.out.print(summary(o));
                 System.out.println("table " + out + " updated; plot " + png);
             }
@@ -210,10 +212,8 @@ final class ProfileCommand implements Callable<Integer> {
         by.forEach((level, v) -> b.append(String.format(Locale.ROOT, "  %7.1f   %15.3f   %s%n", level,
                 median(v.stream().mapToDouble(Double::doubleValue).toArray()), v.stream()
                         .map(x -> String.format(Locale.ROOT, "%.2f", x)).toList())));
-        for (Map.Entry<Integer, FittedModel> f : o.fits().entrySet()) {
-            b.append(String.format(Locale.ROOT, "  k=%d  R² %.3f  %s%n", f.getKey(), f.getValue().r2(),
-                    f.getValue().model()));
-        }
+        b.append(FitCommand.candidates(o.selection()));
+        b.append("  chosen: ").append(o.entry().model()).append('\n');
         return b.toString();
     }
 

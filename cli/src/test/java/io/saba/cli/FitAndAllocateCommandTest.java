@@ -39,8 +39,30 @@ class FitAndAllocateCommandTest {
         Files.writeString(csv, "bandwidth_percent,slowdown\n10,1.9\n25,1.4\n75,1.02\n100,1.0\n");
         assertEquals(0, run("fit", "--samples", csv.toString(), "--workload", "pagerank", "--out", table.toString()));
         JsonNode t = new ObjectMapper().readTree(Files.readString(table));
-        assertEquals(2, t.get("workloads").get("lr").get("degree").asInt());
-        assertEquals(3, t.get("workloads").get("pagerank").get("degree").asInt());
+        assertEquals(2, t.get("workloads").get("lr").get("degree").asInt(), "a degree alone is the paper's method");
+        assertEquals("poly", t.get("workloads").get("lr").get("family").asText());
+        JsonNode pr = t.get("workloads").get("pagerank");
+        assertEquals("auto", pr.get("selection").get("choice").asText(), "without options, auto");
+        assertTrue(pr.get("monotone").asBoolean());
+        assertEquals(7, pr.get("selection").get("candidates").size(), "4 levels: k = 1..3 twice, and inverse");
+        assertTrue(out.toString().contains("<- chosen (auto: lowest leave-one-level-out RMSE)"), out.toString());
+    }
+
+    @Test
+    void refitReselectsEveryWorkloadOfATableFromItsSamplesKeepingTheContext() throws Exception {
+        Path table = dir.resolve("refit.json");
+        assertEquals(0, run("fit", "--refit", SHIPPED.toString(), "--out", table.toString()), err.toString());
+        var shipped = io.saba.core.table.SensitivityTableCodec.parse(Files.readString(SHIPPED), "shipped");
+        var refitted = io.saba.core.table.SensitivityTableCodec.parse(Files.readString(table), "refit");
+        assertEquals(shipped.entries().keySet(), refitted.entries().keySet());
+        for (var e : refitted.entries().values()) {
+            assertEquals(shipped.find(e.workload()).orElseThrow().context(), e.context());
+            assertEquals(shipped.find(e.workload()).orElseThrow().samples(), e.samples());
+            assertTrue(e.fit().monotone(), e.workload() + " " + e.model());
+            assertEquals("auto", e.selection().choice().toString());
+        }
+        assertEquals(2, run("fit", "--refit", SHIPPED.toString(), "--workload", "nosuch"));
+        assertEquals(2, run("fit", "--samples", SHIPPED.toString()), "--samples needs --workload");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.saba.profiler;
 
 import io.saba.core.model.FittedModel;
+import io.saba.core.model.ModelSelection;
 import io.saba.core.model.Sample;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,14 +9,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** A workload's samples and its fitted curves of degree 1 to 3, as a PNG (XChart, headless). */
+/** A workload's samples and every candidate model's curve, the chosen one marked, as a PNG (XChart, headless). */
 public final class CurvePlot {
     static {
         System.setProperty("java.awt.headless", "true");
@@ -24,7 +24,7 @@ public final class CurvePlot {
     private CurvePlot() {
     }
 
-    public static void write(Path png, String workload, List<Sample> samples, Map<Integer, FittedModel> fits)
+    public static void write(Path png, String workload, List<Sample> samples, ModelSelection selection)
             throws IOException {
         XYChart c = new XYChartBuilder().width(700).height(480).title("Sensitivity of " + workload)
                 .xAxisTitle("bandwidth (% of the link)").yAxisTitle("slowdown").build();
@@ -39,16 +39,21 @@ public final class CurvePlot {
         points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         points.setMarker(SeriesMarkers.CIRCLE);
         double lowest = samples.stream().mapToDouble(Sample::bandwidthPercent).min().orElse(5);
-        for (Map.Entry<Integer, FittedModel> f : fits.entrySet()) {
+        for (int i = 0; i < selection.candidates().size(); i++) {
+            FittedModel f = selection.candidates().get(i);
             List<Double> bx = new ArrayList<>();
             List<Double> by = new ArrayList<>();
             for (double b = lowest; b <= 100.0001; b += 0.5) {
                 bx.add(b);
-                by.add(f.getValue().model().slowdown(b / 100));
+                by.add(f.model().slowdown(b / 100));
             }
-            XYSeries s = c.addSeries(String.format(Locale.ROOT, "k=%d (R² %.3f)", f.getKey(), f.getValue().r2()),
-                    bx, by);
+            XYSeries s = c.addSeries(String.format(Locale.ROOT, "%s (R² %.3f, CV %s)%s", f.label(), f.r2(),
+                    Double.isNaN(f.cvRmse()) ? "-" : String.format(Locale.ROOT, "%.3f", f.cvRmse()),
+                    i == selection.chosenIndex() ? " chosen" : ""), bx, by);
             s.setMarker(SeriesMarkers.NONE);
+            if (i == selection.chosenIndex()) {
+                s.setLineWidth(4f);
+            }
         }
         Files.createDirectories(png.toAbsolutePath().getParent());
         BitmapEncoder.saveBitmap(c, png.toString(), BitmapEncoder.BitmapFormat.PNG);

@@ -2,7 +2,10 @@ package io.saba.profiler;
 
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.FittedModel;
-import io.saba.core.model.ModelFitter;
+import io.saba.core.model.ModelChoice;
+import io.saba.core.model.ModelFamily;
+import io.saba.core.model.ModelSelection;
+import io.saba.core.model.ModelSelector;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
 import io.saba.core.table.TableEntry;
@@ -22,8 +25,9 @@ import java.util.function.Consumer;
 /**
  * Profiles one workload: for each repetition, every bandwidth level (highest first, so a drifting machine shows
  * up as spread at every level rather than as a slope), set the limit, run, journal the run. Then slowdowns
- * against the median time at 100 %, fits of degree 1 to 3, and the table entry at the chosen degree with R² of
- * every degree in its context.
+ * against the median time at 100 %, every model family and degree fitted and one chosen by cross-validation
+ * ({@link ModelSelector}), and the table entry with its candidates and the paper's R² of every degree in its
+ * context.
  */
 public final class Profiler {
     /** The paper's levels (§4.1). */
@@ -49,7 +53,7 @@ public final class Profiler {
      *
      * @param traffic the traffic record of the median full-rate run, or null when none was recorded
      */
-    public record Outcome(String workload, List<RunRecord> runs, Map<Integer, FittedModel> fits, TableEntry entry,
+    public record Outcome(String workload, List<RunRecord> runs, ModelSelection selection, TableEntry entry,
                           TrafficRecord traffic) {
     }
 
@@ -60,8 +64,8 @@ public final class Profiler {
      * @param logDir  where each run's output goes (NAME-b{level}-r{rep}.log)
      * @param context nodes, dataset, machine and settings; date, fabric and source are filled here
      */
-    public Outcome profile(String workload, CommandWorkload command, List<Double> levels, int repeats, int degree,
-                           RunJournal journal, Path logDir, ProfilingContext context) throws IOException {
+    public Outcome profile(String workload, CommandWorkload command, List<Double> levels, int repeats,
+                           ModelChoice choice, RunJournal journal, Path logDir, ProfilingContext context) throws IOException {
         checkLevels(levels);
         if (repeats < 1) {
             throw new IllegalArgumentException("repetitions must be >= 1, got " + repeats);
@@ -95,8 +99,8 @@ public final class Profiler {
         } finally {
             limiter.reset();
         }
-        Outcome o = fit(workload, runs, degree, context);
-        return new Outcome(o.workload(), o.runs(), o.fits(), o.entry(), medianTraffic(runs, workload, logDir));
+        Outcome o = fit(workload, runs, choice, context);
+        return new Outcome(o.workload(), o.runs(), o.selection(), o.entry(), medianTraffic(runs, workload, logDir));
     }
 
     /** Runs once; at full rate, records its traffic beside the log. */
@@ -139,26 +143,25 @@ public final class Profiler {
     }
 
     /** Slowdowns and fits from recorded runs (also used to refit a journal without re-running). */
-    public Outcome fit(String workload, List<RunRecord> runs, int degree, ProfilingContext context) {
+    public Outcome fit(String workload, List<RunRecord> runs, ModelChoice choice, ProfilingContext context) {
         List<Sample> samples = SlowdownSamples.of(runs);
-        Map<Integer, FittedModel> fits = new TreeMap<>();
-        Map<Integer, Double> r2 = new TreeMap<>();
-        long levels = samples.stream().mapToDouble(Sample::bandwidthPercent).distinct().count();
-        for (int k = 1; k <= 3 && k < levels; k++) {
-            FittedModel f = ModelFitter.fit(samples, k);
-            fits.put(k, f);
-            r2.put(k, f.r2());
+        ModelSelection selection;
+        try {
+            selection = ModelSelector.select(samples, choice);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(workload + ": the completed runs cannot be fitted: " + e.getMessage(), e);
         }
-        FittedModel chosen = fits.get(degree);
-        if (chosen == null) {
-            throw new IllegalStateException(workload + ": a degree-" + degree + " fit needs completed runs at "
-                    + (degree + 1) + " levels, got " + levels);
+        Map<Integer, Double> r2 = new TreeMap<>();
+        for (FittedModel f : selection.candidates()) {
+            if (f.family() == ModelFamily.POLY) {
+                r2.put(f.degree(), f.r2());
+            }
         }
         ProfilingContext ctx = new ProfilingContext(context.nodes(), context.datasetSize(),
                 context.date() != null ? context.date() : java.time.LocalDate.now().toString(),
                 context.fabric() != null ? context.fabric() : limiter.fabric(),
                 context.source() != null ? context.source() : "measured", context.machine(), context.settings(), r2);
-        return new Outcome(workload, List.copyOf(runs), fits, TableEntry.of(workload, chosen, ctx), null);
+        return new Outcome(workload, List.copyOf(runs), selection, TableEntry.of(workload, selection, ctx), null);
     }
 
     static void checkLevels(List<Double> levels) {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.model.FittedModel;
+import io.saba.core.model.ModelChoice;
+import io.saba.core.model.ModelFamily;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
 import java.io.IOException;
@@ -45,25 +48,33 @@ class ProfilerTest {
     void measuresSlowdownsFitsAndPlots(@TempDir Path dir) throws Exception {
         List<String> progress = new ArrayList<>();
         Profiler p = new Profiler(hook(dir), progress::add);
-        Profiler.Outcome o = p.profile("t", workload(dir, ""), LEVELS, 2, 3, new RunJournal(dir.resolve("t/runs.csv")),
-                dir.resolve("t"), ProfilingContext.UNKNOWN);
+        Profiler.Outcome o = p.profile("t", workload(dir, ""), LEVELS, 2, ModelChoice.AUTO,
+                new RunJournal(dir.resolve("t/runs.csv")), dir.resolve("t"), ProfilingContext.UNKNOWN);
         assertEquals(8, o.runs().size());
         assertEquals(8, count(dir));
         assertEquals("100", Files.readString(dir.resolve("rate")).strip(), "the limit is reset after the profile");
         double[] slowdowns = o.entry().samples().stream().sorted((a, b) -> Double.compare(a.bandwidthPercent(),
                 b.bandwidthPercent())).mapToDouble(Sample::slowdown).toArray();
         assertArrayEquals(new double[] {5.5, 5.5, 2.5, 2.5, 1.5, 1.5, 1, 1}, slowdowns, 1e-9);
-        assertEquals(3, o.entry().model().degree());
-        assertEquals(Map.of(1, o.fits().get(1).r2(), 2, o.fits().get(2).r2(), 3, o.fits().get(3).r2()),
-                o.entry().context().r2ByDegree());
-        assertTrue(o.fits().get(3).r2() > o.fits().get(1).r2(), "a cubic fits 1/b better than a line");
+        // time = 1 + 100 / level: compute + transfer, which the inverse family is, and cross-validation sees it
+        assertEquals(ModelFamily.INVERSE, o.entry().family(), o.selection().candidates().toString());
+        assertEquals(0, o.entry().fit().cvRmse(), 1e-9);
+        assertEquals(o.selection(), o.entry().selection());
+        assertEquals(Map.of(1, poly(o, 1).r2(), 2, poly(o, 2).r2(), 3, poly(o, 3).r2()),
+                o.entry().context().r2ByDegree(), "the paper's R² of every degree stays in the context");
+        assertTrue(poly(o, 3).r2() > poly(o, 1).r2(), "a cubic fits 1/b better than a line");
         assertEquals("test hook", o.entry().context().fabric());
         assertEquals("measured", o.entry().context().source());
         Path png = dir.resolve("t.png");
-        CurvePlot.write(png, "t", o.entry().samples(), o.fits());
+        CurvePlot.write(png, "t", o.entry().samples(), o.selection());
         byte[] head = Arrays.copyOf(Files.readAllBytes(png), 4);
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, head);
         assertTrue(progress.stream().anyMatch(l -> l.startsWith("t at  10.0 % rep 1: 11.000 s")), progress.toString());
+    }
+
+    private static FittedModel poly(Profiler.Outcome o, int degree) {
+        return o.selection().candidates().stream().filter(f -> f.family() == ModelFamily.POLY && f.degree() == degree)
+                .findFirst().orElseThrow();
     }
 
     @Test
@@ -71,7 +82,7 @@ class ProfilerTest {
         // fails at 25 %, hangs at 10 % (killed after 2 s)
         String extra = "[ \"$l\" = 25 ] && { echo 'boom: out of memory' >&2; exit 3; }; [ \"$l\" = 10 ] && sleep 30;";
         CommandWorkload w = new CommandWorkload(workload(dir, extra).command(), Map.of(), Duration.ofSeconds(2));
-        Profiler.Outcome o = new Profiler(hook(dir), s -> { }).profile("t", w, LEVELS, 1, 1,
+        Profiler.Outcome o = new Profiler(hook(dir), s -> { }).profile("t", w, LEVELS, 1, ModelChoice.paper(1),
                 new RunJournal(dir.resolve("runs.csv")), dir, ProfilingContext.UNKNOWN);
         assertEquals(List.of(RunRecord.Outcome.COMPLETED, RunRecord.Outcome.COMPLETED, RunRecord.Outcome.FAILED,
                 RunRecord.Outcome.TIMED_OUT), o.runs().stream().map(RunRecord::outcome).toList());
@@ -82,8 +93,8 @@ class ProfilerTest {
         assertTrue(journal.get(3).startsWith("25,0,FAILED,,exit 3"), journal.get(3));
         assertTrue(journal.get(4).startsWith("10,0,TIMED_OUT,,killed after 2 s"), journal.get(4));
         // a degree the completed levels cannot support is refused, naming the shortfall
-        assertThrows(IllegalStateException.class, () -> new Profiler(hook(dir), s -> { }).fit("t", o.runs(), 2,
-                ProfilingContext.UNKNOWN));
+        assertThrows(IllegalStateException.class, () -> new Profiler(hook(dir), s -> { }).fit("t", o.runs(),
+                ModelChoice.paper(2), ProfilingContext.UNKNOWN));
     }
 
     @Test
@@ -108,11 +119,11 @@ class ProfilerTest {
             }
         };
         assertThrows(IllegalStateException.class, () -> new Profiler(flaky, s -> { }).profile("t", workload(dir, ""),
-                LEVELS, 1, 1, journal, dir, ProfilingContext.UNKNOWN));
+                LEVELS, 1, ModelChoice.paper(1), journal, dir, ProfilingContext.UNKNOWN));
         assertEquals(2, journal.read().size());
         assertEquals(2, count(dir));
-        Profiler.Outcome o = new Profiler(hook(dir), s -> { }).profile("t", workload(dir, ""), LEVELS, 1, 1, journal,
-                dir, ProfilingContext.UNKNOWN);
+        Profiler.Outcome o = new Profiler(hook(dir), s -> { }).profile("t", workload(dir, ""), LEVELS, 1,
+                ModelChoice.paper(1), journal, dir, ProfilingContext.UNKNOWN);
         assertEquals(4, o.runs().size());
         assertEquals(4, count(dir), "the two journaled runs are not repeated");
         assertEquals(List.of(100.0, 50.0, 25.0, 10.0), journal.read().stream().map(RunRecord::bandwidthPercent).toList());

@@ -3,6 +3,7 @@ package io.saba.cli.testbed;
 import io.saba.client.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.linux.LinuxPort;
+import io.saba.controller.fabric.linux.LinuxPortResolver;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
 import io.saba.controller.fabric.linux.PlainLink;
 import io.saba.controller.shell.ProcessRunner;
@@ -28,8 +29,10 @@ import picocli.CommandLine.Option;
 public final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--name", defaultValue = TestbedCommand.DEFAULT_NAME)
     String name;
-    @Option(names = "--port", defaultValue = "sw:1", description = "sw:N (switch egress toward hN) or hN:0 (host egress)")
-    String port;
+    @Option(names = "--port", defaultValue = "sw:1", split = ",",
+            description = "sw:N (switch egress toward hN) or hN:0 (host egress); several, comma-separated, are set in "
+                    + "one push")
+    List<String> ports;
     @Option(names = "--weights", description = "level=weight,... (fractions of the link)")
     String weights;
     @Option(names = "--reset", description = "remove Saba's classes and filters from the port")
@@ -39,17 +42,22 @@ public final class ApplyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         return TestbedCommand.report(() -> {
             TestbedSpec spec = TestbedSpec.load(name);
-            int colon = port.lastIndexOf(':');
-            if (colon < 0) {
-                throw new IllegalArgumentException("--port '" + port + "' is not node:port");
+            Map<PortId, LinuxPort> devices = new LinkedHashMap<>();
+            for (String port : ports) {
+                int colon = port.lastIndexOf(':');
+                if (colon < 0) {
+                    throw new IllegalArgumentException("--port '" + port + "' is not node:port");
+                }
+                PortId id = new PortId(port.substring(0, colon), Integer.parseInt(port.substring(colon + 1)));
+                devices.put(id, Testbed.ports(spec).resolve(id).orElseThrow(
+                        () -> new IllegalArgumentException("testbed " + name + " has no port " + id)));
             }
-            PortId id = new PortId(port.substring(0, colon), Integer.parseInt(port.substring(colon + 1)));
-            LinuxPort dev = Testbed.ports(spec).resolve(id).orElseThrow(
-                    () -> new IllegalArgumentException("testbed " + name + " has no port " + id));
             ProcessRunner shell = new ProcessRunner();
             if (reset) {
-                PlainLink.install(shell, dev);
-                System.out.println(id + ": plain link at " + dev.linkRateBps() + " bit/s");
+                for (Map.Entry<PortId, LinuxPort> e : devices.entrySet()) {
+                    PlainLink.install(shell, e.getValue());
+                    System.out.println(e.getKey() + ": plain link at " + e.getValue().linkRateBps() + " bit/s");
+                }
                 return 0;
             }
             if (weights == null) {
@@ -69,14 +77,18 @@ public final class ApplyCommand implements Callable<Integer> {
                 appWeights.put("level" + kv[0].trim(), w[q]);
             }
             // Not closed on purpose: the point is to leave the configuration in place.
-            LinuxTcBackend backend = new LinuxTcBackend(p -> p.equals(id) ? java.util.Optional.of(dev)
-                    : java.util.Optional.empty(), DscpMap.classSelectors(), 1.0, shell);
-            ApplyResult r = backend.apply(List.of(new PortAllocation(id, queueOfLevel, w, appWeights)));
+            LinuxTcBackend backend = new LinuxTcBackend(LinuxPortResolver.of(devices), DscpMap.classSelectors(), 1.0,
+                    shell);
+            List<PortAllocation> allocations = new java.util.ArrayList<>();
+            devices.keySet().forEach(id -> allocations.add(new PortAllocation(id, queueOfLevel, w, appWeights)));
+            ApplyResult r = backend.apply(allocations);
             if (!r.ok()) {
-                throw new IllegalStateException(r.failed().get(id));
+                throw new IllegalStateException(r.failed().toString());
             }
-            System.out.println(id + ": " + backend.installedPlan(id).orElseThrow());
-            System.out.print(PlainLink.describe(shell, dev) + "\n");
+            for (Map.Entry<PortId, LinuxPort> e : devices.entrySet()) {
+                System.out.println(e.getKey() + ": " + backend.installedPlan(e.getKey()).orElseThrow());
+                System.out.print(PlainLink.describe(shell, e.getValue()) + "\n");
+            }
             return 0;
         });
     }

@@ -16,7 +16,8 @@ class TestbedCommandTest {
         CommandLine cli = SabaCli.newCommandLine();
         CommandLine testbed = cli.getSubcommands().get("testbed");
         assertTrue(testbed != null, "saba testbed is registered");
-        assertEquals(java.util.Set.of("up", "status", "down", "exec", "apply", "proof", "spark"), testbed.getSubcommands().keySet());
+        assertEquals(java.util.Set.of("up", "status", "down", "exec", "apply", "proof", "spark", "enforcement"),
+                testbed.getSubcommands().keySet());
         StringWriter out = new StringWriter();
         cli.setOut(new PrintWriter(out));
         assertEquals(0, cli.execute("testbed", "up", "--help"));

@@ -5,6 +5,7 @@ import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
 import io.saba.core.table.TableEntry;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,11 +36,17 @@ public final class ModelCatalog {
 
     public static ModelCatalog fromTable(SensitivityTable table) {
         Map<String, SensitivityModel> m = new TreeMap<>();
+        Map<String, CorunProfile> p = new TreeMap<>();
         for (Map.Entry<String, TableEntry> e : table.entries().entrySet()) {
             m.put(e.getKey(), e.getValue().model());
+            CorunProfile profile = e.getValue().corunProfile();
+            if (profile != null) {
+                p.put(e.getKey(), profile);
+            }
         }
-        return new ModelCatalog(m);
+        return new ModelCatalog(m, p);
     }
+
 
     /** Parses a sensitivity table file's JSON (core's format); throws IllegalArgumentException naming the flaw. */
     public static ModelCatalog parse(String json, String source) {
@@ -75,22 +82,8 @@ public final class ModelCatalog {
         return Map.copyOf(models);
     }
 
+    /** The models' mean (a model of the same space, whatever their families): the default for unknown workloads. */
     private static SensitivityModel mean(Map<String, SensitivityModel> models) {
-        if (models.isEmpty()) {
-            return SensitivityModel.flat();
-        }
-        double[] sum = new double[SensitivityModel.MAX_DEGREE + 1];
-        int degree = 0;
-        for (SensitivityModel m : models.values()) {
-            degree = Math.max(degree, m.degree());
-            for (int i = 0; i <= m.degree(); i++) {
-                sum[i] += m.coefficient(i);
-            }
-        }
-        double[] c = new double[degree + 1];
-        for (int i = 0; i <= degree; i++) {
-            c[i] = sum[i] / models.size();
-        }
-        return SensitivityModel.of(c);
+        return models.isEmpty() ? SensitivityModel.flat() : SensitivityModel.mean(List.copyOf(models.values()));
     }
 }

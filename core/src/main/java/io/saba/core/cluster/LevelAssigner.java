@@ -18,22 +18,27 @@ import org.apache.commons.math3.ml.distance.EuclideanDistance;
 import org.apache.commons.math3.random.JDKRandomGenerator;
 
 /**
- * Groups applications into priority levels by K-means on their sensitivity models' coefficients (paper §5.3.1).
+ * Groups applications into priority levels by K-means on their sensitivity models (paper §5.3.1).
  *
- * <p><b>Features.</b> Each model's coefficients c0..c3, padded with zeros to degree 3, unscaled. Because b is a
- * fraction of the link, every monomial b^i lies in [0, 1], so a coefficient difference of δ moves D(b) by at most δ
- * anywhere on the interval and Euclidean distance between vectors bounds the distance between the slowdown curves
- * (|ΔD(b)| ≤ Σ|Δc_i| ≤ 2‖Δc‖). Standardising each coefficient would instead magnify the dimensions in which all
- * models nearly agree (e.g. c3 of quadratic fits) and let their noise decide the grouping, so we do not.
+ * <p><b>Features.</b> Each model's predicted slowdown at the paper's profiling shares 5, 10, 25, 50, 75, 90 and
+ * 100 % ({@link #FEATURE_SHARES}), unscaled. The paper clusters coefficient vectors, which works while every model
+ * is a polynomial in one basis; with several families (a + c/b beside cubics) coefficient vectors mean different
+ * things and cannot be compared, while two models' values at the same shares always can. The Euclidean distance
+ * between these vectors is a discrete L2 distance between the slowdown curves — what "similar sensitivity" means —
+ * and the grid is densest at low shares, where curves differ most and Eq. 2's decisions are made. Standardising
+ * each share's values would magnify the shares where all models nearly agree (near 100 %) and let their noise
+ * decide the grouping, so we do not. Distinct models have distinct features (a non-zero model of this space has at
+ * most four roots on b &gt; 0, the grid has seven shares).
  *
  * <p><b>Levels.</b> Level 0 is reserved for the default class (unregistered traffic). With S levels, applications
- * are clustered into at most S-1 groups. If there are no more distinct coefficient vectors than that, every distinct
+ * are clustered into at most S-1 groups. If there are no more distinct feature vectors than that, every distinct
  * vector gets its own level and K-means is not run. Groups are numbered 1..m in increasing sensitivity, measured as
  * the centroid's predicted slowdown at a 25 % share ({@link #PROBE_SHARE}): the most sensitive group gets the
- * highest number. Identical models always share a level.
+ * highest number. Identical models always share a level. A level's centroid is the mean of its applications'
+ * models ({@link SensitivityModel#mean}), whose features are the mean of theirs.
  *
  * <p><b>Determinism.</b> K-means++ seeding uses a {@link JDKRandomGenerator} with a fixed seed, and the points are
- * fed in lexicographic order of their coefficient vectors, so the result depends only on the multiset of models and
+ * fed in lexicographic order of their feature vectors, so the result depends only on the multiset of models and
  * on which application has which model — not on the order of the input map.
  */
 public final class LevelAssigner {
@@ -48,7 +53,8 @@ public final class LevelAssigner {
     /** Seed used by {@link #LevelAssigner(int)}. */
     public static final long DEFAULT_SEED = 0x5ABAL;
 
-    private static final int DIMENSIONS = SensitivityModel.MAX_DEGREE + 1;
+    /** The shares (fractions of the link) at which models are compared: the paper's profiling levels. */
+    public static final double[] FEATURE_SHARES = {0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 1.0};
     private static final int MAX_ITERATIONS = 1000;
     private static final int TRIALS = 8;
     private static final Comparator<double[]> LEXICOGRAPHIC = Arrays::compare;
@@ -91,45 +97,42 @@ public final class LevelAssigner {
         }
         // distinct feature vector → its applications (sorted by id); vectors in lexicographic order
         TreeMap<double[], List<String>> appsOfVector = new TreeMap<>(LEXICOGRAPHIC);
+        Map<double[], SensitivityModel> modelOfVector = new TreeMap<>(LEXICOGRAPHIC);
         for (Map.Entry<String, SensitivityModel> e : new TreeMap<>(modelOfApp).entrySet()) {
             SensitivityModel model = Objects.requireNonNull(e.getValue(), () -> "no model for application " + e.getKey());
-            appsOfVector.computeIfAbsent(features(model), v -> new ArrayList<>()).add(e.getKey());
+            double[] v = features(model);
+            appsOfVector.computeIfAbsent(v, x -> new ArrayList<>()).add(e.getKey());
+            modelOfVector.putIfAbsent(v, model);
         }
         int groups = levels - 1;
         List<List<double[]>> clusters = appsOfVector.size() <= groups
                 ? singletons(appsOfVector)
                 : kMeans(appsOfVector, groups);
 
-        // centroid of each cluster, weighted by how many applications share each vector
-        List<double[]> centroids = new ArrayList<>();
+        // centroid of each cluster: the mean model, weighted by how many applications share each model
+        List<SensitivityModel> centroids = new ArrayList<>();
         for (List<double[]> members : clusters) {
-            double[] sum = new double[DIMENSIONS];
-            int count = 0;
-            for (double[] v : members) {
-                int n = appsOfVector.get(v).size();
-                for (int d = 0; d < DIMENSIONS; d++) {
-                    sum[d] += v[d] * n;
-                }
-                count += n;
+            List<SensitivityModel> models = new ArrayList<>();
+            double[] weights = new double[members.size()];
+            for (int i = 0; i < members.size(); i++) {
+                models.add(modelOfVector.get(members.get(i)));
+                weights[i] = appsOfVector.get(members.get(i)).size();
             }
-            for (int d = 0; d < DIMENSIONS; d++) {
-                sum[d] /= count;
-            }
-            centroids.add(sum);
+            centroids.add(SensitivityModel.mean(models, weights));
         }
         Integer[] order = new Integer[clusters.size()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, Comparator.<Integer>comparingDouble(i -> sensitivity(centroids.get(i)))
-                .thenComparing(i -> centroids.get(i), LEXICOGRAPHIC));
+        Arrays.sort(order, Comparator.<Integer>comparingDouble(i -> centroids.get(i).slowdown(PROBE_SHARE))
+                .thenComparing(i -> features(centroids.get(i)), LEXICOGRAPHIC));
 
         Map<String, Integer> levelOfApp = new HashMap<>();
         Map<Integer, SensitivityModel> levelCentroids = new HashMap<>();
         for (int rank = 0; rank < order.length; rank++) {
             int level = rank + 1;
             int cluster = order[rank];
-            levelCentroids.put(level, SensitivityModel.of(centroids.get(cluster)));
+            levelCentroids.put(level, centroids.get(cluster));
             for (double[] v : clusters.get(cluster)) {
                 for (String app : appsOfVector.get(v)) {
                     levelOfApp.put(app, level);
@@ -139,20 +142,11 @@ public final class LevelAssigner {
         return new LevelAssignment(levelOfApp, levelCentroids);
     }
 
-    /** A model's K-means features: c0..c3, zero-padded. */
+    /** A model's K-means features: its predicted slowdown at each of {@link #FEATURE_SHARES}. */
     public static double[] features(SensitivityModel model) {
-        double[] v = new double[DIMENSIONS];
-        for (int i = 0; i < DIMENSIONS; i++) {
-            v[i] = model.coefficient(i) + 0.0; // folds -0.0 into 0.0
-        }
-        return v;
-    }
-
-    /** The sensitivity a group is ranked by: predicted slowdown at {@link #PROBE_SHARE}. */
-    static double sensitivity(double[] coefficients) {
-        double v = 0;
-        for (int i = coefficients.length - 1; i >= 0; i--) {
-            v = v * PROBE_SHARE + coefficients[i];
+        double[] v = new double[FEATURE_SHARES.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = model.slowdown(FEATURE_SHARES[i]) + 0.0; // folds -0.0 into 0.0
         }
         return v;
     }

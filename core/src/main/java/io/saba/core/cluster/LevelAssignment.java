@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * The outcome of application-to-level clustering: each application's priority level and each used level's centroid.
  *
  * @param levelOfApp     application id → level (1..S-1; 0 is never assigned, it is the default class)
- * @param levelCentroids level → the centroid of its applications' coefficient vectors (degree-3 model)
+ * @param levelCentroids level → the mean of its applications' models
  */
 public record LevelAssignment(Map<String, Integer> levelOfApp, Map<Integer, SensitivityModel> levelCentroids) {
     public LevelAssignment {

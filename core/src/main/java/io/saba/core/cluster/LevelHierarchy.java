@@ -20,10 +20,10 @@ import java.util.TreeSet;
  * that port's queues.
  *
  * <p>Hierarchy level 1 puts every PL in its own cluster. Each further level merges the two clusters whose
- * centroids are closest (Euclidean distance on the zero-padded degree-3 coefficient vectors); the merged centroid
- * is the Euclidean midpoint of the two (unweighted, as in the paper). Merging stops when the number of clusters
- * equals the requested minimum (the smallest queue count of any port). Ties in distance are broken by the
- * smallest PL in each cluster, so the hierarchy depends only on its input.
+ * centroids are closest (Euclidean distance between their {@link LevelAssigner#features}, the slowdowns at fixed
+ * shares); the merged centroid is the Euclidean midpoint of the two (unweighted, as in the paper). Merging stops
+ * when the number of clusters equals the requested minimum (the smallest queue count of any port). Ties in distance
+ * are broken by the smallest PL in each cluster, so the hierarchy depends only on its input.
  *
  * <p>Immutable. Hierarchy levels are numbered from 1 as in the paper.
  */

@@ -1,15 +1,18 @@
 package io.saba.core.corun;
 
 /**
- * What the co-run predictor knows of one workload: when it uses the link (its {@link TrafficRecord}) and how much
- * of that use holds the job up ({@code networkBound}).
+ * What the co-run predictor knows of one workload: when and how fast it uses the link (its {@link TrafficRecord})
+ * and how much of that use holds the job up ({@code networkBound}).
  *
- * <p>The model behind it: each interval of the record is some computation followed by the interval's bytes; the
- * job waits for its bytes. A fraction c of the run is then spent waiting on the network, and a rate cap at share b
- * stretches the run to D(b) = 1 − c + c/b (the "inverse" sensitivity family). A job whose computation overlaps its
- * transfers waits on fewer of the bytes it sends than the record shows, so c comes from the profiled slowdown
- * curve (how the job actually slowed under caps), and the record only says <em>when</em> the job sends: its
- * per-interval utilisation is scaled so that its mean is c.
+ * <p>The model behind it: each interval of the record is some computation followed by the interval's bytes, sent
+ * at up to the workload's <em>burst rate</em> R, the fastest it sustains on this link alone (a high percentile of
+ * the record; below the link rate when something else limits it, such as several executors sending into one
+ * driver). So an application never gains from more than R of a port, and loses nothing at a share of R or more.
+ * The profiled slowdown curve gives c of D(b) = 1 − c + c/b, the share of the run spent waiting on the network
+ * under caps. It may only lower the record's weight, never raise it: a job whose computation overlaps its
+ * transfers waits on fewer of its bytes than the record shows (c below the record's share of time spent sending,
+ * ū/R), while a curve steeper than the record comes from caps on other ports of its paths (a driver's own link,
+ * for instance), which a shared port does not reproduce.
  *
  * @param record       when the workload sends, alone at full rate
  * @param networkBound c in [0, 1]: the share of the run spent waiting on the network at full rate
@@ -24,58 +27,43 @@ public record CorunProfile(TrafficRecord record, double networkBound) {
         }
     }
 
-    /** A profile whose record is taken at face value (every byte waited on). */
+    /** A profile whose record is taken at face value (every byte waited on: c = ū/R, the share of time sending). */
     public static CorunProfile of(TrafficRecord record) {
-        return new CorunProfile(record, record.meanUtilisation());
+        double u = record.meanUtilisation();
+        return new CorunProfile(record, u == 0 ? 0 : Math.min(1, u / burstRate(record)));
+    }
+
+    /** Intervals below this utilisation do not count towards the burst rate (idle links still carry a trickle). */
+    private static final double ACTIVE = 0.05;
+    /** The percentile of the active intervals' utilisation taken as the burst rate. */
+    private static final double BURST_PERCENTILE = 0.9;
+
+    /**
+     * The fastest the workload sustains on this link alone: the 90th percentile of the utilisation of the intervals
+     * in which it sends at all (1 for a record that never sends).
+     */
+    public double burstRate() {
+        return burstRate(record);
+    }
+
+    private static double burstRate(TrafficRecord record) {
+        double[] active = java.util.Arrays.stream(record.utilisation()).filter(u -> u >= ACTIVE).sorted().toArray();
+        if (active.length == 0) {
+            return 1;
+        }
+        return Math.max(ACTIVE, active[(int) Math.floor(BURST_PERCENTILE * (active.length - 1))]);
     }
 
     /**
-     * The per-interval share of the run spent waiting on the network: the record's utilisation scaled to mean
-     * {@link #networkBound}, clipped to [0, 1] with the excess spread over the intervals that still have room (so
-     * the mean holds whenever c ≤ 1).
+     * The bytes each interval waits for, as a fraction of the link times the interval: the record's utilisation,
+     * scaled down when the curve says the job waits on less of the run than the record sends (c &lt; ū/R).
      */
-    double[] waitingShares() {
+    double[] waitedBytes() {
         double[] u = record.utilisation();
-        double mean = record.meanUtilisation();
-        if (mean == 0) {
-            java.util.Arrays.fill(u, networkBound);
-            return u;
-        }
-        double target = networkBound * u.length;
-        double scale = networkBound / mean;
+        double sending = record.meanUtilisation() / burstRate();
+        double scale = sending <= 0 ? 1 : Math.min(1, networkBound / sending);
         for (int i = 0; i < u.length; i++) {
             u[i] *= scale;
-        }
-        // clip at 1 and re-spread the excess over unclipped intervals in proportion to their share
-        for (int round = 0; round < 50; round++) {
-            double excess = 0;
-            double room = 0;
-            for (int i = 0; i < u.length; i++) {
-                if (u[i] > 1) {
-                    excess += u[i] - 1;
-                    u[i] = 1;
-                } else if (u[i] < 1) {
-                    room += u[i];
-                }
-            }
-            if (excess <= 1e-12 || room <= 0) {
-                break;
-            }
-            double f = 1 + excess / room;
-            for (int i = 0; i < u.length; i++) {
-                if (u[i] < 1) {
-                    u[i] *= f;
-                }
-            }
-        }
-        double sum = java.util.Arrays.stream(u).sum();
-        if (sum < target - 1e-9) { // everything has hit 1 except zero intervals: fill them evenly
-            int zeros = (int) java.util.Arrays.stream(u).filter(x -> x == 0).count();
-            for (int i = 0; i < u.length && zeros > 0; i++) {
-                if (u[i] == 0) {
-                    u[i] = Math.min(1, (target - sum) / zeros);
-                }
-            }
         }
         return u;
     }

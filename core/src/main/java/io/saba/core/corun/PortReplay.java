@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * Replays applications' traffic records through one work-conserving weighted port, as a fluid: each application
- * alternates computing (which the port does not affect) and waiting for bytes; the applications waiting for bytes
- * share the link in proportion to their weights, and an idle application's share goes to the others (what HTB with
- * ceil = link, weighted round robin and InfiniBand VL arbitration do). Time and bytes are in link-seconds: a
- * transfer that took one second alone at full rate is one unit of bytes.
+ * alternates computing (which the port does not affect) and waiting for bytes, which it sends at up to its burst
+ * rate; the applications waiting for bytes share the link in proportion to their weights, each taking at most its
+ * burst rate, and what one leaves (idle, or capped) goes to the others (what HTB with ceil = link, weighted round
+ * robin and InfiniBand VL arbitration do). Time and bytes are in link-seconds: one unit of bytes takes one second
+ * at the full link rate.
  *
  * <p>Pure and deterministic: the same inputs give the same finish times. Cost: one step per phase change of any
  * application, so about twice the records' intervals in all.
@@ -27,7 +28,7 @@ final class PortReplay {
      */
     static double[] finishTimes(List<CorunProfile> apps, double[] weights, double[] offsets) {
         int n = apps.size();
-        List<double[]> phases = new ArrayList<>(n); // alternating compute, transfer durations at full rate
+        List<double[]> phases = new ArrayList<>(n); // alternating compute seconds, transfer bytes
         int[] at = new int[n];
         double[] left = new double[n];
         double[] finish = new double[n];
@@ -42,20 +43,21 @@ final class PortReplay {
         for (boolean d : done) {
             running += d ? 0 : 1;
         }
+        double[] burst = new double[n];
+        for (int i = 0; i < n; i++) {
+            burst[i] = apps.get(i).burstRate();
+        }
         double[] rate = new double[n];
         while (running > 0) {
-            double sendingWeight = 0;
-            for (int i = 0; i < n; i++) {
-                if (!done[i] && at[i] % 2 == 1) {
-                    sendingWeight += Math.max(weights[i], EPS);
-                }
-            }
+            share(weights, burst, at, done, rate);
             double step = Double.POSITIVE_INFINITY;
             for (int i = 0; i < n; i++) {
                 if (done[i]) {
                     continue;
                 }
-                rate[i] = at[i] % 2 == 0 ? 1 : Math.max(weights[i], EPS) / sendingWeight;
+                if (at[i] % 2 == 0) {
+                    rate[i] = 1; // computing: time passes at its own pace
+                }
                 step = Math.min(step, left[i] / rate[i]);
             }
             now += step;
@@ -74,6 +76,44 @@ final class PortReplay {
         return finish;
     }
 
+    /**
+     * Weighted max-min with caps: the sending applications split the link by weight, none above its burst rate,
+     * and what a capped one leaves goes to the others by weight (water-filling).
+     */
+    private static void share(double[] weights, double[] cap, int[] at, boolean[] done, double[] rate) {
+        int n = weights.length;
+        boolean[] fixed = new boolean[n];
+        double left = 1;
+        while (true) {
+            double w = 0;
+            for (int i = 0; i < n; i++) {
+                if (!done[i] && at[i] % 2 == 1 && !fixed[i]) {
+                    w += Math.max(weights[i], EPS);
+                }
+            }
+            if (w == 0) {
+                return;
+            }
+            boolean capped = false;
+            for (int i = 0; i < n; i++) {
+                if (!done[i] && at[i] % 2 == 1 && !fixed[i] && left * Math.max(weights[i], EPS) / w >= cap[i]) {
+                    rate[i] = cap[i];
+                    fixed[i] = true;
+                    left -= cap[i];
+                    capped = true;
+                }
+            }
+            if (!capped) {
+                for (int i = 0; i < n; i++) {
+                    if (!done[i] && at[i] % 2 == 1 && !fixed[i]) {
+                        rate[i] = left * Math.max(weights[i], EPS) / w;
+                    }
+                }
+                return;
+            }
+        }
+    }
+
     /** Moves application i to its next non-empty phase; false when it has none left. */
     private static boolean advance(double[] phases, int[] at, double[] left, int i) {
         do {
@@ -87,23 +127,25 @@ final class PortReplay {
     }
 
     /**
-     * Phase durations at full rate, even indices computing and odd ones transferring, from {@code offset} seconds
-     * into the run.
+     * Phases from {@code offset} seconds into the run: even indices compute (seconds), odd ones transfer (bytes, in
+     * link-seconds). Alone each interval lasts its length: its bytes at the burst rate, the rest computing.
      */
     static double[] phasesOf(CorunProfile p, double offset) {
         double dt = p.record().intervalSeconds();
-        double[] s = p.waitingShares();
-        double[] out = new double[2 * s.length];
+        double r = p.burstRate();
+        double[] bytes = p.waitedBytes();
+        double[] out = new double[2 * bytes.length];
         double skip = Math.max(0, offset);
-        for (int k = 0; k < s.length; k++) {
-            double compute = (1 - s[k]) * dt;
-            double transfer = s[k] * dt;
+        for (int k = 0; k < bytes.length; k++) {
+            double x = bytes[k] * dt;
+            double sending = Math.min(dt, x / r); // seconds at the burst rate
+            double compute = dt - sending;
             double c = Math.min(compute, skip);
             skip -= c;
-            double t = Math.min(transfer, skip);
+            double t = Math.min(sending, skip);
             skip -= t;
             out[2 * k] = compute - c;
-            out[2 * k + 1] = transfer - t;
+            out[2 * k + 1] = (sending - t) * r;
         }
         return out;
     }

@@ -24,7 +24,8 @@ import java.util.PriorityQueue;
  *   <li>Otherwise spatial branch and bound: split the interval of an application sitting on a bridge at its value
  *       and solve both halves, whose envelopes are tighter; stop when the best feasible point is within
  *       {@code tolerance} of the smallest lower bound. The result is therefore globally optimal within the
- *       tolerance for any cubic, convex or not.</li>
+ *       tolerance for any model, convex or not: every model has at most one concave stretch, so one bridge per
+ *       interval captures all the non-convexity (see {@link SensitivityModel#convexEnvelopeBridge}).</li>
  * </ol>
  *
  * <h2>The floor</h2>
@@ -102,6 +103,14 @@ public final class Eq2Solver implements PortSolver {
         }
         double lo = floorFor(n, capacity);
         double hi = capacity - (n - 1) * lo;
+        if (lo <= 0) {
+            for (SensitivityModel m : models) {
+                if (!m.isPolynomial()) {
+                    throw new IllegalArgumentException("a floor of 0 cannot be used with " + m
+                            + ": its slowdown is unbounded at zero bandwidth; give a positive floor");
+                }
+            }
+        }
         List<Item> root = new ArrayList<>(models.size());
         for (int g = 0; g < models.size(); g++) {
             root.add(new Item(g, models.get(g), counts[g], lo, hi));

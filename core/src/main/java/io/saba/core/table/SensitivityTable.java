@@ -51,7 +51,7 @@ public final class SensitivityTable {
     public SensitivityTable with(TableEntry entry) {
         TreeMap<String, TableEntry> copy = new TreeMap<>(entries);
         String k = key(entry.workload());
-        copy.put(k, new TableEntry(k, entry.model(), entry.r2(), entry.samples(), entry.context()));
+        copy.put(k, entry.withWorkload(k));
         return new SensitivityTable(copy, note);
     }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.model.ModelFitter;
+import io.saba.core.model.Sample;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.testing.Workloads;
 import java.util.ArrayList;
@@ -81,9 +83,9 @@ class LevelAssignerTest {
         Map<String, SensitivityModel> apps = Map.of("a", lr, "b", sort, "c", svm, "d", lr, "e", sort);
         LevelAssignment a = new LevelAssigner(16).assign(apps);
         assertEquals(Map.of("a", 3, "b", 1, "c", 2, "d", 3, "e", 1), a.levelOfApp());
-        assertArrayEquals(LevelAssigner.features(sort), a.levelCentroids().get(1).coefficients());
-        assertArrayEquals(LevelAssigner.features(svm), a.levelCentroids().get(2).coefficients());
-        assertArrayEquals(LevelAssigner.features(lr), a.levelCentroids().get(3).coefficients());
+        assertEquals(sort, a.levelCentroids().get(1), "a level of one model has that model as its centroid");
+        assertEquals(svm, a.levelCentroids().get(2));
+        assertEquals(lr, a.levelCentroids().get(3));
         assertEquals(0, a.levelOf("unknown"), "unknown applications are in the default level");
     }
 
@@ -97,7 +99,7 @@ class LevelAssignerTest {
         assertEquals(a.levelOf("x1"), a.levelOf("y"));
         assertNotEquals(a.levelOf("x1"), a.levelOf("far"));
         assertEquals(2, a.levelOf("far"), "the more sensitive group gets the higher level");
-        assertArrayEquals(new double[] {(1 + 1 + 1.2) / 3, (-1 - 1 - 1.4) / 3, 0.2 / 3, 0},
+        assertArrayEquals(new double[] {(1 + 1 + 1.2) / 3, (-1 - 1 - 1.4) / 3, 0.2 / 3},
                 a.levelCentroids().get(1).coefficients(), 1e-12);
     }
 
@@ -106,6 +108,33 @@ class LevelAssignerTest {
         LevelAssignment a = new LevelAssigner(4).assign(Workloads.hibench());
         assertEquals(Map.of("ts", 1, "wc", 1, "pr", 1, "sql", 1, "svm", 2, "ni", 2, "nw", 2, "lr", 3, "rf", 3, "gbt", 3),
                 a.levelOfApp());
+    }
+
+    /**
+     * Models of different families are grouped by what they predict, not by their parameters: an a + c/b model and
+     * the paper's cubic fitted to its values share a level, although by coefficients the a + c/b model (0.5, 0, 0, 0
+     * and a 1/b term no polynomial has) sits next to the insensitive models and the cubic (12, −58, 96, −49) far
+     * from all. The centroid predicts the mean of its members.
+     */
+    @Test
+    void modelsOfDifferentFamiliesAreGroupedByTheirCurves() {
+        SensitivityModel inverse = SensitivityModel.inverse(0.5, 0.5);
+        List<Sample> values = new ArrayList<>();
+        for (double b : LevelAssigner.FEATURE_SHARES) {
+            values.add(new Sample(100 * b, inverse.slowdown(b)));
+        }
+        SensitivityModel cubicLikeIt = ModelFitter.fit(values, 3).model();
+        SensitivityModel insensitive = SensitivityModel.of(1.05, -0.05);
+        SensitivityModel alsoInsensitive = SensitivityModel.inverse(0.99, 0.003);
+        LevelAssignment a = new LevelAssigner(3).assign(Map.of("inv", inverse, "cubic", cubicLikeIt,
+                "flat", insensitive, "flat2", alsoInsensitive));
+        assertEquals(a.levelOf("inv"), a.levelOf("cubic"));
+        assertEquals(a.levelOf("flat"), a.levelOf("flat2"));
+        assertEquals(2, a.levelOf("inv"));
+        SensitivityModel centroid = a.levelCentroids().get(2);
+        for (double b : LevelAssigner.FEATURE_SHARES) {
+            assertEquals((inverse.slowdown(b) + cubicLikeIt.slowdown(b)) / 2, centroid.slowdown(b), 1e-9);
+        }
     }
 
     @Test

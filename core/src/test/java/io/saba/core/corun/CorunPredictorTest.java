@@ -72,6 +72,18 @@ class CorunPredictorTest {
     }
 
     @Test
+    void aJobLimitedToHalfTheLinkLosesNothingAtHalf() {
+        // it sends at 0.5 (another port limits it) for 10 s; the bulk job beside it gets the other half, then all
+        CorunProfile half = CorunProfile.of(TrafficRecord.constant(10, 0.5, 0.1));
+        assertEquals(0.5, half.burstRate(), 1e-12);
+        double[] d = CorunPredictor.slowdowns(List.of(half, bulk(10)), new double[] {0.5, 0.5});
+        assertEquals(1, d[0], 1e-9);
+        assertEquals(1.5, d[1], 1e-9); // 5 units by 10 s, the other 5 alone by 15 s
+        // giving it more than its burst rate changes nothing: the bulk job takes what it leaves
+        assertArrayEquals(d, CorunPredictor.slowdowns(List.of(half, bulk(10)), new double[] {0.9, 0.1}), 1e-9);
+    }
+
+    @Test
     void anOffsetStartsPartWayThroughTheRun() {
         // half-way through a 10 s bulk job, 5 units are left: alone 5 s, at an equal split with a 5-s job 10 s
         double[] d = CorunPredictor.slowdowns(List.of(bulk(10), bulk(5)), new double[] {1, 1}, new double[] {5, 0});

@@ -1,6 +1,7 @@
 package io.saba.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,5 +74,79 @@ class ModelFitterTest {
 
     private static String message(List<Sample> samples, int degree) {
         return assertThrows(IllegalArgumentException.class, () -> ModelFitter.fit(samples, degree)).getMessage();
+    }
+
+    @Test
+    void inverseFamilyRecoversComputePlusTransfer() {
+        SensitivityModel truth = SensitivityModel.inverse(0.35, 0.65);
+        List<Sample> samples = new ArrayList<>();
+        for (double b : LEVELS) {
+            samples.add(new Sample(b, truth.slowdown(b / 100)));
+        }
+        FittedModel fit = ModelFitter.fit(ModelFamily.INVERSE, 0, samples);
+        assertEquals(0.35, fit.model().coefficient(0), 1e-10);
+        assertEquals(0.65, fit.model().inverseCoefficient(), 1e-10);
+        assertEquals(0, fit.cvRmse(), 1e-9, "noiseless samples are predicted exactly when held out");
+        assertTrue(fit.monotone());
+        assertEquals("inverse", fit.label());
+        assertEquals(2, fit.parameters());
+    }
+
+    @Test
+    void inverseFamilyKeepsBothTermsNonNegative() {
+        // slowdown falling towards low shares (noise, or a mis-measured baseline) would need c < 0: c stays 0
+        List<Sample> backwards = List.of(new Sample(10, 0.8), new Sample(50, 1.0), new Sample(100, 1.1));
+        FittedModel fit = ModelFitter.fit(ModelFamily.INVERSE, 0, backwards);
+        assertEquals(0, fit.model().inverseCoefficient(), 0);
+        assertEquals((0.8 + 1.0 + 1.1) / 3, fit.model().coefficient(0), 1e-12);
+    }
+
+    /** The fig. 1b testbed's Sort runs (examples/fig1b-testbed/sort-runs.csv over their median at 100 %). */
+    static List<Sample> fig1bSort() {
+        double base = (8.075 + 7.681) / 2;
+        double[][] runs = {{100, 8.075}, {75, 11.549}, {50, 14.219}, {25, 20.857}, {10, 50.010}, {100, 7.681},
+                           {75, 8.579}, {50, 14.946}, {25, 31.483}, {10, 65.902}};
+        List<Sample> out = new ArrayList<>();
+        for (double[] r : runs) {
+            out.add(new Sample(r[0], r[1] / base));
+        }
+        return out;
+    }
+
+    @Test
+    void monotonePolynomialStaysNonIncreasingWhereTheOlsCubicRises() {
+        List<Sample> sort = fig1bSort();
+        FittedModel ols = ModelFitter.fit(sort, 3);
+        FittedModel mono = ModelFitter.fit(ModelFamily.MONOTONE_POLY, 3, sort);
+        assertFalse(ols.monotone(), "the paper's cubic of this profile rises: " + ols.model());
+        assertTrue(mono.monotone(), mono.model().toString());
+        for (double b = 0.1; b <= 1.0; b += 0.01) {
+            assertTrue(mono.model().derivative(b) <= 1e-9, "D' > 0 at " + b + ": " + mono.model());
+        }
+        assertTrue(mono.r2() <= ols.r2() + 1e-12, "a constrained fit cannot beat OLS on its own points");
+    }
+
+    @Test
+    void monotonePolynomialEqualsOlsWhenOlsIsAlreadyStrictlyMonotone() {
+        List<Sample> samples = new ArrayList<>();
+        for (double b : LEVELS) {
+            samples.add(new Sample(b, 3 - 2 * b / 100 + 0.5 * (b / 100) * (b / 100)));
+        }
+        samples.add(new Sample(50, 2.2));
+        double[] ols = ModelFitter.fit(samples, 2).model().coefficients();
+        double[] mono = ModelFitter.fit(ModelFamily.MONOTONE_POLY, 2, samples).model().coefficients();
+        for (int i = 0; i < ols.length; i++) {
+            assertEquals(ols[i], mono[i], 1e-9, "c" + i);
+        }
+    }
+
+    @Test
+    void crossValidationChargesACubicForWhatItPredictsAtHeldOutLevels() {
+        List<Sample> sort = fig1bSort();
+        double cubic = ModelFitter.crossValidatedRmse(ModelFamily.POLY, 3, sort);
+        double inverse = ModelFitter.crossValidatedRmse(ModelFamily.INVERSE, 0, sort);
+        assertTrue(inverse < cubic, "held out, a + c/b predicts better: " + inverse + " vs " + cubic);
+        assertTrue(Double.isNaN(ModelFitter.crossValidatedRmse(ModelFamily.POLY, 2,
+                List.of(new Sample(10, 2), new Sample(50, 1.2), new Sample(100, 1)))), "no level to spare");
     }
 }

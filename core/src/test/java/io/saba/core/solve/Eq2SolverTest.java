@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.model.ModelFamily;
+import io.saba.core.model.ModelFitter;
+import io.saba.core.model.Sample;
 import io.saba.core.model.SensitivityModel;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,6 +110,56 @@ class Eq2SolverTest {
         }
     }
 
+    /**
+     * The same exhaustive check on ports mixing every family Saba fits: the paper's cubics (arbitrary and
+     * realistic), monotone polynomials as the fitter makes them from noisy samples, a + c/b, and the means of a
+     * cubic and an a + c/b model that K-means centroids and default models produce (up to two inflections).
+     */
+    @Test
+    void matchesExhaustiveSearchOnRandomMixesOfEveryFamily() {
+        Random rnd = new Random(20261124);
+        int units = 1000;
+        int[] drawn = new int[4];
+        for (int trial = 0; trial < 300; trial++) {
+            int n = 2 + rnd.nextInt(4);
+            List<SensitivityModel> models = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int kind = rnd.nextInt(4);
+                drawn[kind]++;
+                models.add(switch (kind) {
+                    case 0 -> randomCubic(rnd, rnd.nextBoolean());
+                    case 1 -> randomMonotone(rnd);
+                    case 2 -> randomInverse(rnd);
+                    default -> SensitivityModel.mean(List.of(randomCubic(rnd, false), randomInverse(rnd)),
+                            new double[] {rnd.nextDouble() + 0.1, rnd.nextDouble() + 0.1});
+                });
+            }
+            if (rnd.nextInt(4) == 0) {
+                models.add(models.get(0));
+            }
+            double capacity = trial % 5 == 0 ? 0.8 : 1.0;
+            PortSolution s = solver.solve(models, capacity);
+            assertFeasible(s, models, capacity, 0.05);
+            double reference = GridReference.objective(models, capacity, 0.05, units);
+            String ctx = "trial " + trial + " " + models;
+            assertTrue(s.objective() <= reference + 1e-9, ctx + ": ours " + s.objective() + " > grid " + reference);
+            double gridError = capacity / units * models.stream().mapToDouble(m -> maxSlope(m, 0.05, capacity)).sum();
+            assertTrue(s.objective() >= reference - gridError, ctx + ": ours " + s.objective() + " ≪ grid " + reference);
+        }
+        for (int kind = 0; kind < drawn.length; kind++) {
+            assertTrue(drawn[kind] > 100, "family " + kind + " drawn " + drawn[kind] + " times");
+        }
+    }
+
+    @Test
+    void aFloorOfZeroIsRefusedForModelsUnboundedAtZero() {
+        Eq2Solver noFloor = new Eq2Solver(0);
+        assertEquals(1.0, noFloor.solve(List.of(SensitivityModel.of(1, 0, -1), SensitivityModel.flat()), 1.0)
+                .weights()[0], 1e-9, "polynomials may still go to zero");
+        assertThrows(IllegalArgumentException.class,
+                () -> noFloor.solve(List.of(SensitivityModel.inverse(0.5, 0.5), SensitivityModel.flat()), 1.0));
+    }
+
     @Test
     void rejectsBadArguments() {
         assertThrows(IllegalArgumentException.class, () -> new Eq2Solver(1.0));
@@ -129,11 +182,33 @@ class Eq2SolverTest {
     }
 
     private static double maxSlope(SensitivityModel m) {
+        return maxSlope(m, 0, 1);
+    }
+
+    private static double maxSlope(SensitivityModel m, double lo, double hi) {
         double max = 0;
         for (int i = 0; i <= 1000; i++) {
-            max = Math.max(max, Math.abs(m.derivative(i / 1000.0)));
+            max = Math.max(max, Math.abs(m.derivative(lo + (hi - lo) * i / 1000.0)));
         }
         return max;
+    }
+
+    /** a + c/b with a compute part and a transfer part of the run at the full link. */
+    static SensitivityModel randomInverse(Random rnd) {
+        double c = 0.8 * rnd.nextDouble();
+        return SensitivityModel.inverse(1 - c + 0.2 * (rnd.nextDouble() - 0.5), c);
+    }
+
+    /** What the fitter makes of noisy samples of a realistic cubic or an a + c/b curve, at a random degree. */
+    static SensitivityModel randomMonotone(Random rnd) {
+        SensitivityModel truth = rnd.nextBoolean() ? randomCubic(rnd, true) : randomInverse(rnd);
+        List<Sample> samples = new ArrayList<>();
+        for (double level : new double[] {5, 10, 25, 50, 75, 90, 100}) {
+            for (int r = 0; r < 2; r++) {
+                samples.add(new Sample(level, Math.max(0.1, truth.slowdown(level / 100) * (1 + 0.15 * rnd.nextGaussian()))));
+            }
+        }
+        return ModelFitter.fit(ModelFamily.MONOTONE_POLY, 1 + rnd.nextInt(3), samples).model();
     }
 
     /** A cubic over [0, 1]; "realistic" ones are decreasing and mostly convex, the others arbitrary. */
