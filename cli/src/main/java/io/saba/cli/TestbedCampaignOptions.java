@@ -1,6 +1,7 @@
 package io.saba.cli;
 
 import io.saba.cli.testbed.RateConverter;
+import io.saba.harness.realspark.testbed.CampaignInterrupted;
 import io.saba.harness.realspark.testbed.CampaignSettings;
 import io.saba.harness.realspark.testbed.RealSparkCampaign;
 import java.nio.file.Path;
@@ -74,7 +75,13 @@ final class TestbedCampaignOptions {
                 subnet != null ? subnet : "10.83.0", WorkloadCommand.NAMES, sparkHome, controllerCommand(),
                 Duration.ofMinutes(runTimeoutMinutes != null ? runTimeoutMinutes : 30));
         RealSparkCampaign campaign = new RealSparkCampaign(settings, spec.commandLine().getOut());
-        RealSparkCampaign.Result r = campaign.run();
+        RealSparkCampaign.Result r;
+        try {
+            r = campaign.run();
+        } catch (CampaignInterrupted e) {
+            spec.commandLine().getErr().println("saba campaign: " + e.getMessage());
+            return 130;
+        }
         String text = campaign.summarize(r);
         spec.commandLine().getOut().print("\n" + text);
         spec.commandLine().getOut().flush();

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real Spark standalone, real drivers and executors, under the baseline and under Saba with a standalone controller
  * programming the testbed's qdiscs. Seed 7 draws nutchindexing x0.5 on h2, wordcount x0.5 on h3 and nutchindexing x2
  * on h2 and h3 from the measured table's four workloads (two applications of one workload: registrations are
- * counted per workload). About 3.5 minutes on 2 loaded cores at nice 19.
+ * counted per workload). About 3 minutes on 2 loaded cores at nice 19; the ^C case another minute.
  */
 class TestbedSparkCampaignTest {
     private static final Path SPARK_HOME = Path.of("..", "workloads", "target", "spark-home");
@@ -86,6 +86,50 @@ class TestbedSparkCampaignTest {
         assertTrue(run("ip", "netns", "list").lines().noneMatch(l -> l.startsWith("saba-" + NAME + "-")));
         assertTrue(run("ps", "-eo", "args").lines().noneMatch(l -> l.contains(SUBNET + ".")),
                 "no process with the testbed's addresses left");
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void controlCTakesEverythingDownAndRecordsNothing() throws Exception {
+        String why = missing();
+        assumeTrue(why == null, why);
+        String name = "cmpint";
+        String subnet = "10.96.0";
+        Path log = dir.resolve("campaign.log");
+        Path out = dir.resolve("out");
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(), "-cp",
+                System.getProperty("java.class.path"), SabaCli.class.getName(), "campaign", "--testbed", "--setups",
+                "1", "--seed", "7", "--hosts", "3", "--scale", "tiny", "--name", name, "--subnet", subnet,
+                "--table", Path.of("..", "examples", "measured-testbed-table.json").toString(), "--spark-home",
+                SPARK_HOME.toString(), "--out", out.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (!Files.readString(log).contains("drivers launched on h1")) {
+                assertTrue(p.isAlive() && System.nanoTime() < deadline, "the campaign never launched its drivers: "
+                        + Files.readString(log));
+                TimeUnit.MILLISECONDS.sleep(250);
+            }
+            Path master = out.resolve("logs/spark/master.log");
+            while (!Files.readString(master).contains("Launching executor")) {
+                assertTrue(p.isAlive() && System.nanoTime() < deadline, "no executor launched: " + Files.readString(log));
+                TimeUnit.MILLISECONDS.sleep(250);
+            }
+            TimeUnit.SECONDS.sleep(3); // master, workers, drivers and executors all running now
+            assertTrue(run("ps", "-eo", "args").lines().filter(l -> l.contains(subnet + ".")).count() >= 6,
+                    "master, 2 workers, 3 drivers and executors run on the testbed");
+            run("kill", "-INT", Long.toString(p.pid()));
+            assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the campaign exits on ^C");
+        } finally {
+            p.destroyForcibly();
+        }
+        System.out.println(Files.readString(log));
+        assertEquals(130, p.exitValue(), "the JVM's status after SIGINT");
+        assertTrue(run("ip", "netns", "list").lines().noneMatch(l -> l.startsWith("saba-" + name + "-")),
+                "the testbed is gone");
+        assertTrue(run("ps", "-eo", "args").lines().noneMatch(l -> l.contains(subnet + ".")),
+                "no driver, executor, worker, master or controller left");
+        assertTrue(new JobsCsv(out.resolve("jobs.csv")).read().isEmpty(), "an interrupted setup writes no row");
     }
 
     /** Why this machine cannot run the campaign, or null. */

@@ -6,7 +6,6 @@ import io.saba.harness.realspark.Placement;
 import io.saba.harness.realspark.ProgressLog;
 import io.saba.harness.realspark.RunOutcome;
 import io.saba.harness.realspark.SetupJob;
-import io.saba.harness.realspark.testbed.TestbedLab.CampaignInterrupted;
 import io.saba.profiler.TestbedSparkCluster;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -91,6 +90,9 @@ final class CoRun {
             drivers.add(d);
             Thread reader = new Thread(() -> d.follow(prepared, () -> {
                 ended.countDown();
+                if (lab.closing()) {
+                    return; // stopped by the teardown: not a result
+                }
                 progress.line(tag + ": " + d.job.describe() + ": " + (d.outcome().ok()
                         ? String.format(Locale.ROOT, "done in %.1f s", d.outcome().seconds())
                         : "FAILED: " + d.outcome().failure()));

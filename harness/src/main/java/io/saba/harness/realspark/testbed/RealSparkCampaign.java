@@ -120,7 +120,7 @@ public final class RealSparkCampaign {
         double clusterStart = 0;
         double startupSum = 0;
         if (!pending.isEmpty()) {
-            progress.line(String.format(Locale.ROOT, "%d setups to run (%d done already); workloads %s; testbed %s: "
+            progress.line(String.format(Locale.ROOT, "setups to run: %d (done already: %d); workloads %s; testbed %s: "
                     + "%d hosts at %d bit/s", pending.size(), settings.setups() - pending.size(), workloads,
                     spec.name(), spec.hosts(), spec.linkRateBps()));
             int slots = SetupRules.namespaceTestbed(settings.hosts() - 1).maxJobs();
@@ -174,7 +174,7 @@ public final class RealSparkCampaign {
                             settings.allocation(), dir);
                 } catch (IllegalStateException e) {
                     if (lab.closing()) {
-                        throw new TestbedLab.CampaignInterrupted();
+                        throw new CampaignInterrupted();
                     }
                     progress.line("setup " + setup + " saba: " + e.getMessage());
                     results.put(t, failedRun(jobs, "no Saba run: " + e.getMessage()));
@@ -192,10 +192,10 @@ public final class RealSparkCampaign {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TestbedLab.CampaignInterrupted();
+            throw new CampaignInterrupted();
         }
         if (lab.closing()) {
-            throw new TestbedLab.CampaignInterrupted();
+            throw new CampaignInterrupted();
         }
         CoRun.Result base = results.get(Treatment.BASELINE);
         CoRun.Result saba = results.get(Treatment.SABA);

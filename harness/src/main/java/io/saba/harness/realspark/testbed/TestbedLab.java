@@ -187,11 +187,4 @@ final class TestbedLab implements AutoCloseable {
             }
         }
     }
-
-    /** The campaign is being torn down (^C): whatever runs now must not be recorded. */
-    static final class CampaignInterrupted extends RuntimeException {
-        CampaignInterrupted() {
-            super("the campaign was interrupted; its testbed is being taken down");
-        }
-    }
 }
