@@ -74,6 +74,9 @@ class TestbedSparkCampaignTest {
         }
         assertEquals(List.of("nutchindexing", "nutchindexing", "wordcount"), registered.stream().sorted().toList());
         assertEquals("linux", status.path("backend").asText());
+        JsonNode running = new ObjectMapper().readTree(dir.resolve("logs/s000/saba-status-first-end.json").toFile());
+        assertTrue(running.path("ports").size() > 0, "the controller had weights on ports while the jobs ran: "
+                + running);
 
         String text = out.toString();
         assertTrue(text.contains("setup 0 baseline: start-up") && text.contains("setup 0 saba: start-up"), text);

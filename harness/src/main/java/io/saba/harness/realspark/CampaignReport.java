@@ -53,13 +53,13 @@ public final class CampaignReport {
                     (PaperFigures.FIG8A.get("sort") - 1) * 100, (PaperFigures.FIG8A.get("pagerank") - 1) * 100));
         }
         s.append("\nper setup\n");
-        s.append(String.format(Locale.ROOT, "%-6s %-48s %8s%n", "setup", "jobs (workload x factor @ hosts)",
-                "speedup"));
+        s.append(String.format(Locale.ROOT, "%-6s %8s  %s%n", "setup", "speedup",
+                "jobs: workload xFACTOR @hosts (! = not in both runs)"));
         Map<Integer, Double> mean = perSetup(rows);
         Map<Integer, List<JobRow>> by = new TreeMap<>();
         rows.forEach(r -> by.computeIfAbsent(r.setup(), k -> new ArrayList<>()).add(r));
-        by.forEach((i, jobs) -> s.append(String.format(Locale.ROOT, "%-6d %-48s %8s%n", i, describe(jobs),
-                mean.containsKey(i) ? String.format(Locale.ROOT, "%.2f", mean.get(i)) : "-")));
+        by.forEach((i, jobs) -> s.append(String.format(Locale.ROOT, "%-6d %8s  %s%n", i,
+                mean.containsKey(i) ? String.format(Locale.ROOT, "%.2f", mean.get(i)) : "-", describe(jobs))));
         List<JobRow> troubled = rows.stream().filter(r -> !r.note().isBlank()).toList();
         if (!troubled.isEmpty()) {
             s.append("\nnotes\n");
@@ -73,10 +73,10 @@ public final class CampaignReport {
         List<String> parts = new ArrayList<>();
         for (JobRow r : jobs) {
             SetupJob j = r.job();
-            parts.add(j.workload() + "x" + JobsCsv.factor(j.factor()) + "@" + j.hostList().replace("h", "")
+            parts.add(j.workload() + " x" + JobsCsv.factor(j.factor()) + " @" + j.hostList().replace(';', ',')
                     + (r.complete() ? "" : "!"));
         }
-        return String.join(" ", parts);
+        return String.join(", ", parts);
     }
 
     /**

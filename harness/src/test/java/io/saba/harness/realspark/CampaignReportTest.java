@@ -40,7 +40,8 @@ class CampaignReportTest {
         assertTrue(t.contains("lr                 0.50     3.60      1"), t);
         assertTrue(t.contains("Sort -5 %, PR -1 %"), t);
         assertTrue(t.contains("s0-j2 lr: saba failed: exit 1"), t);
-        assertTrue(t.contains("lrx1@2!"), "a job without both times is marked in its setup: " + t);
+        assertTrue(t.contains("0          1.00  sort x1 @h2, lr x1 @h2, lr x1 @h2!"),
+                "each setup's mean and jobs; a job without both times is marked: " + t);
     }
 
     @Test
