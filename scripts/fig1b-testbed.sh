@@ -5,7 +5,11 @@
 #
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
-#                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun]
+#                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
+#
+# The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
+# including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
+# as the other application's shuffle.
 #
 # Treatments (CASES, plus one "wNN" per WEIGHTS entry); in each repetition they run in a rotated order, so a slow
 # drift of the machine spreads over all of them:
@@ -15,8 +19,8 @@
 #   saba    both on Saba's shuffle manager; a standalone controller on h1 whose Linux backend programs the hosts'
 #           NIC egress and the switch ports with its own weights (allocation ALLOCATION: corun or eq2)
 #   tagged  both on Saba's shuffle manager with a dry-run controller: every byte tagged, the links left one FIFO
-# Hand-set weights go on all six ports (h1..h3 egress, sw:1..3) before the applications start, on the levels the
-# controller gives them (saba allocate --levels).
+# Hand-set weights go on every port (each host's egress, each switch port) before the applications start, on the
+# levels the controller gives them (saba allocate --levels).
 #
 # Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
 # testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
@@ -28,6 +32,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-5}
 FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
+HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
@@ -43,8 +48,9 @@ together=($CASES); for w in $WEIGHTS; do together+=("w$w"); done
 mkdir -p "$OUT"
 # one core per worker each: standalone otherwise gives the first application every core, and the second
 # waits for it instead of sharing the links with it (the profile runs with the same settings)
-spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max=2 --conf spark.executor.memory=768m)
-ports=(h1:0 h2:0 h3:0 sw:1 sw:2 sw:3)
+nworkers=$(tr ',' '\n' <<< "$WORKERS" | wc -l)
+spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max="$nworkers" --conf spark.executor.memory=768m)
+ports=(); for i in $(seq 1 "$HOSTS"); do ports+=("h$i:0" "sw:$i"); done
 ctl_pid=""
 cleanup() {
   [[ -n "$ctl_pid" ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null || true
@@ -53,15 +59,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$saba" testbed up --hosts 3 --link-rate "$RATE" --name "$NAME" --subnet "$SUBNET"
+"$saba" testbed up --hosts "$HOSTS" --link-rate "$RATE" --name "$NAME" --subnet "$SUBNET"
 # two applications at once: each worker offers a core to each
-"$saba" testbed spark start --name "$NAME" --cores 2 --memory 2g
+"$saba" testbed spark start --name "$NAME" --cores 2 --memory 2g --workers "$WORKERS"
 
 if [[ -z "$TABLE" ]]; then
   TABLE="$OUT/table.json"
   for w in "$A:$FACTOR_A" "$B:$FACTOR_B"; do
     "$saba" profile --testbed "$NAME" --master "spark://$SUBNET.1:7077" --workload "${w%%:*}" --scale "$SCALE" \
-      --factor "${w##*:}" --levels "$LEVELS" --repeats "$PREPS" "${spark_conf[@]}" --out "$TABLE" \
+      --factor "${w##*:}" --levels "$LEVELS" --repeats "$PREPS" "${spark_conf[@]}" --traffic-hosts "$WORKERS" --out "$TABLE" \
       --dir "$OUT/profile" 2>&1 | tee -a "$OUT/profile.log"
   done
 fi

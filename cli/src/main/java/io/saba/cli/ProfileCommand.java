@@ -101,6 +101,10 @@ final class ProfileCommand implements Callable<Integer> {
     Integer nodes;
     @Option(names = "--dataset", description = "context: dataset description (default: the scale)")
     String dataset;
+    @Option(names = "--traffic-hosts", split = ",", paramLabel = "HOST",
+            description = "testbed hosts (numbers) whose egress makes the traffic record: those running the "
+                    + "workload's executors (default: 2..N, where saba testbed spark start puts workers)")
+    List<Integer> trafficHosts;
     @Option(names = "--note", description = "table note")
     String note;
 
@@ -118,8 +122,8 @@ final class ProfileCommand implements Callable<Integer> {
                 ? SensitivityTableCodec.parse(Files.readString(out), out.toString()) : SensitivityTable.empty();
         // on a testbed, the workers' egress is where applications meet: record how each workload occupies it
         TrafficRecorder recorder = spec == null ? TrafficRecorder.NONE : new TestbedTrafficRecorder(spec,
-                java.util.stream.IntStream.rangeClosed(2, spec.hosts()).boxed().toList(),
-                TestbedTrafficRecorder.DEFAULT_INTERVAL_MILLIS);
+                trafficHosts != null ? trafficHosts : java.util.stream.IntStream.rangeClosed(2, spec.hosts()).boxed()
+                        .toList(), TestbedTrafficRecorder.DEFAULT_INTERVAL_MILLIS);
         Profiler profiler = new Profiler(limiter, recorder, System.out::println);
         TestbedSparkCluster cluster = null;
         try {

@@ -16,6 +16,7 @@ public final class SabaApplication {
     private final Set<ConnectionKey> open = new HashSet<>();
     private volatile int level;
     private volatile boolean deregistered;
+    private volatile boolean registered;
     private volatile String refusal;
 
     SabaApplication(SabaClient client, AppSpec spec) {
@@ -91,6 +92,14 @@ public final class SabaApplication {
         return deregistered;
     }
 
+    /**
+     * True once the controller has accepted the registration (answered it with a level). False before its answer,
+     * while it was never reachable, and when it refused the application ({@link #refusal()}).
+     */
+    public boolean registered() {
+        return registered;
+    }
+
     /** Why the controller refused to register this application (bad id, another tenant's id), or null. */
     public String refusal() {
         return refusal;
@@ -114,6 +123,7 @@ public final class SabaApplication {
 
     void levelAssigned(int newLevel) {
         level = newLevel;
+        registered = true;
         assigned.complete(newLevel);
     }
 

@@ -15,6 +15,7 @@ import io.saba.proto.v1.HeartbeatRequest;
 import io.saba.proto.v1.HeartbeatResponse;
 import io.saba.proto.v1.RegisterRequest;
 import io.saba.proto.v1.RegisterResponse;
+import io.saba.proto.v1.StatusRequest;
 import io.saba.proto.v1.SyncRequest;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -161,18 +162,62 @@ final class Sender implements Runnable {
             if (op instanceof SabaClient.Op.Register r) {
                 register(r.app());
             } else if (op instanceof SabaClient.Op.Deregister d) {
-                stub().deregister(DeregisterRequest.newBuilder().setAppId(d.app().spec().appId()).build());
+                deregister(d.app());
+            } else if (op instanceof SabaClient.Op.WarmUp) {
+                warmUp();
             }
         }
         flush(batch);
+    }
+
+    /**
+     * One cheap call (a status without connections): opens the channel, loads the RPC path's classes and completes
+     * the handshake, so that the first registration does not pay for them. Fails like any call when the
+     * controller is away.
+     */
+    private void warmUp() {
+        long start = System.nanoTime();
+        stub().status(StatusRequest.newBuilder().setIncludeConnections(false).build());
+        LOG.debug("Saba controller at {} answered the warm-up call in {} ms", currentTarget(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    }
+
+    private void deregister(SabaApplication app) {
+        String id = app.spec().appId();
+        if (app.refusal() != null) {
+            return; // the controller never accepted it: nothing to take back
+        }
+        refusable("the deregistration of " + id,
+                () -> stub().deregister(DeregisterRequest.newBuilder().setAppId(id).build()));
+    }
+
+    /**
+     * Runs a call whose refusal of the request itself (bad input, another tenant's id) is logged and dropped: the
+     * controller answered, so it is no outage, and retrying cannot help. Every other failure propagates.
+     */
+    private void refusable(String what, Runnable call) {
+        try {
+            call.run();
+        } catch (StatusRuntimeException e) {
+            if (!isRequestError(e.getStatus().getCode())) {
+                throw e;
+            }
+            LOG.warn("Saba controller refused {}: {}", what, e.getStatus());
+        }
     }
 
     private void flush(List<BatchedEvent> batch) {
         if (batch.isEmpty()) {
             return;
         }
-        EventAck ack = stub().reportConnections(ConnectionBatch.newBuilder().addAllEvents(batch).build());
+        EventAck[] answer = new EventAck[1];
+        refusable(batch.size() + " connection events", () -> answer[0] =
+                stub().reportConnections(ConnectionBatch.newBuilder().addAllEvents(batch).build()));
         batch.clear();
+        EventAck ack = answer[0];
+        if (ack == null) {
+            return;
+        }
         if (ack.getRejected() > 0) {
             LOG.debug("controller skipped {} connection events: {}", ack.getRejected(), ack.getFirstRejection());
         }
@@ -215,7 +260,7 @@ final class Sender implements Runnable {
         for (ConnectionKey k : snap.open()) {
             b.addOpen(connection(k));
         }
-        stub().syncConnections(b.build());
+        refusable("the connections of " + app.spec().appId(), () -> stub().syncConnections(b.build()));
     }
 
     private void heartbeatAll() {
@@ -229,6 +274,12 @@ final class Sender implements Runnable {
                         HeartbeatRequest.newBuilder().setAppId(app.spec().appId()).build());
                 app.levelAssigned(r.getLevel());
             } catch (StatusRuntimeException e) {
+                if (isRequestError(e.getStatus().getCode())) {
+                    LOG.error("Saba controller refused the heartbeat of {}: {}; it runs at level 0 from now on",
+                            app.spec().appId(), e.getStatus());
+                    app.refused(e.getStatus().toString());
+                    continue;
+                }
                 if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
                     throw e;
                 }
@@ -252,8 +303,11 @@ final class Sender implements Runnable {
         try {
             for (SabaClient.Op op : pending) {
                 if (op instanceof SabaClient.Op.Deregister d && deregistered.add(d.app().spec().appId())) {
-                    stub().deregister(DeregisterRequest.newBuilder().setAppId(d.app().spec().appId()).build());
+                    deregister(d.app());
                 }
+            }
+            if (client.applications().isEmpty()) {
+                warmUp(); // nobody to re-register: still, "reachable" must mean the controller answered
             }
             for (SabaApplication app : client.applications()) {
                 register(app);

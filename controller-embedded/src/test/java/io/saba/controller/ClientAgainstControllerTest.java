@@ -1,6 +1,7 @@
 package io.saba.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.ManagedChannel;
@@ -170,6 +171,48 @@ class ClientAgainstControllerTest {
             app.deregister();
             client.close();
             assertEquals(0, controller.controller().appCount(), "the deregistration queued before close was sent");
+        }
+    }
+
+    /**
+     * A request the controller refuses (INVALID_ARGUMENT and the like) is answered by a controller that is up: the
+     * client logs it and carries on. Counting it as an outage would drop every application to level 0 and retry the
+     * same refused request forever.
+     */
+    @Test
+    void refusedRequestsAreNoOutage() throws Exception {
+        try (EmbeddedController controller = Fixtures.builder().build()) {
+            controller.start();
+            try (SabaClient client = SabaClient.connect(clientConfig(controller.target()))) {
+                SabaApplication ok = client.register(new AppSpec("ok", "lr", "flink", "u", 0));
+                ok.assigned().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(ok.registered() && ok.level() >= 1);
+
+                SabaApplication tooLong = client.register(new AppSpec("x".repeat(300), "lr", "flink", "u", 0));
+                tooLong.assigned().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(tooLong.refusal() != null && tooLong.refusal().contains("INVALID_ARGUMENT"),
+                        String.valueOf(tooLong.refusal()));
+                assertFalse(tooLong.registered());
+                tooLong.deregister();
+
+                // a connection to a host outside the topology: skipped in a batch, but it makes the re-sync that
+                // follows the controller forgetting the application a refused request
+                SabaApplication stray = client.register(new AppSpec("stray", "wc", "flink", "u", 0));
+                stray.assigned().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                stray.connectionOpened(new InetSocketAddress("10.9.9.9", 80), new InetSocketAddress("10.0.0.1", 5000),
+                        Transport.TCP);
+                controller.api().deregister("", "stray");
+                stray.connectionOpened(new InetSocketAddress("10.0.0.1", 1), new InetSocketAddress("10.0.0.2", 2),
+                        Transport.TCP);
+                Fixtures.eventually("stray re-registered", () -> controller.controller().app("stray") != null);
+                SabaApplication after = client.register(new AppSpec("after", "svm", "flink", "u", 0));
+                after.assigned().get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+                assertTrue(after.registered(), "later registrations still reach the controller");
+                assertTrue(client.controllerReachable());
+                assertEquals(0, client.outageWarnings(), "no outage was declared");
+                assertTrue(ok.level() >= 1, "the others keep their levels: " + ok.level());
+            }
         }
     }
 

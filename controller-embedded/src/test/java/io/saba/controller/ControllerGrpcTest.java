@@ -94,6 +94,26 @@ class ControllerGrpcTest {
     }
 
     @Test
+    void anEmptyWorkloadIsTheDefaultWorkloadAndOtherApplicationsKeepTheirLevels() {
+        stub.register(register("a", "lr"));
+        // Flink's documented default (saba.workload unset) reaches the controller as "": once an INTERNAL error
+        // that left the workload in the plan, so every later registration failed and every level fell to 0
+        for (String blank : new String[] {"", "  "}) {
+            RegisterResponse r = stub.register(register("blank" + blank.length(), blank));
+            assertTrue(r.getLevel() >= 1, "a Saba level for '" + blank + "': " + r.getLevel());
+            assertFalse(r.getWorkloadKnown(), "the default model");
+        }
+        RegisterResponse b = stub.register(register("b", "wc"));
+        assertTrue(b.getLevel() >= 1);
+        assertTrue(level("a") >= 1, "the others keep their levels");
+        StatusResponse s = status();
+        assertEquals(List.of("default", "default"), s.getAppsList().stream()
+                .filter(a -> a.getAppId().startsWith("blank")).map(a -> a.getWorkload()).toList(),
+                "shown as the workload every engine uses for 'none'");
+        assertEquals(level("blank0"), level("blank2"), "one workload, one level");
+    }
+
+    @Test
     void connectionsProgramEveryPortOnTheirPath() throws Exception {
         stub.register(register("a", "lr"));
         stub.register(register("b", "wc"));
@@ -168,6 +188,8 @@ class ControllerGrpcTest {
                 () -> stub.register(register("b", "w".repeat(200))));
         expect(Status.Code.INVALID_ARGUMENT, "app_id contains a control character",
                 () -> stub.register(register("a\nb", "lr")));
+        expect(Status.Code.INVALID_ARGUMENT, "workload contains a control character at index 2",
+                () -> stub.register(register("c", "lr\u0000")));
         ConnectionBatch.Builder huge = ConnectionBatch.newBuilder();
         for (int i = 0; i < 10_001; i++) {
             huge.addEvents(BatchedEvent.newBuilder().setOpen(true).setEvent(event("a", conn(1, 1 + i % 60000, 2, 2), 0)));

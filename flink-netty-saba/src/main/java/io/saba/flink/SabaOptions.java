@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import io.saba.client.FallbackPolicy;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -26,8 +27,10 @@ public final class SabaOptions {
 
     public static final ConfigOption<String> WORKLOAD = ConfigOptions.key("saba.workload")
             .stringType().defaultValue("")
-            .withDescription("Sensitivity-table key of the jobs (e.g. 'pagerank'); empty: the controller's default "
-                    + "model. A job's own configuration may set it too (read from the JobMaster, Flink 1.20) and wins.");
+            .withDescription("Sensitivity-table key of the jobs (e.g. 'pagerank'). A job's own configuration may set "
+                    + "it too (flink run -Dsaba.workload=...; read from the JobMaster, Flink 1.20) and wins. Unset "
+                    + "everywhere: the job's name lower-cased with runs of other characters than a-z0-9 turned into "
+                    + "'-', or 'default', as in Spark; unknown keys get the controller's default model.");
 
     public static final ConfigOption<Duration> CONTROLLER_TIMEOUT = ConfigOptions.key("saba.controller.timeout")
             .durationType().defaultValue(Duration.ofSeconds(2))
@@ -41,10 +44,19 @@ public final class SabaOptions {
                     + "(partitions registered before the answer use level 0). Ignored under the adaptive scheduler, "
                     + "which requires registrations to complete at once.");
 
+    public static final ConfigOption<String> FALLBACK = ConfigOptions.key("saba.fallback")
+            .stringType().defaultValue(FallbackPolicy.AUTO.name())
+            .withDescription("ALWAYS: plain Flink shuffle, no controller, no tagging (an off switch that keeps the "
+                    + "configuration). AUTO: a controller that is away, slow or killed leaves jobs running at the "
+                    + "default class, one warning per outage. NEVER: fail fast; a job whose registration the "
+                    + "controller has not accepted within saba.controller.timeout fails. Same as spark.saba.fallback.");
+
+    /** @deprecated use {@link #FALLBACK}: {@code true} is {@code NEVER}, {@code false} is {@code AUTO} */
+    @Deprecated
     public static final ConfigOption<Boolean> FAIL_FAST = ConfigOptions.key("saba.fail-fast")
-            .booleanType().defaultValue(false)
-            .withDescription("true: a job whose registration the controller does not answer within "
-                    + "saba.controller.timeout fails instead of running at the default level.");
+            .booleanType().noDefaultValue()
+            .withDescription("Deprecated: saba.fallback NEVER (true) or AUTO (false). Ignored when saba.fallback "
+                    + "is set.");
 
     public static final ConfigOption<String> TOKEN = ConfigOptions.key("saba.controller.token")
             .stringType().noDefaultValue()

@@ -2,6 +2,7 @@ package io.saba.flink;
 
 import io.saba.client.ClientConfig;
 import io.saba.client.DscpMap;
+import io.saba.client.FallbackPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +10,8 @@ import java.util.function.Supplier;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The validated settings, parsed in this one place so a mistake fails the JobManager or TaskManager at start-up with
@@ -16,9 +19,12 @@ import org.apache.flink.configuration.IllegalConfigurationException;
  *
  * @param controllerAddress "host:port", or null for an embedded controller
  * @param embeddedConfig    controller YAML for the embedded controller, or null for the built-in default
+ * @param workload          the cluster-wide workload, or "" when unset (then each job's own, or its name)
  */
 public record SabaSettings(String controllerAddress, Path embeddedConfig, String workload, Duration timeout,
-                           Duration registerWait, boolean failFast, String token, DscpMap dscpMap, boolean tagConnections) {
+                           Duration registerWait, FallbackPolicy fallback, String token, DscpMap dscpMap,
+                           boolean tagConnections) {
+    private static final Logger LOG = LoggerFactory.getLogger(SabaSettings.class);
 
     public static SabaSettings from(Configuration conf) {
         String address = trimmedOrNull(conf, SabaOptions.CONTROLLER_ADDRESS);
@@ -49,8 +55,26 @@ public record SabaSettings(String controllerAddress, Path embeddedConfig, String
             throw new IllegalConfigurationException(e.getMessage(), e);
         }
         return new SabaSettings(address, embeddedPath, get(conf, SabaOptions.WORKLOAD).trim(), timeout, wait,
-                get(conf, SabaOptions.FAIL_FAST), trimmedOrNull(conf, SabaOptions.TOKEN), dscp,
-                get(conf, SabaOptions.TAG_CONNECTIONS));
+                fallback(conf), trimmedOrNull(conf, SabaOptions.TOKEN), dscp, get(conf, SabaOptions.TAG_CONNECTIONS));
+    }
+
+    /** {@code saba.fallback}, or the deprecated {@code saba.fail-fast} when only that is set. */
+    @SuppressWarnings("deprecation")
+    private static FallbackPolicy fallback(Configuration conf) {
+        Boolean failFast = get(conf, SabaOptions.FAIL_FAST);
+        boolean explicit = conf.contains(SabaOptions.FALLBACK);
+        if (failFast != null && !explicit) {
+            FallbackPolicy p = failFast ? FallbackPolicy.NEVER : FallbackPolicy.AUTO;
+            LOG.warn("Saba: {} is deprecated; read as {}: {}", SabaOptions.FAIL_FAST.key(),
+                    SabaOptions.FALLBACK.key(), p);
+            return p;
+        }
+        if (failFast != null) {
+            LOG.warn("Saba: {} is deprecated and ignored, since {} is set", SabaOptions.FAIL_FAST.key(),
+                    SabaOptions.FALLBACK.key());
+        }
+        return wrap(SabaOptions.FALLBACK,
+                () -> FallbackPolicy.parse(conf.get(SabaOptions.FALLBACK), SabaOptions.FALLBACK.key()));
     }
 
     /** Client settings for a controller at {@code target}. */
@@ -88,7 +112,9 @@ public record SabaSettings(String controllerAddress, Path embeddedConfig, String
         try {
             return s.get();
         } catch (IllegalArgumentException e) {
-            throw new IllegalConfigurationException(key.key() + ": " + e.getMessage(), e);
+            String m = e.getMessage() != null && e.getMessage().startsWith(key.key()) ? e.getMessage()
+                    : key.key() + ": " + e.getMessage();
+            throw new IllegalConfigurationException(m, e);
         }
     }
 

@@ -1,20 +1,24 @@
 package io.saba.flink;
 
 import io.saba.client.AppSpec;
+import io.saba.client.FallbackPolicy;
 import io.saba.client.SabaApplication;
 import io.saba.client.Transport;
 import java.net.InetSocketAddress;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.io.network.partition.ResultPartitionID;
+import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.shuffle.JobShuffleContext;
 import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor;
 import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor.NetworkPartitionConnectionInfo;
@@ -39,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>Connections reported: Flink's master knows where producers run (host and data port) but not which TaskManager
  * will consume, so for every pair of TaskManagers that produce data for the job it reports both directions, data
  * port to data port. That is the set of host pairs an all-to-all shuffle uses; a TaskManager that only consumes is
- * not seen. Nothing here ever fails a job because of the controller, unless {@code saba.fail-fast} is set.
+ * not seen. Nothing here ever fails a job because of the controller, unless {@code saba.fallback} is NEVER.
  */
 public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescriptor> {
     private static final Logger LOG = LoggerFactory.getLogger(SabaShuffleMaster.class);
@@ -52,12 +56,17 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
 
     /**
      * One job: its application handle, the TaskManager data endpoints seen producing for it, when its partitions may
-     * be stamped (once its first level arrived or the wait ran out), and (fail-fast only) why they are refused.
+     * be stamped (once its first level arrived or the wait ran out), (NEVER only) why they are refused, and whether
+     * a partition stamped before its level arrived was already reported.
      */
     private record JobState(SabaApplication app, Set<InetSocketAddress> endpoints,
-                            CompletableFuture<?> firstLevel, String refusal) {
+                            CompletableFuture<?> firstLevel, String refusal, AtomicBoolean stampedEarly) {
+        JobState(SabaApplication app, CompletableFuture<?> firstLevel, String refusal) {
+            this(app, ConcurrentHashMap.newKeySet(), firstLevel, refusal, new AtomicBoolean());
+        }
+
         JobState accepted() {
-            return new JobState(app, endpoints, firstLevel, null);
+            return new JobState(app, endpoints, firstLevel, null, stampedEarly);
         }
     }
 
@@ -71,6 +80,7 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
         this.immediate = immediate;
     }
 
+    /** Starts Flink's master and opens (and warms) the way to the controller before the first job arrives. */
     @Override
     public void start() throws Exception {
         netty.start();
@@ -94,16 +104,12 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
     public void registerJob(JobShuffleContext context) {
         netty.registerJob(context);
         JobID id = context.getJobId();
-        String workload = JobConfigurations.of(context)
-                .map(c -> c.get(SabaOptions.WORKLOAD).trim())
-                .filter(w -> !w.isEmpty())
-                .orElse(settings.workload());
+        String workload = workload(JobGraphs.of(context));
+        long start = System.nanoTime();
         SabaApplication app = link().client().register(new AppSpec(id.toHexString(), workload, "flink",
                 System.getProperty("user.name", ""), 0));
-        if (settings.failFast()) {
-            String refusal = awaitFirstLevel(id, app);
-            jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet(), CompletableFuture.completedFuture(null),
-                    refusal));
+        if (settings.fallback() == FallbackPolicy.NEVER) {
+            jobs.put(id, new JobState(app, CompletableFuture.completedFuture(null), awaitFirstLevel(id, app)));
             return;
         }
         // never block the JobMaster's thread: the answer usually arrives while slots are being allocated, and
@@ -111,36 +117,65 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
         CompletableFuture<?> firstLevel = settings.registerWait().isZero() || immediate
                 ? CompletableFuture.completedFuture(null)
                 : app.assigned().copy().completeOnTimeout(0, settings.registerWait().toNanos(), TimeUnit.NANOSECONDS);
-        app.assigned().thenAccept(level -> LOG.info("Saba: job {} (workload '{}') at level {}", id,
-                workload, level));
-        jobs.put(id, new JobState(app, ConcurrentHashMap.newKeySet(), firstLevel, null));
+        app.assigned().thenRun(() -> logAnswer(id, app, System.nanoTime() - start));
+        jobs.put(id, new JobState(app, firstLevel, null));
     }
 
     /**
-     * Fail-fast only: waits up to the controller timeout for the registration's answer (the operator asked for
-     * this wait). A controller already known to be down answers at once.
+     * The job's own {@code saba.workload}, else the cluster's, else one derived from the job's name as Spark
+     * derives it from the application's; a blank result is the default workload ({@link AppSpec}).
+     */
+    private String workload(Optional<JobGraph> graph) {
+        return graph.map(g -> g.getJobConfiguration().get(SabaOptions.WORKLOAD).trim()).filter(w -> !w.isEmpty())
+                .orElseGet(() -> !settings.workload().isEmpty() ? settings.workload()
+                        : AppSpec.workloadFromName(graph.map(JobGraph::getName).orElse("")));
+    }
+
+    private void logAnswer(JobID id, SabaApplication app, long nanos) {
+        if (app.registered()) {
+            LOG.info("Saba: job {} registered in {} ms: workload '{}', level {}", id,
+                    TimeUnit.NANOSECONDS.toMillis(nanos), app.spec().workload(), app.level());
+        } else if (app.refusal() != null) {
+            LOG.warn("Saba: job {} is not registered ({}); it runs at level 0 (DSCP 0)", id, whyNoLevel(app));
+        } else {
+            LOG.info("Saba: job {} is not registered yet ({}); it runs at level 0 (DSCP 0) until then", id,
+                    whyNoLevel(app));
+        }
+    }
+
+    /** Why a job has no level from the controller, for logs and errors. */
+    private String whyNoLevel(SabaApplication app) {
+        if (app.refusal() != null) {
+            return "the controller at " + link().target() + " refused it: " + app.refusal();
+        }
+        return link().client().controllerReachable()
+                ? "the controller at " + link().target() + " has not answered yet"
+                : "the controller at " + link().target() + " is unreachable; the job is registered when it returns";
+    }
+
+    /**
+     * NEVER only: waits up to the controller timeout for the registration's answer (the operator asked for this
+     * wait). A controller already known to be down answers at once.
      *
-     * @return null, or why the job's partitions are refused. Fail-fast fails the job through its first partition
+     * @return null, or why the job's partitions are refused. The job fails through its first partition
      *         registration rather than here: an exception from registerJob would stop the JobMaster itself, which
      *         Flink treats as a fatal error of the cluster.
      */
     private String awaitFirstLevel(JobID id, SabaApplication app) {
-        boolean answered = false;
         try {
             app.assigned().get(settings.timeout().toNanos(), TimeUnit.NANOSECONDS);
-            answered = link().client().controllerReachable();
         } catch (TimeoutException | ExecutionException e) {
-            answered = false; // (assigned() never fails; ExecutionException only for completeness)
+            // not answered in time (assigned() never fails; ExecutionException only for completeness)
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (!answered) {
-            String why = "Saba controller at " + link().target() + " did not register job " + id + " within "
-                    + settings.timeout() + " and " + SabaOptions.FAIL_FAST.key() + " is true";
+        if (!app.registered()) {
+            String why = "Saba did not register job " + id + " within " + settings.timeout() + " ("
+                    + whyNoLevel(app) + ") and " + SabaOptions.FALLBACK.key() + " is NEVER";
             LOG.error(why);
             return why;
         }
-        LOG.info("Saba: job {} registered (workload '{}', level {})", id, app.spec().workload(), app.level());
+        LOG.info("Saba: job {} registered: workload '{}', level {}", id, app.spec().workload(), app.level());
         return null;
     }
 
@@ -152,7 +187,11 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
             JobState s = jobs.remove(jobId);
             if (s != null) {
                 s.app().deregister();
-                LOG.info("Saba: job {} deregistered", jobId);
+                if (s.app().registered()) {
+                    LOG.info("Saba: job {} deregistered", jobId);
+                } else {
+                    LOG.info("Saba: job {} ended without having been registered ({})", jobId, whyNoLevel(s.app()));
+                }
             }
         }
     }
@@ -175,20 +214,34 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
             }
         }
         if (s.refusal() != null) {
-            if (!link().client().controllerReachable()) {
+            if (!s.app().registered()) {
                 return CompletableFuture.failedFuture(new IllegalStateException(s.refusal()));
             }
-            jobs.put(jobId, s.accepted()); // the controller came back before Flink restarted the job
+            s = s.accepted(); // the controller came back before Flink restarted the job
+            jobs.put(jobId, s);
         }
         if (!settings.tagConnections()) {
             return f;
         }
-        SabaApplication app = s.app();
-        return f.thenCombine(s.firstLevel(), (d, ignored) -> stamped(d, endpoint, app.level()));
+        JobState job = s;
+        return f.thenCombine(s.firstLevel(), (d, ignored) -> stamped(jobId, job, d, endpoint));
     }
 
-    /** Flink's descriptor with its connection index moved to the job's level (see {@link LevelConnections}). */
-    private NettyShuffleDescriptor stamped(NettyShuffleDescriptor d, InetSocketAddress endpoint, int assigned) {
+    /**
+     * Flink's descriptor with its connection index moved to the job's level (see {@link LevelConnections}). A
+     * partition stamped before the job's level arrived goes out at level 0 for its whole life: said once per job.
+     */
+    private NettyShuffleDescriptor stamped(JobID jobId, JobState job, NettyShuffleDescriptor d,
+                                           InetSocketAddress endpoint) {
+        SabaApplication app = job.app();
+        int assigned = app.level();
+        if (!app.registered() && job.stampedEarly().compareAndSet(false, true)) {
+            String waited = immediate ? "the adaptive scheduler cannot wait for it"
+                    : settings.registerWait().isZero() ? SabaOptions.REGISTER_WAIT.key() + " is 0"
+                    : "after waiting " + settings.registerWait() + " (" + SabaOptions.REGISTER_WAIT.key() + ")";
+            LOG.warn("Saba: job {}'s partitions are stamped before its level arrived, {}: {}; they carry level 0 "
+                    + "(DSCP 0)", jobId, waited, whyNoLevel(app));
+        }
         int levels = settings.dscpMap().levels();
         int level = assigned < levels ? assigned : 0; // beyond the DSCP map: the default class, as DscpMap does
         return new NettyShuffleDescriptor(d.storesLocalResourcesOn().orElseThrow(),

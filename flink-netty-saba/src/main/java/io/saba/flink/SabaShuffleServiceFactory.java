@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import io.saba.client.FallbackPolicy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.SchedulerExecutionMode;
@@ -36,6 +37,11 @@ public final class SabaShuffleServiceFactory
     @Override
     public ShuffleMaster<NettyShuffleDescriptor> createShuffleMaster(ShuffleMasterContext context) {
         SabaSettings settings = SabaSettings.from(context.getConfiguration());
+        if (settings.fallback() == FallbackPolicy.ALWAYS) {
+            LOG.info("Saba: {} is ALWAYS: Flink's own shuffle, no controller, no tagging",
+                    SabaOptions.FALLBACK.key());
+            return netty.createShuffleMaster(context);
+        }
         Configuration conf = context.getConfiguration();
         // the adaptive scheduler checks that partition registration completes at once
         boolean immediate = conf.get(JobManagerOptions.SCHEDULER) == JobManagerOptions.SchedulerType.Adaptive
@@ -47,7 +53,7 @@ public final class SabaShuffleServiceFactory
     public ShuffleEnvironment<ResultPartition, SingleInputGate> createShuffleEnvironment(
             ShuffleEnvironmentContext context) {
         SabaSettings settings = SabaSettings.from(context.getConfiguration());
-        if (!settings.tagConnections()) {
+        if (!settings.tagConnections() || settings.fallback() == FallbackPolicy.ALWAYS) {
             return netty.createShuffleEnvironment(context);
         }
         Configuration conf = new Configuration(context.getConfiguration());

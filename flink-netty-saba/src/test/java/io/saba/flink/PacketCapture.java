@@ -57,7 +57,13 @@ final class PacketCapture implements AutoCloseable {
         if (line == null) {
             throw new IOException("tcpdump did not start (exit " + p.exitValue() + ")");
         }
-        Thread drain = new Thread(() -> err.lines().forEach(l -> { }), "tcpdump-stderr");
+        Thread drain = new Thread(() -> {
+            try {
+                err.lines().forEach(l -> { });
+            } catch (java.io.UncheckedIOException e) {
+                // closed when tcpdump is stopped
+            }
+        }, "tcpdump-stderr");
         drain.setDaemon(true);
         drain.start();
         return new PacketCapture(p, file);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.client.FallbackPolicy;
 import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -34,6 +35,22 @@ class SabaSettingsTest {
         assertEquals(8, s.dscpMap().levels());
         assertEquals(3 * 8 << 2, s.dscpMap().tos(3));
         assertTrue(s.tagConnections());
+        assertEquals(FallbackPolicy.AUTO, s.fallback());
+    }
+
+    @Test
+    void fallbackPoliciesAndTheDeprecatedFailFast() {
+        assertEquals(FallbackPolicy.ALWAYS, SabaSettings.from(conf("saba.fallback", "always")).fallback());
+        assertEquals(FallbackPolicy.NEVER, SabaSettings.from(conf("saba.fallback", " NEVER ")).fallback());
+        assertEquals(FallbackPolicy.NEVER, SabaSettings.from(conf("saba.fail-fast", "true")).fallback());
+        assertEquals(FallbackPolicy.AUTO, SabaSettings.from(conf("saba.fail-fast", "false")).fallback());
+        assertEquals(FallbackPolicy.ALWAYS,
+                SabaSettings.from(conf("saba.fail-fast", "true", "saba.fallback", "ALWAYS")).fallback(),
+                "the new key wins over the deprecated one");
+        IllegalConfigurationException e = assertThrows(IllegalConfigurationException.class,
+                () -> SabaSettings.from(conf("saba.fallback", "SOMETIMES")));
+        assertEquals("saba.fallback: unknown fallback policy 'SOMETIMES' (expected ALWAYS, AUTO or NEVER)",
+                e.getMessage(), "the message Spark gives for spark.saba.fallback, with Flink's key");
     }
 
     @Test
@@ -45,6 +62,7 @@ class SabaSettingsTest {
         rejected("saba.controller.timeout", "soon");
         rejected("saba.controller.register-wait", "-1 s");
         rejected("saba.fail-fast", "maybe");
+        rejected("saba.fallback", "sometimes");
         rejected("saba.dscp-map", "0:0,1:64");
         rejected("saba.dscp-map", "1:8");
         rejected("saba.controller.embedded-config", "/no/such/file.yaml");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.controller.EmbeddedController;
 import io.saba.controller.state.AppView;
 import java.net.ServerSocket;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -108,30 +109,76 @@ class SabaShuffleTest {
     }
 
     @Test
-    void aControllerThatNeverAnswersOnlyDelaysTheStart() throws Exception {
+    void aControllerThatNeverAnswersOnlyDelaysTheStartAndTheEarlyStampIsReported() throws Exception {
         // a socket that accepts connections (the kernel's backlog) but never speaks: a hung controller
         try (ServerSocket mute = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              MiniCluster m = Clusters.saba(Map.of(
                      SabaOptions.CONTROLLER_ADDRESS.key(), "127.0.0.1:" + mute.getLocalPort(),
                      SabaOptions.CONTROLLER_TIMEOUT.key(), "1 s",
                      SabaOptions.REGISTER_WAIT.key(), "500 ms"))) {
-            assertCorrect(Clusters.run(m, ShuffleJob.build("hung", N, KEYS, 4, 0, "lr", null)));
+            JobID[] id = new JobID[1];
+            String log = Logs.during(() -> {
+                id[0] = Clusters.submit(m, ShuffleJob.build("hung", N, KEYS, 4, 0, "lr", null));
+                assertCorrect(Clusters.await(m, id[0]));
+            });
+            String early = "job " + id[0] + "'s partitions are stamped before its level arrived";
+            assertEquals(1, log.lines().filter(l -> l.contains(early)).count(),
+                    "one warning for the job, naming it:\n" + log);
+            assertFalse(log.contains("job " + id[0] + " registered"), "never claimed registered:\n" + log);
+            assertFalse(log.contains("job " + id[0] + " deregistered"), "nor deregistered:\n" + log);
         }
     }
 
     @Test
-    void failFastFailsTheJobWhenTheControllerIsAway() throws Exception {
+    void fallbackNeverFailsTheJobWhenTheControllerIsAwayAndSoDoesTheDeprecatedFailFast() throws Exception {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), "127.0.0.1:" + closedPort,
-                SabaOptions.CONTROLLER_TIMEOUT.key(), "500 ms", SabaOptions.FAIL_FAST.key(), "true"))) {
-            AssertionError e = assertThrows(AssertionError.class,
-                    () -> Clusters.run(m, ShuffleJob.build("fast", N, KEYS, 4, 0, "lr", null)));
-            assertTrue(ExceptionUtils.findThrowableWithMessage(e, SabaOptions.FAIL_FAST.key()).isPresent(),
-                    "the failure names " + SabaOptions.FAIL_FAST.key() + ": " + ExceptionUtils.stringifyException(e));
+        for (Map.Entry<String, String> policy : List.of(Map.entry(SabaOptions.FALLBACK.key(), "NEVER"),
+                Map.entry(SabaOptions.FAIL_FAST.key(), "true"))) {
+            try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), "127.0.0.1:" + closedPort,
+                    SabaOptions.CONTROLLER_TIMEOUT.key(), "500 ms", policy.getKey(), policy.getValue()))) {
+                AssertionError e = assertThrows(AssertionError.class,
+                        () -> Clusters.run(m, ShuffleJob.build("fast", N, KEYS, 4, 0, "lr", null)), policy.toString());
+                assertTrue(ExceptionUtils.findThrowableWithMessage(e, SabaOptions.FALLBACK.key() + " is NEVER")
+                        .isPresent(), "the failure names the key: " + ExceptionUtils.stringifyException(e));
+            }
         }
+    }
+
+    @Test
+    void fallbackAlwaysIsPlainFlinkWithoutTheController() throws Exception {
+        try (EmbeddedController unused = Controllers.start();
+             MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), unused.target(),
+                     SabaOptions.FALLBACK.key(), "ALWAYS"))) {
+            CountDownLatch started = ShuffleJob.arm("plain", 4);
+            JobID id = Clusters.submit(m, ShuffleJob.build("plain", N, KEYS, 4, 0, "lr", "plain"));
+            try {
+                assertTrue(started.await(3, TimeUnit.MINUTES));
+                assertEquals(0, unused.controller().appCount(), "no job reached the controller");
+            } finally {
+                ShuffleJob.open("plain");
+            }
+            assertCorrect(Clusters.await(m, id));
+        }
+    }
+
+    @Test
+    void aJobWithoutAWorkloadIsRegisteredUnderItsNameAtASabaLevel() throws Exception {
+        CountDownLatch started = ShuffleJob.arm("unnamed", 4);
+        JobID id = Clusters.submit(saba, ShuffleJob.build("Nightly Report #7", N, KEYS, 4, 0, null, "unnamed"));
+        try {
+            assertTrue(started.await(3, TimeUnit.MINUTES));
+            Controllers.eventually("the job registered", () -> Controllers.app(controller, id) != null);
+            AppView v = Controllers.app(controller, id);
+            assertEquals("nightly-report-7", v.workload(), "its name, as Spark names an application's workload");
+            assertFalse(v.workloadKnown(), "the controller's default model");
+            assertTrue(v.level() >= 1, "a Saba level, not the default class: " + v.level());
+        } finally {
+            ShuffleJob.open("unnamed");
+        }
+        assertCorrect(Clusters.await(saba, id));
     }
 
     @Test

@@ -32,14 +32,27 @@ public final class SparkCommand {
         String memory;
         @Option(names = "--spark-home", description = "Spark home (default: workloads/target/spark-home)")
         Path sparkHome;
+        @Option(names = "--workers", split = ",", paramLabel = "HOST",
+                description = "hosts (numbers) that run a worker, h1 included if listed (default: 2..N; the master "
+                        + "and the drivers are on h1)")
+        List<Integer> workersAsked;
 
         @Override
         public Integer call() throws Exception {
             return TestbedCommand.report(() -> {
                 TestbedSpec spec = TestbedSpec.load(name);
                 List<Integer> workers = new ArrayList<>();
-                for (int i = 2; i <= spec.hosts(); i++) {
-                    workers.add(i);
+                if (workersAsked != null) {
+                    for (int w : workersAsked) {
+                        if (w < 1 || w > spec.hosts()) {
+                            throw new IllegalArgumentException("--workers: testbed " + name + " has no host h" + w);
+                        }
+                    }
+                    workers.addAll(new java.util.TreeSet<>(workersAsked));
+                } else {
+                    for (int i = 2; i <= spec.hosts(); i++) {
+                        workers.add(i);
+                    }
                 }
                 TestbedSparkCluster c = TestbedSparkCluster.start(spec, WorkloadLauncher.locate(sparkHome), 1, workers,
                         cores, memory, logDir(name), Duration.ofSeconds(120));

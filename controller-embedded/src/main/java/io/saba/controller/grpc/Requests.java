@@ -27,22 +27,23 @@ final class Requests {
         if (id.isEmpty()) {
             throw ControllerException.invalid("app_id is empty");
         }
-        if (id.length() > MAX_APP_ID) {
-            throw ControllerException.invalid("app_id is " + id.length() + " characters long; at most "
-                    + MAX_APP_ID + " allowed");
-        }
-        for (int i = 0; i < id.length(); i++) {
-            if (Character.isISOControl(id.charAt(i))) {
-                throw ControllerException.invalid("app_id contains a control character at index " + i);
-            }
-        }
-        return id;
+        return text("app_id", id, MAX_APP_ID);
     }
 
+    /** A workload, framework or user name. Empty is fine (an empty workload is the default workload). */
     static String label(String field, String value) {
-        if (value.length() > MAX_LABEL) {
+        return text(field, value, MAX_LABEL);
+    }
+
+    private static String text(String field, String value, int max) {
+        if (value.length() > max) {
             throw ControllerException.invalid(field + " is " + value.length() + " characters long; at most "
-                    + MAX_LABEL + " allowed");
+                    + max + " allowed");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw ControllerException.invalid(field + " contains a control character at index " + i);
+            }
         }
         return value;
     }

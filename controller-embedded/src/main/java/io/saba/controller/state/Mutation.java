@@ -1,5 +1,6 @@
 package io.saba.controller.state;
 
+import io.saba.client.AppSpec;
 import java.util.List;
 
 /**
@@ -9,8 +10,16 @@ import java.util.List;
 public sealed interface Mutation {
     String appId();
 
+    /**
+     * A registration. A blank workload is {@link AppSpec#DEFAULT_WORKLOAD}, as in every client: it gets the default
+     * model like any unknown key. Normalised here, where live requests, journal replay and a group's log all pass, so
+     * no plan ever sees a blank workload (the planner names its clusters after workloads).
+     */
     record Register(String appId, String workload, String framework, String user, int attempt, String tenant)
             implements Mutation {
+        public Register {
+            workload = AppSpec.workloadOrDefault(workload);
+        }
     }
 
     /** Deregistration, lease expiry or replacement: the reason is for logs and the journal. */

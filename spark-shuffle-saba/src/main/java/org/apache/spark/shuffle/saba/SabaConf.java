@@ -2,6 +2,7 @@ package org.apache.spark.shuffle.saba;
 
 import io.saba.client.ClientConfig;
 import io.saba.client.DscpMap;
+import io.saba.client.FallbackPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

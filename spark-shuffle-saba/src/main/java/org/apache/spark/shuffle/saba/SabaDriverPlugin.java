@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import io.saba.client.FallbackPolicy;
 import java.util.Map;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import io.saba.client.FallbackPolicy;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import io.saba.client.FallbackPolicy;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.spark.ShuffleDependency;

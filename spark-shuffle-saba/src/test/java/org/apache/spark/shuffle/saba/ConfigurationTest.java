@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.client.FallbackPolicy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
