@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * real Spark standalone, real drivers and executors, under the baseline and under Saba with a standalone controller
  * programming the testbed's qdiscs. Seed 7 draws nutchindexing x0.5 on h2, wordcount x0.5 on h3 and nutchindexing x2
  * on h2 and h3 from the measured table's four workloads (two applications of one workload: registrations are
- * counted per workload). About 3 minutes on 2 loaded cores at nice 19; the ^C case another minute.
+ * counted per workload). Both cases take 1.5 minutes on 2 cores at nice 19 when the machine is otherwise quiet, about
+ * 11 minutes when other experiments keep both cores busy.
  */
 class TestbedSparkCampaignTest {
     private static final Path SPARK_HOME = Path.of("..", "workloads", "target", "spark-home");
@@ -35,7 +36,7 @@ class TestbedSparkCampaignTest {
     Path dir;
 
     @Test
-    @Timeout(value = 12, unit = TimeUnit.MINUTES)
+    @Timeout(value = 25, unit = TimeUnit.MINUTES) // a guard against a hang: 1.5 minutes idle, 9 with the machine busy
     void oneSetupRunsUnderBothTreatmentsOnItsDrawnHostsAndTheControllerSeesEveryJob() throws Exception {
         String why = missing();
         if (why != null) {
@@ -74,9 +75,11 @@ class TestbedSparkCampaignTest {
         }
         assertEquals(List.of("nutchindexing", "nutchindexing", "wordcount"), registered.stream().sorted().toList());
         assertEquals("linux", status.path("backend").asText());
-        JsonNode running = new ObjectMapper().readTree(dir.resolve("logs/s000/saba-status-first-end.json").toFile());
-        assertTrue(running.path("ports").size() > 0, "the controller had weights on ports while the jobs ran: "
-                + running);
+        // the controller's Linux backend logs every port it programs; a snapshot of its status during the run can
+        // miss them (tiny jobs end within a second of each other and deregister)
+        String controllerLog = Files.readString(dir.resolve("logs/s000/controller.log"));
+        assertTrue(controllerLog.contains("LinuxTcBackend - port "), "the controller programmed the testbed's ports: "
+                + controllerLog);
 
         String text = out.toString();
         assertTrue(text.contains("setup 0 baseline: start-up") && text.contains("setup 0 saba: start-up"), text);
@@ -92,7 +95,7 @@ class TestbedSparkCampaignTest {
     }
 
     @Test
-    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void controlCTakesEverythingDownAndRecordsNothing() throws Exception {
         String why = missing();
         assumeTrue(why == null, why);
@@ -107,7 +110,7 @@ class TestbedSparkCampaignTest {
                 SPARK_HOME.toString(), "--out", out.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (!Files.readString(log).contains("drivers launched on h1")) {
                 assertTrue(p.isAlive() && System.nanoTime() < deadline, "the campaign never launched its drivers: "
                         + Files.readString(log));
