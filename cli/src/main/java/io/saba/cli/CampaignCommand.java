@@ -7,12 +7,15 @@ import io.saba.harness.campaign.ScaleStudy;
 import io.saba.harness.campaign.SensitivityStudies;
 import io.saba.harness.campaign.spark.SparkSetupRunner;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -20,9 +23,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code saba campaign}: reproduces the Saba paper's evaluation figures in the flow-level simulator and prints our
  * numbers beside the paper's. Progress goes to stderr, the comparison to stdout, CSV and PNG to {@code --out}.
+ * {@code saba campaign --testbed} runs the Fig. 8 method with real Spark jobs on a namespace testbed instead
+ * ({@link TestbedCampaignOptions}).
  */
 @Command(name = "campaign", mixinStandardHelpOptions = true,
-        description = "Reproduce the Saba paper's figures in the simulator (fig8: 500-setup testbed campaign).")
+        description = "Reproduce the Saba paper's figures in the simulator (fig8: 500-setup testbed campaign), or "
+                + "with --testbed the Fig. 8 method with real Spark jobs on a namespace testbed (root).")
 public final class CampaignCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -32,8 +38,8 @@ public final class CampaignCommand implements Callable<Integer> {
                     + "fig12 (controller overhead, as saba bench allocation with its defaults)")
     String figure;
 
-    @Option(names = "--setups", defaultValue = "500", description = "cluster setups for fig8 (default ${DEFAULT-VALUE})")
-    int setups;
+    @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
+    Integer setups;
 
     @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
     long seed;
@@ -64,11 +70,33 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--conf", description = "fig8 with --master: extra Spark setting key=value (repeatable)")
     Map<String, String> sparkConf = new LinkedHashMap<>();
 
-    @Option(names = "--out", description = "output folder; an interrupted run resumes from it (default campaign-<figure>)")
+    @Option(names = "--out", description = "output folder; an interrupted run resumes from it (default "
+            + "campaign-<figure>, with --testbed campaign-testbed)")
     Path out;
+
+    @Mixin
+    TestbedCampaignOptions testbed = new TestbedCampaignOptions();
 
     @Override
     public Integer call() {
+        if (testbed.testbed) {
+            List<String> simOnly = new ArrayList<>();
+            for (String o : List.of("--figure", "--degree", "--queues", "--hol-blocking", "--oversubscription",
+                    "--threads", "--master", "--conf")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    simOnly.add(o);
+                }
+            }
+            if (!simOnly.isEmpty()) {
+                throw new IllegalArgumentException("--testbed does not take " + String.join(", ", simOnly)
+                        + " (options of the simulated campaign)");
+            }
+            return testbed.run(spec, setups, seed, out);
+        }
+        if (!testbed.testbedOnlyGiven().isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", testbed.testbedOnlyGiven()) + ": only with --testbed "
+                    + "(the real-Spark campaign)");
+        }
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         Path dir = out != null ? out : Path.of("campaign-" + figure);
         String f = figure.toLowerCase(Locale.ROOT);
@@ -80,8 +108,8 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         switch (f) {
             case "fig8" -> {
-                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups, seed, degree, queues, 1.0, t, dir,
-                        holBlocking);
+                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : 500, seed, degree,
+                        queues, 1.0, t, dir, holBlocking);
                 TestbedCampaign.Result r;
                 if (master == null) {
                     r = TestbedCampaign.run(cfg, System.err);

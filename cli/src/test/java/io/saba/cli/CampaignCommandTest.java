@@ -54,4 +54,27 @@ class CampaignCommandTest {
         assertEquals(2, run("campaign", "--conf", "spark.executor.memory=1g", "--out", dir.toString()));
         assertTrue(err.toString().contains("--conf needs --master"), err.toString());
     }
+
+    @Test
+    void badTestbedCampaignInputIsOneLineAndExit2BeforeAnythingStarts() throws Exception {
+        Path out = dir.resolve("never");
+        assertEquals(2, run("campaign", "--testbed", "--hosts", "2", "--out", out.toString()));
+        assertTrue(err.toString().contains("--hosts must be 3..10") && err.toString().contains("got 2"),
+                err.toString());
+        Path broken = Files.writeString(dir.resolve("broken.json"), "{\"format\": ");
+        assertEquals(2, run("campaign", "--testbed", "--table", broken.toString(), "--out", out.toString()));
+        assertTrue(err.toString().contains(broken + ": not valid JSON"), err.toString());
+        Path unknown = Files.writeString(dir.resolve("unknown.json"), "{\"format\":\"saba-sensitivity-table\","
+                + "\"version\":1,\"workloads\":{\"kmeans\":{\"degree\":1,\"coefficients\":[2,-1]}}}");
+        assertEquals(2, run("campaign", "--testbed", "--table", unknown.toString(), "--out", out.toString()));
+        assertTrue(err.toString().contains("unknown workload 'kmeans'"), err.toString());
+        assertEquals(2, run("campaign", "--testbed", "--allocation", "fair", "--out", out.toString()));
+        assertTrue(err.toString().contains("--allocation must be corun or eq2"), err.toString());
+        assertEquals(2, run("campaign", "--testbed", "--figure", "fig9", "--out", out.toString()));
+        assertTrue(err.toString().contains("--testbed does not take --figure"), err.toString());
+        assertEquals(2, run("campaign", "--hosts", "4", "--out", out.toString()));
+        assertTrue(err.toString().contains("--hosts: only with --testbed"), err.toString());
+        assertEquals(6, err.toString().lines().count(), "one line each: " + err);
+        assertTrue(!Files.exists(out), "nothing written");
+    }
 }

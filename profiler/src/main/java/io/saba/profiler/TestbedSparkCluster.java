@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,18 @@ public final class TestbedSparkCluster implements AutoCloseable {
     public static TestbedSparkCluster start(TestbedSpec spec, WorkloadLauncher launcher, int masterHost,
                                             List<Integer> workers, int coresPerWorker, String memory, Path logDir,
                                             Duration wait) {
+        return start(spec, launcher, masterHost, workers, coresPerWorker, memory, Map.of(), logDir, wait);
+    }
+
+    /**
+     * As above, with Spark properties for some workers (host index → properties, e.g. the custom resources a worker
+     * offers, {@code spark.worker.resource.NAME.amount}); each worker's go to {@code LOGDIR/worker-hN.properties},
+     * passed with {@code --properties-file}.
+     */
+    public static TestbedSparkCluster start(TestbedSpec spec, WorkloadLauncher launcher, int masterHost,
+                                            List<Integer> workers, int coresPerWorker, String memory,
+                                            Map<Integer, Map<String, String>> workerProperties, Path logDir,
+                                            Duration wait) {
         List<ProcessHandle> started = new java.util.concurrent.CopyOnWriteArrayList<>();
         // ^C while starting must not leave daemons behind (the caller only holds the cluster once start returns)
         Thread hook = new Thread(() -> stopAll(started));
@@ -59,10 +73,16 @@ public final class TestbedSparkCluster implements AutoCloseable {
                     masterLog));
             for (int w : workers) {
                 Path work = logDir.resolve("work-" + spec.hostName(w));
-                started.add(launch(launcher, spec, w, "256m", "org.apache.spark.deploy.worker.Worker",
-                        List.of("--host", spec.address(w), "--cores", Integer.toString(coresPerWorker), "--memory",
-                                memory, "--work-dir", work.toString(), "--webui-port", "8081",
-                                "spark://" + masterIp + ":" + MASTER_PORT),
+                List<String> args = new ArrayList<>(List.of("--host", spec.address(w), "--cores",
+                        Integer.toString(coresPerWorker), "--memory", memory, "--work-dir", work.toString(),
+                        "--webui-port", "8081"));
+                Map<String, String> props = workerProperties.getOrDefault(w, Map.of());
+                if (!props.isEmpty()) {
+                    args.addAll(List.of("--properties-file", writeProperties(props,
+                            logDir.resolve("worker-" + spec.hostName(w) + ".properties")).toString()));
+                }
+                args.add("spark://" + masterIp + ":" + MASTER_PORT);
+                started.add(launch(launcher, spec, w, "256m", "org.apache.spark.deploy.worker.Worker", args,
                         logDir.resolve("worker-" + spec.hostName(w) + ".log")));
             }
             Files.writeString(logDir.resolve("pids"), String.join(" ",
@@ -102,6 +122,12 @@ public final class TestbedSparkCluster implements AutoCloseable {
         // executors a worker launches bind to the host's testbed address
         pb.environment().put("SPARK_LOCAL_IP", spec.address(host));
         return pb.start().toHandle();
+    }
+
+    private static Path writeProperties(Map<String, String> props, Path file) throws IOException {
+        StringBuilder b = new StringBuilder();
+        new TreeMap<>(props).forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+        return Files.writeString(file, b.toString(), StandardCharsets.UTF_8);
     }
 
     private static void awaitWorkers(Path masterLog, int workers, Duration wait, List<ProcessHandle> started)

@@ -1,10 +1,13 @@
 package io.saba.profiler;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Launches JVMs from the Spark home the workloads module builds (workloads/target/spark-home: jars/ holds Spark,
@@ -59,6 +62,33 @@ public record WorkloadLauncher(Path sparkHome, String java) {
                 + "with `mvn -B -q -DskipTests package` or pass --spark-home");
     }
 
+    /**
+     * Saba's shaded Spark shuffle jar: in the Spark home's jars/ (where scripts link it), else the build's own
+     * ({@code spark-shuffle-saba/target/saba-spark-shuffle-*-shaded.jar} of the checkout this Spark home belongs to).
+     */
+    public Optional<Path> sabaShuffleJar() {
+        List<Path> dirs = new ArrayList<>(List.of(sparkHome.resolve("jars")));
+        Path checkout = sparkHome.getParent() == null || sparkHome.getParent().getParent() == null ? null
+                : sparkHome.getParent().getParent().getParent(); // CHECKOUT/workloads/target/spark-home
+        if (checkout != null) {
+            dirs.add(checkout.resolve("spark-shuffle-saba").resolve("target"));
+        }
+        for (Path dir : dirs) {
+            try (Stream<Path> files = Files.list(dir)) {
+                Optional<Path> jar = files.filter(f -> {
+                    String n = f.getFileName().toString();
+                    return n.startsWith("saba-spark-shuffle-") && n.endsWith("-shaded.jar");
+                }).sorted().findFirst();
+                if (jar.isPresent()) {
+                    return jar;
+                }
+            } catch (IOException e) {
+                // no such folder: try the next
+            }
+        }
+        return Optional.empty();
+    }
+
     /** $SPARK_HOME/conf then every jar: the same class path standalone workers give executors. */
     public String classPath() {
         return sparkHome.resolve("conf") + ":" + sparkHome.resolve("jars") + "/*";
@@ -71,6 +101,12 @@ public record WorkloadLauncher(Path sparkHome, String java) {
 
     /** {@code [ip netns exec NS] java OPTS -cp CP MAIN ARGS}. */
     public List<String> javaCommand(String namespace, String heap, String mainClass, List<String> args) {
+        return javaCommand(namespace, heap, mainClass, args, List.of());
+    }
+
+    /** As above, with {@code extraClassPath} after the Spark home's (e.g. Saba's shaded shuffle jar). */
+    public List<String> javaCommand(String namespace, String heap, String mainClass, List<String> args,
+                                    List<Path> extraClassPath) {
         List<String> c = new ArrayList<>();
         if (namespace != null) {
             c.addAll(List.of("ip", "netns", "exec", namespace));
@@ -78,16 +114,26 @@ public record WorkloadLauncher(Path sparkHome, String java) {
         c.add(java);
         c.addAll(MODULE_OPTIONS);
         c.add("-Xmx" + heap);
-        c.addAll(List.of("-cp", classPath(), mainClass));
+        StringBuilder cp = new StringBuilder(classPath());
+        extraClassPath.forEach(p -> cp.append(':').append(p));
+        c.addAll(List.of("-cp", cp.toString(), mainClass));
         c.addAll(args);
         return c;
     }
 
     /** A workload driver: {@code WorkloadMain NAME ARGS} (ARGS: --scale, --master, --driver-host, --conf ...). */
     public List<String> driver(String namespace, String workload, List<String> args) {
+        return driver(namespace, workload, args, List.of());
+    }
+
+    /**
+     * A driver with jars beyond the Spark home's on its class path: a shuffle manager is created when the driver's
+     * SparkContext starts, so its jar must be there (executors get it from {@code spark.executor.extraClassPath}).
+     */
+    public List<String> driver(String namespace, String workload, List<String> args, List<Path> extraClassPath) {
         List<String> a = new ArrayList<>();
         a.add(workload);
         a.addAll(args);
-        return javaCommand(namespace, "1g", DRIVER_MAIN, a);
+        return javaCommand(namespace, "1g", DRIVER_MAIN, a, extraClassPath);
     }
 }

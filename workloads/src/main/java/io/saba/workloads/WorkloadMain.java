@@ -1,5 +1,10 @@
 package io.saba.workloads;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -25,6 +30,8 @@ public final class WorkloadMain implements Callable<Integer> {
      * summary=...}; {@code started_ms} is the wall-clock start of the timed part, in epoch milliseconds.
      */
     public static final String RESULT_TAG = "SABA_RESULT";
+    /** With {@code --wait-for-start}: the line printed once the input is prepared, before waiting on stdin. */
+    public static final String PREPARED_TAG = "SABA_PREPARED";
 
     @Parameters(index = "0", description = "workload: lr, rf, gbt, svm, pagerank, nweight, sql, wordcount, sort, "
             + "nutchindexing")
@@ -54,6 +61,11 @@ public final class WorkloadMain implements Callable<Integer> {
             + "spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager")
     Map<String, String> conf = new LinkedHashMap<>();
 
+    @Option(names = "--wait-for-start", description = "once the input is prepared, print a " + PREPARED_TAG
+            + " line and wait for a line (or end of input) on stdin before starting the clock; lets a launcher "
+            + "start several jobs' timed parts together")
+    boolean waitForStart;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new WorkloadMain()).execute(args));
     }
@@ -63,7 +75,8 @@ public final class WorkloadMain implements Callable<Integer> {
         Workload probe = Workloads.create(name);
         Size size = new Size(Scale.parse(scale), factor, partitions);
         try (SparkSession spark = session(master, driverHost, probe.key(), partitions, conf)) {
-            WorkloadRunner.Result r = WorkloadRunner.run(spark, probe.key(), size);
+            WorkloadRunner.Result r = WorkloadRunner.run(spark, probe.key(), size,
+                    waitForStart ? () -> awaitStart(probe.key()) : () -> { });
             int executors = Math.max(1, spark.sparkContext().getExecutorMemoryStatus().size() - 1);
             HibenchReportWriter.append(report, HibenchReportWriter.line(r.reportType(), r.startedAt(), r.inputBytes(),
                     r.seconds(), executors));
@@ -74,6 +87,17 @@ public final class WorkloadMain implements Callable<Integer> {
                     r.name(), r.seconds(), r.startedEpochMillis(), r.inputBytes(), executors,
                     r.summary().replace(' ', ','));
             return 0;
+        }
+    }
+
+    private static void awaitStart(String workload) {
+        System.out.println(PREPARED_TAG + " workload=" + workload);
+        System.out.flush();
+        try {
+            // one line or end of input: a launcher that dies must not leave the driver waiting forever
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException("waiting for the start line on stdin", e);
         }
     }
 

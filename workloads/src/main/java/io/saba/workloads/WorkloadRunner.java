@@ -24,9 +24,18 @@ public final class WorkloadRunner {
     }
 
     public static Result run(SparkSession spark, String name, Size size) {
+        return run(spark, name, size, () -> { });
+    }
+
+    /**
+     * As {@link #run(SparkSession, String, Size)}, calling {@code prepared} between the prepare step and the
+     * timed part (a start gate: co-running jobs that start their clocks together).
+     */
+    public static Result run(SparkSession spark, String name, Size size, Runnable prepared) {
         Workload w = Workloads.create(name);
         long bytes = w.prepare(spark, size);
         try {
+            prepared.run();
             LocalDateTime at = LocalDateTime.now();
             long epoch = System.currentTimeMillis();
             long t0 = System.nanoTime();

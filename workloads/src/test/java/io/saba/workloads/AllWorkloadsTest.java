@@ -3,7 +3,9 @@ package io.saba.workloads;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -113,21 +115,29 @@ class AllWorkloadsTest {
         Path report = dir.resolve("report/hibench.report");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream old = System.out;
+        InputStream oldIn = System.in;
         int code;
         System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        // the start line a launcher sends once every co-running driver is prepared (--wait-for-start)
+        System.setIn(new ByteArrayInputStream("go\n".getBytes(StandardCharsets.UTF_8)));
         try {
             // the active session is reused (same master); the command stops it at the end
             code = new CommandLine(new WorkloadMain()).execute("wc", "--scale", "tiny", "--master", MASTER,
                     "--report", report.toString());
             code += new CommandLine(new WorkloadMain()).execute("sort", "--scale", "tiny", "--factor", "0.5",
-                    "--master", "local[2]", "--report", report.toString());
+                    "--master", "local[2]", "--report", report.toString(), "--wait-for-start");
         } finally {
             System.setOut(old);
+            System.setIn(oldIn);
         }
         String out = buf.toString(StandardCharsets.UTF_8);
         System.out.print(out);
         assertEquals(0, code, out);
-        assertTrue(out.matches("(?s).*SABA_RESULT workload=wordcount seconds=\\d+\\.\\d{3} started_ms=\\d+ input_bytes=\\d+.*"), out);
+        assertTrue(out.matches("(?s).*SABA_RESULT workload=wordcount seconds=\\d+\\.\\d{3} started_ms=\\d+ "
+                + "input_bytes=\\d+.*"), out);
+        assertTrue(out.indexOf("SABA_PREPARED workload=sort") >= 0
+                && out.indexOf("SABA_PREPARED workload=sort") < out.indexOf("SABA_RESULT workload=sort"), out);
+        assertTrue(!out.contains("SABA_PREPARED workload=wordcount"), "no gate without --wait-for-start");
         assertTrue(out.contains("summary=records=10000,sorted=true"), out);
         List<String> lines = Files.readAllLines(report);
         assertEquals(3, lines.size(), lines.toString());

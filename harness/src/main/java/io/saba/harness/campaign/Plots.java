@@ -12,6 +12,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** PNG figures with XChart (headless). */
@@ -44,15 +45,50 @@ public final class Plots {
 
     /** Empirical CDF of the values (sorted ascending). */
     public static void cdf(Path png, String title, String xLabel, List<Double> sorted) {
-        XYChart c = new XYChartBuilder().width(700).height(500).title(title).xAxisTitle(xLabel).yAxisTitle("CDF")
-                .build();
+        cdf(png, title, xLabel, sorted, List.of());
+    }
+
+    /**
+     * What is known of another CDF, drawn beside ours: points (markers only, nothing invented between them) or a
+     * vertical line at one value (xs and ys of two points).
+     */
+    public record Reference(String label, List<Double> xs, List<Double> ys, boolean line) {
+        public static Reference points(String label, List<Double> xs, List<Double> ys) {
+            return new Reference(label, xs, ys, false);
+        }
+
+        public static Reference vertical(String label, double x) {
+            return new Reference(label, List.of(x, x), List.of(0.0, 1.0), true);
+        }
+    }
+
+    /** Empirical CDF of ours as a step curve (it reaches 1 at the largest value), with references beside it. */
+    public static void cdf(Path png, String title, String xLabel, List<Double> sorted, List<Reference> references) {
+        XYChart c = new XYChartBuilder().width(700).height(references.isEmpty() ? 500 : 560).title(title)
+                .xAxisTitle(xLabel).yAxisTitle("CDF").build();
         c.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0").setYAxisTickMarkSpacingHint(60);
+        if (!references.isEmpty()) {
+            c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        }
+        List<Double> xs = new ArrayList<>();
         List<Double> ys = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
+            xs.add(sorted.get(i));
+            ys.add((double) i / sorted.size());
+            xs.add(sorted.get(i));
             ys.add((i + 1.0) / sorted.size());
         }
-        XYSeries s = c.addSeries("ours", sorted, ys);
-        s.setMarker(SeriesMarkers.NONE);
+        if (!xs.isEmpty()) {
+            c.addSeries("ours", xs, ys).setMarker(SeriesMarkers.NONE);
+        }
+        for (Reference r : references) {
+            XYSeries s = c.addSeries(r.label(), r.xs(), r.ys());
+            if (r.line()) {
+                s.setMarker(SeriesMarkers.NONE);
+            } else {
+                s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            }
+        }
         save(c, png);
     }
 

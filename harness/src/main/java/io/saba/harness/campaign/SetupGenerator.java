@@ -1,7 +1,5 @@
 package io.saba.harness.campaign;
 
-import io.saba.harness.sim.workload.JobSpec;
-import io.saba.harness.sim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -9,14 +7,16 @@ import java.util.SplittableRandom;
 /**
  * Draws cluster setups by {@link SetupRules}. Setup i of a campaign depends only on (seed, i): each setup gets its
  * own random stream, so setups can be generated in any order, on any thread, or skipped on resume.
+ *
+ * @param <W> what a job runs: the simulator's workload model, or a workload's name on a real cluster
  */
-public final class SetupGenerator {
-    private final List<WorkloadSpec> workloads;
+public final class SetupGenerator<W> {
+    private final List<W> workloads;
     private final List<String> hosts;
     private final SetupRules rules;
     private final long seed;
 
-    public SetupGenerator(List<WorkloadSpec> workloads, List<String> hosts, SetupRules rules, long seed) {
+    public SetupGenerator(List<W> workloads, List<String> hosts, SetupRules rules, long seed) {
         this.workloads = List.copyOf(workloads);
         this.hosts = List.copyOf(hosts);
         this.rules = rules;
@@ -24,12 +24,15 @@ public final class SetupGenerator {
     }
 
     /** The jobs of setup {@code index}. */
-    public List<JobSpec> setup(int index) {
+    public List<DrawnJob<W>> setup(int index) {
         SplittableRandom rnd = new SplittableRandom(mix(seed, index));
         int[] load = new int[hosts.size()];
-        List<JobSpec> jobs = new ArrayList<>();
-        for (int j = 0; j < rules.jobsPerSetup(); j++) {
-            WorkloadSpec w = workloads.get(rnd.nextInt(workloads.size()));
+        List<DrawnJob<W>> jobs = new ArrayList<>();
+        // a fixed count draws nothing, so fixed-count campaigns keep the streams they always had
+        int count = rules.minJobs() == rules.maxJobs() ? rules.minJobs()
+                : rules.minJobs() + rnd.nextInt(rules.maxJobs() - rules.minJobs() + 1);
+        for (int j = 0; j < count; j++) {
+            W w = workloads.get(rnd.nextInt(workloads.size()));
             double scale = rules.datasetScales()[rnd.nextInt(rules.datasetScales().length)];
             int n = rules.minInstances() + rnd.nextInt(rules.maxInstances() - rules.minInstances() + 1);
             List<Integer> free = new ArrayList<>();
@@ -49,7 +52,7 @@ public final class SetupGenerator {
                 load[h]++;
                 chosen.add(hosts.get(h));
             }
-            jobs.add(new JobSpec("s" + index + "-j" + j, w, scale, chosen));
+            jobs.add(new DrawnJob<>("s" + index + "-j" + j, w, scale, chosen));
         }
         return jobs;
     }

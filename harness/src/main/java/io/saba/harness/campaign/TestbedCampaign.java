@@ -79,7 +79,7 @@ public final class TestbedCampaign {
         }
         Set<Integer> done = new HashSet<>();
         by.forEach((k, v) -> {
-            if (v.size() == SetupRules.paper().jobsPerSetup()) {
+            if (v.size() == SetupRules.paper().maxJobs()) {
                 done.add(k);
             }
         });
@@ -100,9 +100,14 @@ public final class TestbedCampaign {
 
     /** The Fig. 8 comparison as text: per-workload table and per-setup distribution, paper beside ours. */
     public static String report(List<JobOutcome> rows) {
+        return report(rows, "per-flow max-min");
+    }
+
+    /** As {@link #report(List)}, against the baseline named; {@code rows} must not be empty. */
+    public static String report(List<JobOutcome> rows, String baseline) {
         StringBuilder s = new StringBuilder();
         Map<String, Double> per = Speedups.perWorkload(rows);
-        s.append("Fig. 8a  speedup of Saba over per-flow max-min, geometric mean per workload\n");
+        s.append("Fig. 8a  speedup of Saba over ").append(baseline).append(", geometric mean per workload\n");
         s.append(String.format(Locale.ROOT, "%-14s %8s %8s %6s%n", "workload", "ours", "paper", "jobs"));
         Map<String, Long> counts = new HashMap<>();
         rows.forEach(o -> counts.merge(o.workload(), 1L, Long::sum));

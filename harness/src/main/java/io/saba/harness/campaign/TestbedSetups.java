@@ -11,6 +11,7 @@ import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
 import io.saba.harness.sim.policy.SabaPolicy;
 import io.saba.harness.sim.workload.HibenchCatalog;
+import io.saba.harness.sim.workload.JobSpec;
 import io.saba.harness.sim.workload.SimulatedProfiler;
 import io.saba.harness.sim.workload.WorkloadSpec;
 import java.io.Serializable;
@@ -45,8 +46,11 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
     /** Setup {@code index} under per-flow max-min and under Saba, one row per job. */
     public List<JobOutcome> run(int index) {
         Context c = context();
-        return PairedRun.run(index, c.network, c.generator.setup(index), PerFlowMaxMinPolicy.FACTORY, c.saba,
-                headOfLineBlocking);
+        List<JobSpec> jobs = new ArrayList<>();
+        for (DrawnJob<WorkloadSpec> d : c.generator.setup(index)) {
+            jobs.add(new JobSpec(d.id(), d.workload(), d.datasetScale(), d.hosts()));
+        }
+        return PairedRun.run(index, c.network, jobs, PerFlowMaxMinPolicy.FACTORY, c.saba, headOfLineBlocking);
     }
 
     private Context context() {
@@ -57,7 +61,7 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
         final FlowNetwork network = Networks.testbed();
         final SensitivityTable table;
         final PolicyFactory saba;
-        final SetupGenerator generator;
+        final SetupGenerator<WorkloadSpec> generator;
 
         Context(TestbedSetups s) {
             List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values());
@@ -65,7 +69,7 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
             saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
                     new CanonicalCachingSolver(new MinSlowdownSolver()), LevelAssigner.INFINIBAND_LEVELS, s.queues,
                     s.capacity));
-            generator = new SetupGenerator(workloads, network.hosts(), SetupRules.paper(), s.seed);
+            generator = new SetupGenerator<>(workloads, network.hosts(), SetupRules.paper(), s.seed);
         }
     }
 }

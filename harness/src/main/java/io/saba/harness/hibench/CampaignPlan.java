@@ -1,9 +1,8 @@
 package io.saba.harness.hibench;
 
+import io.saba.harness.campaign.DrawnJob;
 import io.saba.harness.campaign.SetupGenerator;
 import io.saba.harness.campaign.SetupRules;
-import io.saba.harness.sim.workload.JobSpec;
-import io.saba.harness.sim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,16 +30,11 @@ public final class CampaignPlan {
     }
 
     public static List<Row> plan(List<String> workloads, List<String> hosts, SetupRules rules, long seed, int setups) {
-        List<WorkloadSpec> specs = new ArrayList<>();
-        for (String w : workloads) {
-            // the generator only draws among these; the simulator's stage model is not used on a real cluster
-            specs.add(new WorkloadSpec(w, 2, 0, 1.0, List.of()));
-        }
-        SetupGenerator g = new SetupGenerator(specs, hosts, rules, seed);
+        SetupGenerator<String> g = new SetupGenerator<>(workloads, hosts, rules, seed);
         List<Row> rows = new ArrayList<>();
         for (int s = 0; s < setups; s++) {
-            for (JobSpec j : g.setup(s)) {
-                rows.add(new Row(s, j.id(), j.workload().name(), j.datasetScale(), j.hosts()));
+            for (DrawnJob<String> j : g.setup(s)) {
+                rows.add(new Row(s, j.id(), j.workload(), j.datasetScale(), j.hosts()));
             }
         }
         return rows;

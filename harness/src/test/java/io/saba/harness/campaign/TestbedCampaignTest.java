@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.workload.HibenchCatalog;
-import io.saba.harness.sim.workload.JobSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,13 +27,13 @@ class TestbedCampaignTest {
     @Test
     void setupsFollowThePapersRules() {
         var network = Networks.testbed();
-        var gen = new SetupGenerator(new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values()),
+        var gen = new SetupGenerator<>(new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values()),
                 network.hosts(), SetupRules.paper(), 7);
         for (int i = 0; i < 50; i++) {
-            List<JobSpec> jobs = gen.setup(i);
+            var jobs = gen.setup(i);
             assertEquals(16, jobs.size());
             Map<String, Integer> perServer = new HashMap<>();
-            for (JobSpec j : jobs) {
+            for (var j : jobs) {
                 assertTrue(j.hosts().size() >= 4 && j.hosts().size() <= 32);
                 assertEquals(j.hosts().size(), new HashSet<>(j.hosts()).size(), "one instance per server");
                 assertTrue(List.of(0.1, 1.0, 10.0).contains(j.datasetScale()));

@@ -1,0 +1,105 @@
+package io.saba.cli;
+
+import io.saba.cli.testbed.RateConverter;
+import io.saba.core.table.WorkloadNames;
+import io.saba.harness.realspark.testbed.CampaignInterrupted;
+import io.saba.harness.realspark.testbed.CampaignSettings;
+import io.saba.harness.realspark.testbed.RealSparkCampaign;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code saba campaign --testbed}: the options of the real-Spark campaign on the namespace testbed and its run
+ * ({@link RealSparkCampaign}). Progress and the tables go to stdout, as plain lines.
+ */
+final class TestbedCampaignOptions {
+    @Option(names = "--testbed", description = "run the Fig. 8 method with real Spark jobs on a namespace testbed "
+            + "it brings up (root), instead of the simulator")
+    boolean testbed;
+
+    @Option(names = "--hosts", description = "with --testbed: testbed hosts; h1 runs drivers and the controller, "
+            + "h2..hN one executor per job instance (default 5)")
+    Integer hosts;
+
+    @Option(names = "--link-rate", converter = RateConverter.class,
+            description = "with --testbed: link rate, e.g. 20mbit (default 20mbit)")
+    Long linkRate;
+
+    @Option(names = "--scale", description = "with --testbed: workload scale tiny, small or paper (default small)")
+    String scale;
+
+    @Option(names = "--allocation", description = "with --testbed: the controller's allocation, corun or eq2 "
+            + "(default corun)")
+    String allocation;
+
+    @Option(names = "--table", description = "with --testbed: sensitivity table the controller allocates with; its "
+            + "workloads are the ones drawn (default examples/measured-testbed-table.json)")
+    Path table;
+
+    @Option(names = "--name", description = "with --testbed: testbed name, namespaces saba-NAME-* (default tbc)")
+    String name;
+
+    @Option(names = "--subnet", description = "with --testbed: the testbed's /24 prefix (default 10.83.0)")
+    String subnet;
+
+    @Option(names = "--spark-home", description = "with --testbed: Spark home (default workloads/target/spark-home)")
+    Path sparkHome;
+
+    @Option(names = "--run-timeout", description = "with --testbed: minutes a run's start-up, and then its jobs, may "
+            + "take before the jobs still going are stopped and recorded as failed (default 30)")
+    Integer runTimeoutMinutes;
+
+    /** Options given that only apply with --testbed, for the refusal without it. */
+    List<String> testbedOnlyGiven() {
+        List<String> given = new ArrayList<>();
+        Object[][] opts = {{hosts, "--hosts"}, {linkRate, "--link-rate"}, {scale, "--scale"},
+            {allocation, "--allocation"}, {table, "--table"}, {name, "--name"}, {subnet, "--subnet"},
+            {sparkHome, "--spark-home"}, {runTimeoutMinutes, "--run-timeout"}};
+        for (Object[] o : opts) {
+            if (o[0] != null) {
+                given.add((String) o[1]);
+            }
+        }
+        return given;
+    }
+
+    /** Runs the campaign; bad input is an IllegalArgumentException (one line, exit 2). */
+    int run(CommandSpec spec, Integer setups, long seed, Path out) {
+        CampaignSettings settings = new CampaignSettings(setups != null ? setups : 12, seed,
+                out != null ? out : Path.of("campaign-testbed"), table != null ? table : defaultTable(),
+                hosts != null ? hosts : 5, linkRate != null ? linkRate : 20_000_000L, scale != null ? scale : "small",
+                allocation != null ? allocation : "corun", name != null ? name : "tbc",
+                subnet != null ? subnet : "10.83.0", WorkloadNames.PAPER, sparkHome, controllerCommand(),
+                Duration.ofMinutes(runTimeoutMinutes != null ? runTimeoutMinutes : 30));
+        RealSparkCampaign campaign = new RealSparkCampaign(settings, spec.commandLine().getOut());
+        RealSparkCampaign.Result r;
+        try {
+            r = campaign.run();
+        } catch (CampaignInterrupted e) {
+            spec.commandLine().getErr().println("saba campaign: " + e.getMessage());
+            return 130;
+        }
+        String text = campaign.summarize(r);
+        spec.commandLine().getOut().print("\n" + text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** The measured example table of the checkout bin/saba runs from (read, and checked, by the campaign). */
+    private static Path defaultTable() {
+        String home = System.getProperty("saba.home");
+        return Path.of(home != null ? home : ".", "examples", "measured-testbed-table.json");
+    }
+
+    /** This JVM's own command line, running {@code saba controller} (the campaign adds --config FILE). */
+    static List<String> controllerCommand() {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"), SabaCli.class.getName(),
+                "controller");
+    }
+}

@@ -1,0 +1,114 @@
+package io.saba.harness.realspark;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Puts each instance of a job on its drawn host, on one Spark standalone cluster, with custom resources.
+ *
+ * <p>Standalone picks executor hosts itself; it only launches an executor on a worker that has every resource the
+ * application asks for. So every worker offers one resource per set of worker hosts it belongs to (named after the
+ * set: "h2h4" on h2 and on h4), with one address per job that may share the host; a job drawn on {h2, h4} asks for
+ * one "h2h4" per executor, one core per executor and as many cores in total as it has hosts. Spreading out
+ * (the default) then gives each of those workers exactly one of its executors. Workers, resources and the master stay
+ * up for the whole campaign, so a setup pays no cluster start-up. The master's log tells where executors went
+ * ({@link #executorHosts}), which the campaign checks after every run.
+ */
+public final class Placement {
+    /** 2^(hosts−2) resources per worker: the cap keeps that to 256. */
+    public static final int MAX_HOSTS = 10;
+
+    private static final Pattern REGISTERED = Pattern.compile("Registered app (\\S+) with ID (\\S+)");
+    private static final Pattern LAUNCHING =
+            Pattern.compile("Launching executor (app-[^/\\s]+)/\\d+ on worker worker-\\d+-(\\S+)-\\d+");
+
+    private Placement() {
+    }
+
+    /** The resource naming a set of worker hosts: {2, 4} → "h2h4". */
+    public static String resourceName(Collection<Integer> hosts) {
+        return new TreeSet<>(hosts).stream().map(h -> "h" + h).collect(Collectors.joining());
+    }
+
+    /** Every set of the workers that contains {@code worker}. */
+    static List<List<Integer>> setsContaining(int worker, List<Integer> workers) {
+        List<Integer> others = workers.stream().filter(w -> w != worker).sorted().toList();
+        List<List<Integer>> sets = new ArrayList<>();
+        for (int mask = 0; mask < 1 << others.size(); mask++) {
+            List<Integer> set = new ArrayList<>(List.of(worker));
+            for (int b = 0; b < others.size(); b++) {
+                if ((mask & 1 << b) != 0) {
+                    set.add(others.get(b));
+                }
+            }
+            sets.add(set.stream().sorted().toList());
+        }
+        return sets;
+    }
+
+    /**
+     * The worker's Spark properties: the resources it offers ({@code spark.worker.resource.NAME.amount}) and the
+     * file that lists their addresses ({@code spark.worker.resourcesFile}, see {@link #resourcesJson}).
+     *
+     * @param slots jobs that may share one host (the most jobs in a setup)
+     */
+    public static Map<String, String> workerProperties(int worker, List<Integer> workers, int slots,
+                                                       String resourcesFile) {
+        Map<String, String> p = new TreeMap<>();
+        p.put("spark.worker.resourcesFile", resourcesFile);
+        for (List<Integer> set : setsContaining(worker, workers)) {
+            p.put("spark.worker.resource." + resourceName(set) + ".amount", Integer.toString(slots));
+        }
+        return p;
+    }
+
+    /** The worker's resources file: a JSON array of Spark's ResourceAllocation, addresses "0".."slots−1". */
+    public static String resourcesJson(int worker, List<Integer> workers, int slots) {
+        String addresses = java.util.stream.IntStream.range(0, slots).mapToObj(i -> "\"" + i + "\"")
+                .collect(Collectors.joining(","));
+        return setsContaining(worker, workers).stream()
+                .map(set -> "{\"id\":{\"componentName\":\"spark.worker\",\"resourceName\":\"" + resourceName(set)
+                        + "\"},\"addresses\":[" + addresses + "]}")
+                .collect(Collectors.joining(",\n", "[\n", "\n]\n"));
+    }
+
+    /** The Spark settings of a job's driver that pin its executors to its hosts. */
+    public static Map<String, String> jobConf(SetupJob job) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("spark.executor.cores", "1");
+        c.put("spark.cores.max", Integer.toString(job.instances()));
+        c.put("spark.executor.resource." + resourceName(job.hosts()) + ".amount", "1");
+        return c;
+    }
+
+    /**
+     * Where the master launched each application's executors, from its log: application name → the addresses of
+     * the workers (the testbed hosts' addresses). An application launched twice under one name keeps the last.
+     */
+    public static Map<String, List<String>> executorHosts(String masterLog) {
+        Map<String, String> nameOfId = new LinkedHashMap<>();
+        Map<String, List<String>> hostsOfId = new LinkedHashMap<>();
+        for (String line : masterLog.split("\n")) {
+            Matcher r = REGISTERED.matcher(line);
+            if (r.find()) {
+                nameOfId.put(r.group(2), r.group(1));
+                continue;
+            }
+            Matcher l = LAUNCHING.matcher(line);
+            if (l.find()) {
+                hostsOfId.computeIfAbsent(l.group(1), k -> new ArrayList<>()).add(l.group(2));
+            }
+        }
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        nameOfId.forEach((id, name) -> out.put(name, hostsOfId.getOrDefault(id, List.of())));
+        return out;
+    }
+}

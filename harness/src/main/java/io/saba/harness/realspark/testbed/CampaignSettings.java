@@ -1,0 +1,65 @@
+package io.saba.harness.realspark.testbed;
+
+import io.saba.harness.realspark.Placement;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a real-Spark campaign runs.
+ *
+ * @param setups            setups to run (setup i depends on the seed and i only, so a campaign can be extended)
+ * @param seed              random seed of the setup draws
+ * @param out               output folder (jobs.csv, setups.csv, summary.txt, the CDF, logs/)
+ * @param table             sensitivity table the controller allocates with; its workloads are the ones drawn
+ * @param hosts             testbed hosts: h1 runs the drivers and the controller, h2..hN the executors
+ * @param linkRateBps       every link's rate
+ * @param scale             workload scale profile (tiny, small, paper)
+ * @param allocation        the controller's allocation: corun or eq2
+ * @param name              testbed name (namespaces saba-NAME-*)
+ * @param subnet            the testbed's /24 prefix
+ * @param knownWorkloads    the workloads a driver can run (a table naming others is refused)
+ * @param sparkHome         the workloads' Spark home, or null to look in the usual places
+ * @param controllerCommand the command that runs {@code saba controller} (the campaign appends --config FILE)
+ * @param runTimeout        a run (all jobs of a setup under one treatment) still going after this is stopped and its
+ *                          unfinished jobs recorded as failed
+ */
+public record CampaignSettings(int setups, long seed, Path out, Path table, int hosts, long linkRateBps, String scale,
+                               String allocation, String name, String subnet, List<String> knownWorkloads,
+                               Path sparkHome, List<String> controllerCommand, Duration runTimeout) {
+    /** C_Saba of the controller and its Linux backend (what scripts/fig1b-testbed.sh uses). */
+    public static final double C_SABA = 0.9;
+    /** Input and shuffle partitions of every job (the workloads' and the profiler's default). */
+    public static final int PARTITIONS = 4;
+    /** Heap of each executor; a worker offers this times the most jobs that can share its host. */
+    public static final int EXECUTOR_MEMORY_MB = 768;
+
+    public CampaignSettings {
+        if (setups < 1) {
+            throw new IllegalArgumentException("--setups must be at least 1, got " + setups);
+        }
+        if (hosts < 3 || hosts > Placement.MAX_HOSTS) {
+            throw new IllegalArgumentException("--hosts must be 3.." + Placement.MAX_HOSTS + " (h1 runs the drivers "
+                    + "and the controller, h2..hN the executors), got " + hosts);
+        }
+        if (!List.of("corun", "eq2").contains(allocation)) {
+            throw new IllegalArgumentException("--allocation must be corun or eq2, got '" + allocation + "'");
+        }
+        if (!List.of("tiny", "small", "paper").contains(scale)) {
+            throw new IllegalArgumentException("--scale must be tiny, small or paper, got '" + scale + "'");
+        }
+        knownWorkloads = List.copyOf(knownWorkloads);
+        controllerCommand = List.copyOf(controllerCommand);
+    }
+
+    /**
+     * The identity of the results, checked on resume (the number of setups is not part of it: more setups extend a
+     * campaign).
+     */
+    public String fingerprint(List<String> workloads, String tableDigest) {
+        return String.format(Locale.ROOT, "real-spark testbed seed=%d hosts=%d link-rate=%d scale=%s allocation=%s "
+                + "c-saba=%s partitions=%d executor-memory=%dm workloads=%s table-sha256=%s", seed, hosts, linkRateBps,
+                scale, allocation, C_SABA, PARTITIONS, EXECUTOR_MEMORY_MB, String.join(",", workloads), tableDigest);
+    }
+}

@@ -1,0 +1,105 @@
+package io.saba.harness.realspark.testbed;
+
+import io.saba.controller.shell.CommandResult;
+import io.saba.controller.shell.ProcessRunner;
+import io.saba.testbed.Testbed;
+import io.saba.testbed.TestbedSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A standalone {@code saba controller} on h1 for one Saba run: the Linux backend on every host NIC and switch port
+ * of the testbed, the testbed's topology with host queues (two applications meet first at the sender's NIC when
+ * there is no fan-in), the campaign's table and allocation, C_Saba 0.9. Its status page is read from inside h1
+ * with curl (the campaign's own JVM is outside the testbed's namespaces).
+ */
+final class ControllerProcess implements AutoCloseable {
+    static final int GRPC_PORT = 7070;
+    static final int HTTP_PORT = 7071;
+    private static final String READY = "saba controller: gRPC on";
+
+    private final TestbedLab lab;
+    private final Process process;
+    private final double startSeconds;
+
+    private ControllerProcess(TestbedLab lab, Process process, double startSeconds) {
+        this.lab = lab;
+        this.process = process;
+        this.startSeconds = startSeconds;
+    }
+
+    /** The configuration the controller runs with. */
+    static String config(TestbedSpec spec, Path table, String allocation) {
+        String ip = spec.address(1);
+        return String.format(Locale.ROOT, """
+                listen: %s:%d
+                http: %s:%d
+                topology: {file: %s, host-queues: 8}
+                table: %s
+                allocation: %s
+                c-saba: %s
+                backend: linux
+                backend-options: {testbed: %s, c-saba: %s}
+                """, ip, GRPC_PORT, ip, HTTP_PORT, TestbedSpec.stateDir(spec.name()).resolve("topology.yaml"),
+                table.toAbsolutePath(), allocation, CampaignSettings.C_SABA, spec.name(), CampaignSettings.C_SABA);
+    }
+
+    /** Writes DIR/controller.yaml, starts the controller on h1 and returns once it serves (or throws). */
+    static ControllerProcess start(TestbedLab lab, List<String> command, Path table, String allocation, Path dir) {
+        long t0 = System.nanoTime();
+        Path yaml = dir.resolve("controller.yaml");
+        Path log = dir.resolve("controller.log");
+        try {
+            Files.writeString(yaml, config(lab.spec(), table, allocation), StandardCharsets.UTF_8);
+            List<String> cmd = new ArrayList<>(command);
+            cmd.addAll(List.of("--config", yaml.toString()));
+            Process p = lab.spawn(new ProcessBuilder(Testbed.inNode(lab.spec(), "h1", cmd)).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!Files.readString(log, StandardCharsets.UTF_8).contains(READY)) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    lab.stop(p);
+                    throw new IllegalStateException("the controller did not start (" + (p.isAlive() ? "no "
+                            + "answer in 90 s" : "exit " + p.exitValue()) + "); see " + log);
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            return new ControllerProcess(lab, p, (System.nanoTime() - t0) / 1e9);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the controller", e);
+        }
+    }
+
+    double startSeconds() {
+        return startSeconds;
+    }
+
+    String address() {
+        return lab.spec().address(1) + ":" + GRPC_PORT;
+    }
+
+    /** Its /status.json, fetched from inside h1; null if it did not answer. */
+    String status() {
+        String url = "http://" + lab.spec().address(1) + ":" + HTTP_PORT + "/status.json";
+        CommandResult r = new ProcessRunner(Duration.ofSeconds(10)).run(Testbed.inNode(lab.spec(), "h1",
+                List.of("curl", "-sf", "--max-time", "5", url)));
+        return r.ok() ? r.stdout() : null;
+    }
+
+    /** Stops it; on TERM it releases every port it programmed (the plain link again). */
+    @Override
+    public void close() {
+        lab.stop(process);
+    }
+}

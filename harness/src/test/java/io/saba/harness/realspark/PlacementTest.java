@@ -1,0 +1,71 @@
+package io.saba.harness.realspark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PlacementTest {
+    private static final List<Integer> WORKERS = List.of(2, 3, 4, 5);
+
+    @Test
+    void aResourceNamesAHostSet() {
+        assertEquals("h2h4", Placement.resourceName(List.of(4, 2)));
+        assertEquals("h3", Placement.resourceName(List.of(3)));
+    }
+
+    @Test
+    void eachWorkerOffersEverySetItBelongsTo() throws Exception {
+        Map<String, String> p = Placement.workerProperties(3, WORKERS, 4, "/x/res.json");
+        assertEquals("/x/res.json", p.get("spark.worker.resourcesFile"));
+        List<String> names = new ArrayList<>();
+        p.forEach((k, v) -> {
+            if (k.startsWith("spark.worker.resource.")) {
+                assertEquals("4", v);
+                names.add(k.substring("spark.worker.resource.".length(), k.length() - ".amount".length()));
+            }
+        });
+        assertEquals(8, names.size(), "2^(4-1) sets contain h3");
+        assertTrue(names.containsAll(List.of("h3", "h2h3", "h3h5", "h2h3h4h5")), names.toString());
+        assertTrue(names.stream().allMatch(n -> n.contains("h3")), names.toString());
+
+        JsonNode json = new ObjectMapper().readTree(Placement.resourcesJson(3, WORKERS, 4));
+        assertEquals(8, json.size());
+        for (JsonNode a : json) {
+            assertEquals("spark.worker", a.path("id").path("componentName").asText());
+            assertTrue(names.contains(a.path("id").path("resourceName").asText()));
+            assertEquals(List.of("0", "1", "2", "3"),
+                    List.of(a.path("addresses").get(0).asText(), a.path("addresses").get(1).asText(),
+                            a.path("addresses").get(2).asText(), a.path("addresses").get(3).asText()));
+        }
+    }
+
+    @Test
+    void aJobAsksForOneCorePerHostAndItsSet() {
+        Map<String, String> c = Placement.jobConf(new SetupJob("s0-j1", "sort", 1, List.of(5, 2)));
+        assertEquals(Map.of("spark.executor.cores", "1", "spark.cores.max", "2",
+                "spark.executor.resource.h2h5.amount", "1"), c);
+    }
+
+    @Test
+    void executorHostsAreReadFromTheMastersLog() {
+        // lines as Spark 3.5.3's standalone master logs them (from a campaign run)
+        String log = """
+                05:56:39.649 INFO Master: Registered app s0-j2-baseline-wordcount with ID app-20261124055639-0000
+                05:56:39.700 INFO Master: Launching executor app-20261124055639-0000/0 on worker worker-20261124055617-10.94.0.2-42773
+                05:56:39.877 INFO Master: Registered app s0-j1-baseline-nutchindexing with ID app-20261124055639-0001
+                05:56:39.888 INFO Master: Launching executor app-20261124055639-0001/0 on worker worker-20261124055617-10.94.0.3-46521
+                05:56:39.896 INFO Master: Launching executor app-20261124055639-0001/1 on worker worker-20261124055617-10.94.0.2-42773
+                05:56:41.612 INFO Master: Registered app s0-j0-baseline-pagerank with ID app-20261124055641-0002
+                """;
+        Map<String, List<String>> where = Placement.executorHosts(log);
+        assertEquals(List.of("10.94.0.2"), where.get("s0-j2-baseline-wordcount"));
+        assertEquals(List.of("10.94.0.3", "10.94.0.2"), where.get("s0-j1-baseline-nutchindexing"));
+        assertEquals(List.of(), where.get("s0-j0-baseline-pagerank"), "registered, no executor yet");
+    }
+}
