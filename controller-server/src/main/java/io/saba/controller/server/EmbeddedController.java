@@ -4,6 +4,7 @@ import io.saba.controller.ControllerApi;
 import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
+import io.saba.controller.StartupException;
 import io.saba.controller.alloc.CorunWeighting;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
@@ -62,6 +63,7 @@ public final class EmbeddedController implements AutoCloseable {
     private ControllerService service;
     private StatusHttpServer http;
     private ControllerApi api;
+    private Journal journal;
 
     private EmbeddedController(Builder b) {
         this.b = b;
@@ -130,29 +132,65 @@ public final class EmbeddedController implements AutoCloseable {
         return out.stream().distinct().toList();
     }
 
-    /** Starts everything; returns the gRPC address (the real port when port 0 was asked for). */
+    /**
+     * Starts everything; returns the gRPC address (the real port when port 0 was asked for). The order is what keeps
+     * a mistaken start harmless: the journal directory's lock first (before anything there is read), then the
+     * gRPC and HTTP sockets, and only then the journal's replay and the first pushes to the fabric; calls are let in
+     * last.
+     *
+     * @throws StartupException when the journal directory is another controller's or a port is in use
+     */
     public InetSocketAddress start() {
         Metrics metrics = new Metrics();
-        StateLog log = b.group != null ? b.group.log()
-                : new LocalLog(b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis));
+        if (b.group == null && b.journalDir != null) {
+            journal = new Journal(b.journalDir, b.fsync, b.fsyncMillis); // takes the directory's lock
+        }
+        StateLog log = b.group != null ? b.group.log() : new LocalLog(journal);
         Allocator allocator = allocator();
         // a group member's replica starts empty and takes the table the group's log carries
         controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
                 b.backend, log, b.leaseTimeout, metrics, b.roundInterval);
+        api = controller;
+        service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
+        try {
+            server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
+                    new AuthInterceptor(b.tokens), b.grpcThreads, b.health ? new GrpcHealth() : null).start();
+        } catch (UncheckedIOException e) {
+            throw cannotListen("gRPC", b.listen, e);
+        }
+        if (b.http != null) {
+            try {
+                http = new StatusHttpServer(b.http, api);
+            } catch (UncheckedIOException e) {
+                throw cannotListen("HTTP", b.http, e);
+            }
+        }
         if (b.group == null) {
             controller.start();
         } else {
             controller.startAsReplica();
             b.group.join(controller, b.table);
         }
-        api = controller;
-        service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
-        server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
-                new AuthInterceptor(b.tokens), b.grpcThreads, b.health ? new GrpcHealth() : null).start();
-        if (b.http != null) {
-            http = new StatusHttpServer(b.http, api).start();
+        if (http != null) {
+            http.start();
         }
+        server.open();
         return address();
+    }
+
+    /** One line naming the address and why; "in use" said plainly, as operators search for it. */
+    private static StartupException cannotListen(String what, InetSocketAddress at, Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        String where = at.getHostString() + ":" + at.getPort();
+        String why = String.valueOf(root.getMessage());
+        if (root instanceof java.net.BindException || why.contains("in use")) {
+            return new StartupException(what + " address " + where + " is in use (another controller or another "
+                    + "program listens there)", e);
+        }
+        return new StartupException("cannot listen for " + what + " on " + where + ": " + why, e);
     }
 
     /**
@@ -231,6 +269,9 @@ public final class EmbeddedController implements AutoCloseable {
         }
         if (controller != null) {
             controller.close();
+        }
+        if (journal != null) {
+            journal.close(); // closed already with the controller's log, unless start failed before it existed
         }
         if (b.closeBackend) {
             b.backend.close();
