@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             RperfCommand.class,
             CampaignCommand.class,
             ControllerCommand.class,
+            FabricCommand.class,
             TestbedCommand.class,
             WorkloadCommand.class,
             ProfileCommand.class,
