@@ -2,6 +2,7 @@ package io.saba.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.saba.controller.server.ControllerConfig;
 import io.saba.controller.server.EmbeddedController;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 23, items 1 and 4: a controller that cannot start where it was asked to says why in one line on standard
  * error and exits with status 2, with no stack trace: a journal directory another controller holds (a second process,
- * which must name the holder), a gRPC or HTTP port in use.
+ * which must name the holder), a gRPC or HTTP port in use, an ibsim socket nobody serves, no InfiniBand HCA.
  */
 class ControllerStartupFailureTest {
     private static Path config(Path dir, String... extra) throws Exception {
@@ -58,6 +59,22 @@ class ControllerStartupFailureTest {
             oneLine(runHere(2, "controller", "--config", config.toString()),
                     "HTTP address 127.0.0.1:" + taken.getLocalPort() + " is in use");
         }
+    }
+
+    @Test
+    void anIbsimSocketNobodyServesIsOneLineAtOnce() {
+        // before: ibnetdiscover waited its 20 s timeout, then a stack trace and exit 1
+        String socket = "nosuchsock" + ProcessHandle.current().pid();
+        oneLine(runHere(2, "controller", "--fabric", "infiniband", "--ibsim", socket, "--listen", "127.0.0.1:0"),
+                "no ibsim serves the socket '" + socket + "'");
+    }
+
+    @Test
+    void noHcaIsOneLine() {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ibnetdiscover")), "infiniband-diags is not installed");
+        assumeTrue(!Files.exists(Path.of("/sys/class/infiniband")), "this machine has an InfiniBand HCA");
+        oneLine(runHere(2, "controller", "--fabric", "infiniband", "--listen", "127.0.0.1:0"),
+                "no InfiniBand HCA to talk to: ");
     }
 
     /** Runs the command line in this JVM; checks its exit status; returns its standard error's lines. */

@@ -8,6 +8,7 @@ import io.saba.controller.StartupException;
 import io.saba.controller.alloc.CorunWeighting;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.PortOriginals;
 import io.saba.controller.grpc.AuthInterceptor;
 import io.saba.controller.grpc.ControllerServer;
 import io.saba.controller.grpc.ControllerService;
@@ -16,6 +17,7 @@ import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
 import io.saba.controller.log.LocalLog;
+import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.StateLog;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
@@ -57,6 +59,7 @@ import java.util.Set;
  * }</pre>
  */
 public final class EmbeddedController implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedController.class);
     private final Builder b;
     private SabaController controller;
     private ControllerServer server;
@@ -144,6 +147,12 @@ public final class EmbeddedController implements AutoCloseable {
         Metrics metrics = new Metrics();
         if (b.group == null && b.journalDir != null) {
             journal = new Journal(b.journalDir, b.fsync, b.fsyncMillis); // takes the directory's lock
+            // ports' originals beside the journal, so a crash cannot lose them (see FabricBackend)
+            b.backend.keepOriginalsIn(PortOriginals.in(journal.dir()));
+        } else if (b.group == null && !(b.backend instanceof DryRunBackend)) {
+            LOG.warn("no journal-dir: the {} backend keeps ports' original configurations in memory only; if this "
+                    + "controller crashes, the ports it programmed keep Saba's configuration until put back by hand",
+                    b.backend.name());
         }
         StateLog log = b.group != null ? b.group.log() : new LocalLog(journal);
         Allocator allocator = allocator();
@@ -167,6 +176,7 @@ public final class EmbeddedController implements AutoCloseable {
         }
         if (b.group == null) {
             controller.start();
+            controller.tableInForce(tableInForce());
         } else {
             controller.startAsReplica();
             b.group.join(controller, b.table);
@@ -176,6 +186,33 @@ public final class EmbeddedController implements AutoCloseable {
         }
         server.open();
         return address();
+    }
+
+    /**
+     * Which table a lone controller starts with, said on its status and, when it is not what the operator may
+     * expect, warned about: none at all (no differentiation), or a table saved by ReloadTable that differs from the
+     * configured file (the journal's wins, so an edited file is not in force until it is reloaded).
+     */
+    private String tableInForce() {
+        LogRequest.Table kept = controller.replica().table();
+        String file = b.tableFile == null ? null : b.tableFile.toString();
+        if (kept != null) {
+            String where = journal != null ? journal.file().toString() : "memory";
+            String saved = "saved by ReloadTable in " + where + " (" + kept.models().size() + " workloads)";
+            if (file != null && !LogRequest.Table.of(b.table).equals(kept)) {
+                LOG.warn("the sensitivity table saved by ReloadTable in {} is in force, not the configured table file "
+                        + "{}, which differs; a ReloadTable without JSON puts the file in force", where, file);
+                return saved + "; the configured file " + file + " differs and is not in force";
+            }
+            return saved + (file == null ? "" : ", the same as the configured file " + file);
+        }
+        if (b.table.models().isEmpty()) {
+            LOG.warn("no sensitivity table (no 'table:' configured): every application gets the default model, so "
+                    + "all share one level and equal weights; Saba differentiates nothing");
+            return "none: every workload gets the default model (one level, equal shares)";
+        }
+        return (file == null ? "given at start" : "the configured file " + file) + " (" + b.table.size()
+                + " workloads)";
     }
 
     /** One line naming the address and why; "in use" said plainly, as operators search for it. */
