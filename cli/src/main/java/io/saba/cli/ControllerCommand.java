@@ -97,7 +97,13 @@ final class ControllerCommand implements Callable<Integer> {
             b.group(new ZkControllerGroup(settings, b.topology().topology()));
         }
         controller = b.healthService(true).build();
-        InetSocketAddress at = controller.start();
+        InetSocketAddress at;
+        try {
+            at = controller.start();
+        } catch (RuntimeException e) {
+            controller.close(); // lets go of the journal directory and the backend
+            throw e;
+        }
         if (settings != null) {
             spec.commandLine().getOut().printf("saba controller: member %s of the controller group zk://%s/%s%n",
                     settings.id(), settings.connect(), settings.namespace());

@@ -1,6 +1,7 @@
 package io.saba.cli;
 
 import io.saba.cli.rperf.RperfCommand;
+import io.saba.controller.StartupException;
 import io.saba.cli.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Command;
             RperfCommand.class,
             CampaignCommand.class,
             ControllerCommand.class,
+            FabricCommand.class,
             TestbedCommand.class,
             WorkloadCommand.class,
             ProfileCommand.class,
@@ -29,9 +31,11 @@ public final class SabaCli {
     /** The configured command line, shared by {@link #main} and the tests. */
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new SabaCli());
-        // Bad input is the user's to fix: print the precise message, not a stack trace.
+        // Bad input, and a start-up the environment prevents (a journal another controller holds, a port in use, no
+        // fabric), are the operator's to fix: print the precise message, not a stack trace.
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof IllegalArgumentException || e instanceof java.io.IOException) {
+            if (e instanceof IllegalArgumentException || e instanceof java.io.IOException
+                    || e instanceof StartupException) {
                 cmd.getErr().println("saba " + cmd.getCommandName() + ": " + describe(e));
                 cmd.getErr().flush();
                 return 2;

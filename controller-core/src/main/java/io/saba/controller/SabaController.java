@@ -42,6 +42,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final PathResolver resolver;
     private final Metrics metrics;
     private LeaseReaper reaper;
+    private volatile String tableInForce = "";
 
     /**
      * @param catalog the configured sensitivity table (a table the log carries replaces it)
@@ -146,7 +147,14 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     public int reloadTable(String json) {
         ModelCatalog catalog = ModelCatalog.parse(json, "reloaded table");
         log.write(LogRequest.Table.of(catalog));
+        tableInForce = "reloaded with ReloadTable at " + java.time.Instant.now() + " (" + catalog.size()
+                + " workloads)";
         return catalog.size();
+    }
+
+    /** Says which table is in force and where it came from (the status pages show it). */
+    public void tableInForce(String description) {
+        tableInForce = description;
     }
 
     private static LogRequest call(String tenant, LogRequest.Kind kind, Mutation m) {
@@ -172,7 +180,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     public StatusView status(boolean withConnections) {
         List<AppView> apps = replica.views(withConnections);
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
-                replica.connectionCount(), new TreeMap<>(backend.drift()));
+                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce);
     }
 
     public AppView app(String appId) {

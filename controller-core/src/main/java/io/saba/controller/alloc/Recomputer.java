@@ -66,6 +66,18 @@ public final class Recomputer implements PortListener, AutoCloseable {
     private final List<Consumer<PortChanges>> watchers = new CopyOnWriteArrayList<>();
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong completedRounds = new AtomicLong();
+    /**
+     * Ports whose last push or release failed, with how often in a row: they are marked dirty again after a
+     * backoff (1 s doubling to 60 s), so a transient fault (an SMP timeout, a tc process killed) does not leave a
+     * port unprogrammed until its applications happen to change.
+     */
+    private final Map<PortId, Integer> failures = new ConcurrentHashMap<>();
+    private final java.util.concurrent.ScheduledExecutorService retrier =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "saba-push-retry");
+                t.setDaemon(true);
+                return t;
+            });
     private volatile SnapshotSource source;
     private volatile java.util.function.Predicate<PortId> owns = p -> true;
     /** Held across every backend call: {@link #fence()} waits on it. */
@@ -291,7 +303,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
                     metrics.backendFailures.increment();
                     LOG.warn("backend {} could not configure {}: {}", backend.name(), a.port(),
                             r.failed().get(a.port()));
+                    retryLater(a.port());
                 } else {
+                    failures.remove(a.port());
                     current.put(a.port(), a);
                     ok.add(a);
                 }
@@ -304,7 +318,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
             for (PortId p : released) {
                 if (r.failed().containsKey(p)) {
                     metrics.backendFailures.increment();
+                    retryLater(p);
                 } else {
+                    failures.remove(p);
                     current.remove(p);
                     gone.add(p);
                 }
@@ -320,6 +336,16 @@ public final class Recomputer implements PortListener, AutoCloseable {
         }
     }
 
+    private void retryLater(PortId p) {
+        int n = failures.merge(p, 1, Integer::sum);
+        long delayMillis = Math.min(60_000, 1000L << Math.min(n - 1, 6));
+        try {
+            retrier.schedule(() -> dirty(List.of(p)), delayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // closing: nothing to retry for
+        }
+    }
+
     /** What the switch sees: the level→queue map and the queue weights (per-app weights are bookkeeping). */
     static boolean sameSwitchConfig(PortAllocation a, PortAllocation b) {
         return a.queueOfLevel().equals(b.queueOfLevel()) && Arrays.equals(a.queueWeights(), b.queueWeights());
@@ -328,6 +354,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
     @Override
     public void close() {
         running = false;
+        retrier.shutdownNow();
         thread.interrupt();
         try {
             thread.join(5_000);

@@ -13,6 +13,11 @@ import java.util.Set;
  * <p>Contract: {@link #apply} is idempotent (the same configuration twice changes nothing on the device); a port
  * whose update fails keeps its previous configuration and is reported in the result, never thrown for; ports not
  * named are left alone; {@link #close} removes what the backend installed.
+ *
+ * <p>After a crash ({@code close} never ran) a backend that changes devices must still be able to put them back:
+ * it keeps each port's original configuration in {@link PortOriginals} before its first write there, reads it
+ * from there (not from the device) when it adopts a port again, and {@link #restoreLeftovers} puts back every port
+ * a crashed controller left, for {@code saba fabric restore}.
  */
 public interface FabricBackend extends AutoCloseable {
     /** Short name used in configuration and logs, e.g. "dry-run", "linux", "infiniband". */
@@ -31,6 +36,29 @@ public interface FabricBackend extends AutoCloseable {
      */
     default Map<PortId, String> drift() {
         return Map.of();
+    }
+
+    /**
+     * Where to keep ports' originals (called before the first push; the default store is in memory). Backends that
+     * change nothing on a device ignore it.
+     */
+    default void keepOriginalsIn(PortOriginals originals) {
+    }
+
+    /**
+     * {@code saba fabric status}: the ports that hold something of Saba's while no controller manages them, or that
+     * have a saved original, each with what it holds. Empty: nothing of Saba's found.
+     */
+    default Map<PortId, String> leftovers() {
+        return Map.of();
+    }
+
+    /**
+     * {@code saba fabric restore}: puts every port Saba left configured back to its saved original (or, where the
+     * backend can recognise its own configuration without one, removes that).
+     */
+    default ApplyResult restoreLeftovers() {
+        return new ApplyResult(Set.of(), Map.of());
     }
 
     @Override

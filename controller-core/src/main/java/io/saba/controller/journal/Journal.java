@@ -58,6 +58,8 @@ public final class Journal implements AutoCloseable {
     private final Path file;
     private final FsyncPolicy policy;
     private final ScheduledExecutorService syncer;
+    private final JournalLock lock;
+    private boolean closed;
     private FileChannel channel;
     private DataOutputStream out;
     private final ByteArrayOutputStream scratch = new ByteArrayOutputStream(256);
@@ -67,19 +69,17 @@ public final class Journal implements AutoCloseable {
     private volatile boolean dirtyOnDisk;
 
     /**
-     * Opens (creating) the journal in {@code dir}. Call {@link #replay()} first, then {@link #compact}.
+     * Opens (creating) the journal in {@code dir}, first taking the directory's {@link JournalLock}, which it holds
+     * until {@link #close}. Call {@link #replay()} first, then {@link #compact}.
      *
      * @param fsyncMillis the INTERVAL policy's period
+     * @throws io.saba.controller.StartupException when another controller holds the directory
      */
     public Journal(Path dir, FsyncPolicy policy, long fsyncMillis) {
         this.dir = dir;
         this.file = dir.resolve(FILE);
         this.policy = policy;
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create journal directory " + dir, e);
-        }
+        this.lock = JournalLock.acquire(dir);
         if (policy == FsyncPolicy.INTERVAL) {
             syncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "saba-journal-fsync");
@@ -270,8 +270,18 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /** The directory the journal (and what else the controller keeps beside it) lives in; this journal holds it. */
+    public Path dir() {
+        return dir;
+    }
+
+    /** Flushes, closes and releases the directory; a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (syncer != null) {
             syncer.shutdownNow();
         }
@@ -279,6 +289,8 @@ public final class Journal implements AutoCloseable {
             closeStream();
         } catch (IOException e) {
             LOG.warn("journal close failed: {}", e.toString());
+        } finally {
+            lock.close();
         }
     }
 }

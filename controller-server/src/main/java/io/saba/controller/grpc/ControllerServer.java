@@ -1,10 +1,15 @@
 package io.saba.controller.grpc;
 
 import io.grpc.InsecureServerCredentials;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
+import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -22,6 +27,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Owns the gRPC server's lifecycle: a bounded executor (a flood of calls queues, then is refused, instead of
  * growing threads), authentication, the optional health service, and shutdown → awaitTermination → shutdownNow.
+ * {@link #start} binds the socket and {@link #open} lets calls in: in between (while the controller replays its
+ * journal and first pushes to the fabric) calls are answered UNAVAILABLE, which clients retry, and the health
+ * service says NOT_SERVING. Binding first means a port in use stops a controller before it has read or pushed
+ * anything.
  * Where and how it listens is the {@link ServerBuilder} it is given: {@link #netty} in production (a socket,
  * optional TLS), an in-process builder in tests.
  *
@@ -37,6 +46,7 @@ public final class ControllerServer implements AutoCloseable {
     private final Server server;
     private final ThreadPoolExecutor executor;
     private final GrpcHealth health;
+    private volatile boolean open;
 
     /**
      * A Netty server on a socket. HTTP/2 flow control is the back-pressure: a client past
@@ -71,7 +81,8 @@ public final class ControllerServer implements AutoCloseable {
         } else {
             builder.executor(executor);
         }
-        builder.maxInboundMessageSize(64 << 20).addService(ServerInterceptors.intercept(service, auth));
+        builder.maxInboundMessageSize(64 << 20)
+                .addService(ServerInterceptors.intercept(service, auth, new StartingGate()));
         if (health != null) {
             builder.addService(health.service()); // no token: probes ask without one
         }
@@ -85,21 +96,43 @@ public final class ControllerServer implements AutoCloseable {
         try {
             return TlsServerCredentials.create(cert.toFile(), key.toFile());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read TLS certificate " + cert + " or key " + key, e);
+            throw new IllegalArgumentException("cannot read TLS certificate " + cert + " or key " + key + ": "
+                    + e.getMessage(), e);
         }
     }
 
+    /** Binds; calls are refused until {@link #open}. */
     public ControllerServer start() {
         try {
             server.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen for gRPC: " + e.getMessage(), e);
+            throw new UncheckedIOException(e);
         }
+        return this;
+    }
+
+    /** Lets calls in (the controller behind is started). */
+    public void open() {
+        open = true;
         if (health != null) {
             health.serving();
         }
         LOG.info("Saba controller listening on {}", address());
-        return this;
+    }
+
+    /** Answers UNAVAILABLE (which clients retry) until the controller is open. */
+    private final class StartingGate implements ServerInterceptor {
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                                                            ServerCallHandler<Q, R> next) {
+            if (open) {
+                return next.startCall(call, headers);
+            }
+            call.close(Status.UNAVAILABLE.withDescription("the controller is starting (restoring its journal)"),
+                    new Metadata());
+            return new ServerCall.Listener<>() {
+            };
+        }
     }
 
     /** The bound address (the real port when 0 was asked for; an in-process name in tests). */

@@ -98,6 +98,7 @@ public final class StatusHttpServer implements AutoCloseable {
         StatusView v = controller.status(false);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("backend", v.backend());
+        root.put("table", v.table());
         root.put("allocation_version", v.version());
         root.put("connections", v.connections());
         List<Map<String, Object>> apps = new ArrayList<>();
@@ -148,7 +149,8 @@ public final class StatusHttpServer implements AutoCloseable {
                 .append("</head><body><h1>Saba controller</h1><p>backend ").append(esc(s.get("backend")))
                 .append(" · allocation version ").append(s.get("allocation_version")).append(" · ")
                 .append(s.get("connections")).append(" connections · <a href=\"/status.json\">JSON</a> · ")
-                .append("<a href=\"/metrics\">metrics</a></p><h2>Applications</h2><table><tr><th>app</th>")
+                .append("<a href=\"/metrics\">metrics</a></p><p>sensitivity table: ").append(esc(s.get("table")))
+                .append("</p><h2>Applications</h2><table><tr><th>app</th>")
                 .append("<th>workload</th><th>framework</th><th>user</th><th>tenant</th><th>level</th>")
                 .append("<th>connections</th><th>lease left (ms)</th></tr>");
         for (Map<String, Object> a : (List<Map<String, Object>>) s.get("applications")) {

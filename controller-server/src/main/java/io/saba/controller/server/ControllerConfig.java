@@ -3,6 +3,7 @@ package io.saba.controller.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.core.table.ModelCatalog;
@@ -129,9 +130,7 @@ public final class ControllerConfig {
         }
         b.corunMargin(margin);
         b.levels(root.path("levels").asInt(8));
-        Map<String, Object> options = new LinkedHashMap<>();
-        root.path("backend-options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
-        b.backend(FabricBackends.create(root.path("backend").asText("dry-run"), options), true);
+        b.backend(backend(root), true);
         b.leaseTimeout(Duration.ofMillis((long) (root.path("lease-timeout-seconds").asDouble(30) * 1000)));
         if (root.hasNonNull("journal-dir")) {
             String policy = root.path("journal-fsync").asText("interval").toUpperCase(Locale.ROOT);
@@ -141,7 +140,7 @@ public final class ControllerConfig {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(src + ": journal-fsync must be always, interval or never", e);
             }
-            b.journal(resolve(base, root.get("journal-dir").asText()), p, root.path("journal-fsync-millis").asLong(20));
+            b.journal(journalDir(root, base), p, root.path("journal-fsync-millis").asLong(20));
         }
         if (root.hasNonNull("tls")) {
             JsonNode tls = root.get("tls");
@@ -172,6 +171,18 @@ public final class ControllerConfig {
             }
         }
         return b;
+    }
+
+    /** The configured fabric backend ({@code backend}, {@code backend-options}), created. */
+    public static FabricBackend backend(JsonNode root) {
+        Map<String, Object> options = new LinkedHashMap<>();
+        root.path("backend-options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
+        return FabricBackends.create(root.path("backend").asText("dry-run"), options);
+    }
+
+    /** The configured {@code journal-dir}, resolved, or null (memory only). */
+    public static Path journalDir(JsonNode root, Path base) {
+        return root.hasNonNull("journal-dir") ? resolve(base, root.get("journal-dir").asText()) : null;
     }
 
     private static Path resolve(Path base, String p) {

@@ -4,9 +4,11 @@ import io.saba.controller.ControllerApi;
 import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
+import io.saba.controller.StartupException;
 import io.saba.controller.alloc.CorunWeighting;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.PortOriginals;
 import io.saba.controller.grpc.AuthInterceptor;
 import io.saba.controller.grpc.ControllerServer;
 import io.saba.controller.grpc.ControllerService;
@@ -15,6 +17,7 @@ import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
 import io.saba.controller.log.LocalLog;
+import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.StateLog;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
@@ -56,12 +59,14 @@ import java.util.Set;
  * }</pre>
  */
 public final class EmbeddedController implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedController.class);
     private final Builder b;
     private SabaController controller;
     private ControllerServer server;
     private ControllerService service;
     private StatusHttpServer http;
     private ControllerApi api;
+    private Journal journal;
 
     private EmbeddedController(Builder b) {
         this.b = b;
@@ -130,29 +135,99 @@ public final class EmbeddedController implements AutoCloseable {
         return out.stream().distinct().toList();
     }
 
-    /** Starts everything; returns the gRPC address (the real port when port 0 was asked for). */
+    /**
+     * Starts everything; returns the gRPC address (the real port when port 0 was asked for). The order is what keeps
+     * a mistaken start harmless: the journal directory's lock first (before anything there is read), then the
+     * gRPC and HTTP sockets, and only then the journal's replay and the first pushes to the fabric; calls are let in
+     * last.
+     *
+     * @throws StartupException when the journal directory is another controller's or a port is in use
+     */
     public InetSocketAddress start() {
         Metrics metrics = new Metrics();
-        StateLog log = b.group != null ? b.group.log()
-                : new LocalLog(b.journalDir == null ? null : new Journal(b.journalDir, b.fsync, b.fsyncMillis));
+        if (b.group == null && b.journalDir != null) {
+            journal = new Journal(b.journalDir, b.fsync, b.fsyncMillis); // takes the directory's lock
+            // ports' originals beside the journal, so a crash cannot lose them (see FabricBackend)
+            b.backend.keepOriginalsIn(PortOriginals.in(journal.dir()));
+        } else if (b.group == null && !(b.backend instanceof DryRunBackend)) {
+            LOG.warn("no journal-dir: the {} backend keeps ports' original configurations in memory only; if this "
+                    + "controller crashes, the ports it programmed keep Saba's configuration until put back by hand",
+                    b.backend.name());
+        }
+        StateLog log = b.group != null ? b.group.log() : new LocalLog(journal);
         Allocator allocator = allocator();
         // a group member's replica starts empty and takes the table the group's log carries
         controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
                 b.backend, log, b.leaseTimeout, metrics, b.roundInterval);
+        api = controller;
+        service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
+        try {
+            server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
+                    new AuthInterceptor(b.tokens), b.grpcThreads, b.health ? new GrpcHealth() : null).start();
+        } catch (UncheckedIOException e) {
+            throw cannotListen("gRPC", b.listen, e);
+        }
+        if (b.http != null) {
+            try {
+                http = new StatusHttpServer(b.http, api);
+            } catch (UncheckedIOException e) {
+                throw cannotListen("HTTP", b.http, e);
+            }
+        }
         if (b.group == null) {
             controller.start();
+            controller.tableInForce(tableInForce());
         } else {
             controller.startAsReplica();
             b.group.join(controller, b.table);
         }
-        api = controller;
-        service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
-        server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
-                new AuthInterceptor(b.tokens), b.grpcThreads, b.health ? new GrpcHealth() : null).start();
-        if (b.http != null) {
-            http = new StatusHttpServer(b.http, api).start();
+        if (http != null) {
+            http.start();
         }
+        server.open();
         return address();
+    }
+
+    /**
+     * Which table a lone controller starts with, said on its status and, when it is not what the operator may
+     * expect, warned about: none at all (no differentiation), or a table saved by ReloadTable that differs from the
+     * configured file (the journal's wins, so an edited file is not in force until it is reloaded).
+     */
+    private String tableInForce() {
+        LogRequest.Table kept = controller.replica().table();
+        String file = b.tableFile == null ? null : b.tableFile.toString();
+        if (kept != null) {
+            String where = journal != null ? journal.file().toString() : "memory";
+            String saved = "saved by ReloadTable in " + where + " (" + kept.models().size() + " workloads)";
+            if (file != null && !LogRequest.Table.of(b.table).equals(kept)) {
+                LOG.warn("the sensitivity table saved by ReloadTable in {} is in force, not the configured table file "
+                        + "{}, which differs; a ReloadTable without JSON puts the file in force", where, file);
+                return saved + "; the configured file " + file + " differs and is not in force";
+            }
+            return saved + (file == null ? "" : ", the same as the configured file " + file);
+        }
+        if (b.table.models().isEmpty()) {
+            LOG.warn("no sensitivity table (no 'table:' configured): every application gets the default model, so "
+                    + "all share one level and equal weights; Saba differentiates nothing");
+            return "none: every workload gets the default model (one level, equal shares)";
+        }
+        return (file == null ? "given at start" : "the configured file " + file) + " (" + b.table.size()
+                + " workloads)";
+    }
+
+    /** One line naming the address and why; "in use" said plainly, as operators search for it. */
+    private static StartupException cannotListen(String what, InetSocketAddress at, Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        String where = at.getHostString() + ":" + at.getPort();
+        String why = String.valueOf(root.getMessage());
+        if (root instanceof java.net.BindException || why.contains("in use")) {
+            return new StartupException(what + " address " + where + " is in use (another controller or another "
+                    + "program listens there)", e);
+        }
+        return new StartupException("cannot listen for " + what + " on " + where + ": " + why, e);
     }
 
     /**
@@ -231,6 +306,9 @@ public final class EmbeddedController implements AutoCloseable {
         }
         if (controller != null) {
             controller.close();
+        }
+        if (journal != null) {
+            journal.close(); // closed already with the controller's log, unless start failed before it existed
         }
         if (b.closeBackend) {
             b.backend.close();

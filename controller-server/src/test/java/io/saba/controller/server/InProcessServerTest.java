@@ -49,6 +49,7 @@ class InProcessServerTest {
              ControllerServer server = new ControllerServer(InProcessServerBuilder.forName(name),
                      new ControllerService(controller, true, Set.of(), () -> "{}"),
                      new AuthInterceptor(Map.of("team", "secret")), 0, new GrpcHealth()).start()) {
+            server.open(); // what EmbeddedController does once the controller behind is started
             ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
             try {
                 // health answers without a token; the controller's own service does not

@@ -16,6 +16,20 @@ public record PortId(String node, int port) implements Comparable<PortId> {
         }
     }
 
+    /**
+     * The inverse of {@link #toString()}: "node:port" (the node may itself contain colons).
+     *
+     * @throws IllegalArgumentException if the text is not node:port
+     */
+    public static PortId parse(String text) {
+        int colon = text.lastIndexOf(':');
+        try {
+            return new PortId(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("'" + text + "' is not node:port", e);
+        }
+    }
+
     @Override
     public int compareTo(PortId o) {
         int c = node.compareTo(o.node);

@@ -2,11 +2,13 @@ package io.saba.controller.fabric.infiniband;
 
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.PortOriginals;
 import io.saba.controller.topology.infiniband.IbSubnet;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,8 +32,11 @@ import org.slf4j.LoggerFactory;
  * the high-priority table written empty) when its weights change. Queue q is VL q; queue 0 (level 0, everything
  * that is not Saba's) is VL 0 and holds 1 − C_Saba. Every Set's answer is compared with what was written.
  *
- * <p>Before the first write to a port its tables are read and kept; {@link #release} and {@link #close} write
- * those back, so a port returns to exactly what the subnet manager (or the switch default) had. {@link #verify}
+ * <p>Before the first write to a port its tables are read and kept, in {@link PortOriginals} (a file beside the
+ * journal, durable before the write); {@link #release} and {@link #close} write those back, so a port returns to
+ * exactly what the subnet manager (or the switch default) had. A port with a saved original (a controller before
+ * this one crashed while it held Saba's tables) is adopted with that original, not with what it holds now, and
+ * {@link #restoreLeftovers} ({@code saba fabric restore}) writes every saved original back. {@link #verify}
  * reads every managed port again and reports drift (someone else, e.g. OpenSM with QoS on, rewrote a table);
  * with {@code repair} it writes Saba's tables back.
  *
@@ -51,6 +56,7 @@ public final class InfinibandBackend implements FabricBackend {
     private final Map<PortId, Managed> managed = new TreeMap<>();
     private final Map<PortId, String> drift = new TreeMap<>();
     private final ScheduledExecutorService verifier;
+    private PortOriginals originals = PortOriginals.inMemory();
     private IbSubnet fabric;
     private long discoveredNanos;
     /** Least time between two discoveries triggered by unknown switch names (a typo must not rediscover per push). */
@@ -76,7 +82,48 @@ public final class InfinibandBackend implements FabricBackend {
 
     /** The tables of one output port: SL→VL per input port (0..n), low and high arbitration blocks. */
     record Tables(Map<Integer, byte[]> sl2vl, byte[][] low, byte[][] high, VlArbPlan plan) {
+        /** "sl2vl 0=HEX 1=HEX …; low HEX HEX; high HEX HEX": what {@link PortOriginals} keeps. */
+        String encode() {
+            StringBuilder b = new StringBuilder("sl2vl");
+            sl2vl.forEach((in, t) -> b.append(' ').append(in).append('=').append(HEX.formatHex(t)));
+            b.append("; low");
+            for (byte[] block : low) {
+                b.append(' ').append(HEX.formatHex(block));
+            }
+            b.append("; high");
+            for (byte[] block : high) {
+                b.append(' ').append(HEX.formatHex(block));
+            }
+            return b.toString();
+        }
+
+        static Tables decode(String text) {
+            String[] parts = text.split(";");
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("saved tables '" + text + "' are not 'sl2vl …; low …; high …'");
+            }
+            Map<Integer, byte[]> sl2vl = new TreeMap<>();
+            for (String kv : words(parts[0], "sl2vl")) {
+                int eq = kv.indexOf('=');
+                sl2vl.put(Integer.parseInt(kv.substring(0, eq)), HEX.parseHex(kv.substring(eq + 1)));
+            }
+            return new Tables(sl2vl, blocks(parts[1], "low"), blocks(parts[2], "high"), null);
+        }
+
+        private static List<String> words(String part, String head) {
+            List<String> w = new java.util.ArrayList<>(List.of(part.strip().split("\\s+")));
+            if (w.isEmpty() || !w.remove(0).equals(head)) {
+                throw new IllegalArgumentException("saved tables: expected '" + head + "' in '" + part + "'");
+            }
+            return w;
+        }
+
+        private static byte[][] blocks(String part, String head) {
+            return words(part, head).stream().map(HEX::parseHex).toArray(byte[][]::new);
+        }
     }
+
+    private static final HexFormat HEX = HexFormat.of();
 
     /**
      * @param smp            the SMP channel (owned: closed by {@link #close})
@@ -166,21 +213,45 @@ public final class InfinibandBackend implements FabricBackend {
                 m.port, Sl2Vl.describe(sl2vl), plan.entries(), String.format("%.4f", plan.maxShareError()));
     }
 
-    /** Finds the port's switch, reads its capabilities and current tables (kept for release). */
+    @Override
+    public synchronized void keepOriginalsIn(PortOriginals store) {
+        originals = store;
+    }
+
+    /**
+     * Finds the port's switch, reads its capabilities and takes its original tables: the saved ones if a controller
+     * before this one wrote here and did not give them back, else what it holds now, saved before anything is
+     * written.
+     */
     private Managed adopt(PortId p) {
+        Managed found = locatePort(p, null);
+        if (found.caps.operVls() < 2 || found.caps.lowCap() < 1) {
+            throw new IllegalStateException("port " + p + " cannot separate traffic: " + found.caps.operVls()
+                    + " operational VLs, low-priority table capacity " + found.caps.lowCap());
+        }
+        Optional<String> saved = originals.get(name(), p);
+        Tables original;
+        if (saved.isPresent()) {
+            original = Tables.decode(saved.get());
+            LOG.warn("port {}: its original tables come from {}: a controller before this one changed them and did "
+                    + "not give them back", p, originals.file());
+        } else {
+            original = read(found);
+            originals.put(name(), p, original.encode());
+        }
+        Managed out = new Managed(found.lid, found.port, found.inputs, found.caps, original);
+        managed.put(p, out);
+        return out;
+    }
+
+    /** The port's switch LID, its input ports and capabilities, with {@code original} as its original tables. */
+    private Managed locatePort(PortId p, Tables original) {
         IbSubnet.Node sw = locate(p.node());
         if (p.port() < 1 || p.port() > sw.ports()) {
             throw new IllegalArgumentException("switch " + p.node() + " has ports 1.." + sw.ports() + ", not " + p.port());
         }
         PortCaps caps = PortCaps.parse(smp.get(sw.lid(), Smp.ATTR_PORT_INFO, p.port()));
-        if (caps.operVls() < 2 || caps.lowCap() < 1) {
-            throw new IllegalStateException("port " + p + " cannot separate traffic: " + caps.operVls()
-                    + " operational VLs, low-priority table capacity " + caps.lowCap());
-        }
-        Tables original = read(new Managed(sw.lid(), p.port(), sw.ports(), caps, null));
-        Managed out = new Managed(sw.lid(), p.port(), sw.ports(), caps, original);
-        managed.put(p, out);
-        return out;
+        return new Managed(sw.lid(), p.port(), sw.ports(), caps, original);
     }
 
     private IbSubnet.Node locate(String name) {
@@ -259,6 +330,7 @@ public final class InfinibandBackend implements FabricBackend {
             write(m, m.written != null ? m.written : m.original, null);
             if (m.written == null) {
                 managed.remove(p);
+                originals.remove(name(), p);
             }
             return " (previous tables restored)";
         } catch (RuntimeException e) {
@@ -279,6 +351,7 @@ public final class InfinibandBackend implements FabricBackend {
             try {
                 write(m, m.original, m.written);
                 managed.remove(p);
+                originals.remove(name(), p);
                 drift.remove(p);
                 done.add(p);
                 LOG.info("port {} back to its original SL→VL and VL arbitration tables", p);
@@ -302,7 +375,7 @@ public final class InfinibandBackend implements FabricBackend {
                 continue;
             }
             try {
-                String d = differences(m.written, read(m), m);
+                String d = differences(m.written, read(m), m, "Saba wrote");
                 if (d != null) {
                     found.put(e.getKey(), d);
                     LOG.warn("port {} drifted: {} (another agent, e.g. OpenSM with qos enabled, rewrote it){}",
@@ -320,24 +393,25 @@ public final class InfinibandBackend implements FabricBackend {
         return found;
     }
 
-    private static String differences(Tables want, Tables got, Managed m) {
+    /** What differs between two sets of tables, or null; {@code wantIs} names the first, e.g. "Saba wrote". */
+    private static String differences(Tables want, Tables got, Managed m, String wantIs) {
         StringBuilder b = new StringBuilder();
         for (Map.Entry<Integer, byte[]> e : want.sl2vl().entrySet()) {
             byte[] g = got.sl2vl().get(e.getKey());
             if (!Arrays.equals(Arrays.copyOf(g, 8), Arrays.copyOf(e.getValue(), 8))) {
                 b.append("SL→VL from input port ").append(e.getKey()).append(" is [").append(Sl2Vl.describe(g))
-                        .append("], Saba wrote [").append(Sl2Vl.describe(e.getValue())).append("]; ");
+                        .append("], ").append(wantIs).append(" [").append(Sl2Vl.describe(e.getValue())).append("]; ");
             }
         }
         List<VlArbPlan.Entry> wl = VlArbPlan.decode(want.low(), m.caps.lowCap());
         List<VlArbPlan.Entry> gl = VlArbPlan.decode(got.low(), m.caps.lowCap());
         if (!wl.equals(gl)) {
-            b.append("low VLArb is ").append(gl).append(", Saba wrote ").append(wl).append("; ");
+            b.append("low VLArb is ").append(gl).append(", ").append(wantIs).append(' ').append(wl).append("; ");
         }
         List<VlArbPlan.Entry> wh = VlArbPlan.decode(want.high(), m.caps.highCap());
         List<VlArbPlan.Entry> gh = VlArbPlan.decode(got.high(), m.caps.highCap());
         if (!wh.equals(gh)) {
-            b.append("high VLArb is ").append(gh).append(", Saba wrote ").append(wh).append("; ");
+            b.append("high VLArb is ").append(gh).append(", ").append(wantIs).append(' ').append(wh).append("; ");
         }
         return b.length() == 0 ? null : b.substring(0, b.length() - 2);
     }
@@ -346,6 +420,49 @@ public final class InfinibandBackend implements FabricBackend {
     @Override
     public synchronized Map<PortId, String> drift() {
         return Map.copyOf(drift);
+    }
+
+    /** Every port with a saved original that this backend does not manage now, and how it differs from it. */
+    @Override
+    public synchronized Map<PortId, String> leftovers() {
+        Map<PortId, String> out = new TreeMap<>();
+        originals.all(name()).forEach((p, saved) -> {
+            if (managed.containsKey(p)) {
+                return;
+            }
+            try {
+                Managed m = locatePort(p, Tables.decode(saved));
+                String d = differences(m.original, read(m), m, "its original is");
+                out.put(p, d == null ? "has its original tables (saved copy in " + originals.file() + ")"
+                        : "not its original tables: " + d);
+            } catch (RuntimeException e) {
+                out.put(p, "has a saved original, but cannot be read: " + e.getMessage());
+            }
+        });
+        return out;
+    }
+
+    /** Writes every saved original this backend does not manage now back to its port, then forgets it. */
+    @Override
+    public synchronized ApplyResult restoreLeftovers() {
+        Set<PortId> done = new TreeSet<>();
+        Map<PortId, String> failed = new TreeMap<>();
+        originals.all(name()).forEach((p, saved) -> {
+            if (managed.containsKey(p)) {
+                return;
+            }
+            try {
+                Managed m = locatePort(p, Tables.decode(saved));
+                write(m, m.original, null);
+                originals.remove(name(), p);
+                done.add(p);
+                LOG.info("port {} back to its original SL→VL and VL arbitration tables (from {})", p,
+                        originals.file());
+            } catch (RuntimeException e) {
+                failed.put(p, e.getMessage());
+            }
+        });
+        return new ApplyResult(done, failed);
     }
 
     /** Ports Saba has written, with the plan in force. */

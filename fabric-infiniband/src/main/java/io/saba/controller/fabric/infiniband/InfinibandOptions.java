@@ -26,6 +26,7 @@ public final class InfinibandOptions {
         Map<String, String> env = new HashMap<>();
         String ibsim = option.apply("ibsim");
         if (ibsim != null && !ibsim.isBlank()) {
+            IbTools.requireIbsim(ibsim.strip());
             env.putAll(IbTools.ibsimEnv(ibsim.strip()));
         }
         String extra = option.apply("env");

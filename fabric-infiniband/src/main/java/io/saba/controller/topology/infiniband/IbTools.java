@@ -3,6 +3,9 @@ package io.saba.controller.topology.infiniband;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import io.saba.controller.StartupException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +40,50 @@ public final class IbTools {
     /** The environment that sends umad to an ibsim instance listening under {@code socketName}. */
     public static Map<String, String> ibsimEnv(String socketName) {
         return Map.of("LD_PRELOAD", UMAD2SIM, "IBSIM_SOCKNAME", socketName);
+    }
+
+    /**
+     * Fails at once, naming the socket, unless an ibsim serves {@code socketName} here: ibsim listens on the abstract
+     * Unix socket {@code @NAME:ctl}, which {@code /proc/net/unix} lists (for this network namespace). Without this
+     * check the first tool waits its whole timeout for an answer that cannot come.
+     *
+     * @throws StartupException when no such socket is listed
+     */
+    public static void requireIbsim(String socketName) {
+        Path table = Path.of("/proc/net/unix");
+        if (!Files.isReadable(table)) {
+            return; // cannot tell here; the tools will
+        }
+        try (java.util.stream.Stream<String> lines = Files.lines(table)) {
+            String want = "@" + socketName + ":ctl";
+            if (lines.noneMatch(l -> l.endsWith(" " + want) || l.endsWith(" " + want + "@"))) {
+                throw new StartupException("no ibsim serves the socket '" + socketName + "' (no " + want
+                        + " in /proc/net/unix): start ibsim with IBSIM_SOCKNAME=" + socketName
+                        + ", or give the name it runs under");
+            }
+        } catch (IOException e) {
+            // unreadable after all: the tools will say
+        }
+    }
+
+    /**
+     * Runs the first discovery of a controller's start-up: what goes wrong here (no HCA, tools missing, no subnet
+     * manager yet) is the operator's to fix, so it becomes a {@link StartupException} in one line.
+     */
+    public IbSubnet discoverAtStart() {
+        try {
+            return discover();
+        } catch (StartupException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            String why = String.valueOf(e.getMessage()).replaceAll("\\s*\n\\s*", "; ").strip();
+            if (why.contains("can't open UMAD port") || why.contains("can't open MAD port")) {
+                throw new StartupException("no InfiniBand HCA to talk to: " + why.replaceFirst(";.*", "")
+                        + " (on a machine without one, --ibsim SOCKET talks to a simulated subnet; 'ca'/'ca-port' "
+                        + "choose another HCA)", e);
+            }
+            throw new StartupException("InfiniBand discovery failed: " + why, e);
+        }
     }
 
     public Map<String, String> env() {

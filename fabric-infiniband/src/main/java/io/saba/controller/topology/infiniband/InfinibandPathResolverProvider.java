@@ -50,7 +50,15 @@ public final class InfinibandPathResolverProvider implements PathResolverProvide
             }
             addresses.put(e.getKey(), ips);
         });
-        return new InfinibandPathResolver(tools::discover, addresses,
+        boolean[] first = {true};
+        // the first discovery is the controller's start: its failures are one line, exit 2
+        return new InfinibandPathResolver(() -> {
+            if (first[0]) {
+                first[0] = false;
+                return tools.discoverAtStart();
+            }
+            return tools.discover();
+        }, addresses,
                 InfinibandOptions.integer(opt, "queues", 8, source),
                 InfinibandOptions.choice(opt, "multipath", InfinibandPathResolver.Multipath.BASE,
                         InfinibandPathResolver.Multipath.class, source),

@@ -155,9 +155,18 @@ class InfinibandBackendTest {
 
     @Test
     void noUmadFailsPortsQuicklyWithTheReason() {
-        // an ibsim socket nobody serves: the agent cannot open umad; every port fails, naming why, none hangs
-        try (FabricBackend b = FabricBackends.create("infiniband", Map.of("ibsim", "saba-nobody-listens",
-                "call-timeout-millis", "3000", "tool-timeout-seconds", "3"))) {
+        // configured against an ibsim socket nobody serves: refused at once, in one line naming the socket
+        io.saba.controller.StartupException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.saba.controller.StartupException.class, () -> FabricBackends.create("infiniband",
+                        Map.of("ibsim", "saba-nobody-listens")));
+        assertTrue(refused.getMessage().contains("no ibsim serves the socket 'saba-nobody-listens'"),
+                refused.getMessage());
+        // the socket gone after start: the agent cannot open umad; every port fails, naming why, none hangs
+        Map<String, String> env = io.saba.controller.topology.infiniband.IbTools.ibsimEnv("saba-nobody-listens");
+        io.saba.controller.topology.infiniband.IbTools tools =
+                new io.saba.controller.topology.infiniband.IbTools(env, null, 0, 3000);
+        try (FabricBackend b = new InfinibandBackend(new SmpAgent(env, null, 0, 200, 3000), tools::discover,
+                InfinibandBackend.PacketModel.MTU, 0, false)) {
             long t0 = System.nanoTime();
             ApplyResult r = b.apply(List.of(new PortAllocation(new PortId("Switch1", 3), Map.of(0, 0),
                     new double[] {1, 0}, Map.of())));

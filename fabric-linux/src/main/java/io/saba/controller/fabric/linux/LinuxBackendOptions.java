@@ -4,7 +4,6 @@ import io.saba.wire.DscpMap;
 import io.saba.core.alloc.PortId;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 
@@ -68,16 +67,14 @@ public final class LinuxBackendOptions {
         DscpMap dscp = options.containsKey("dscp-map")
                 ? DscpMap.parse(options.get("dscp-map").toString(), "backend-options.dscp-map")
                 : DscpMap.classSelectors();
-        Map<PortId, LinuxPort> fixed = Map.copyOf(ports);
-        return new LinuxTcBackend(p -> Optional.ofNullable(fixed.get(p)), dscp, cSaba);
+        return new LinuxTcBackend(LinuxPortResolver.of(ports), dscp, cSaba);
     }
 
     static PortId portId(String key) {
-        int colon = key.lastIndexOf(':');
         try {
-            return new PortId(key.substring(0, colon), Integer.parseInt(key.substring(colon + 1)));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("backend-options.ports: '" + key + "' is not node:port", e);
+            return PortId.parse(key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("backend-options.ports: " + e.getMessage(), e);
         }
     }
 

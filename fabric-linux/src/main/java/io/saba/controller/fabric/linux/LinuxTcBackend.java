@@ -3,6 +3,7 @@ package io.saba.controller.fabric.linux;
 import io.saba.wire.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.PortOriginals;
 import io.saba.controller.shell.CommandRunner;
 import io.saba.controller.shell.ProcessRunner;
 import io.saba.core.alloc.PortAllocation;
@@ -41,6 +42,12 @@ import org.slf4j.LoggerFactory;
  * this backend created the root in this very call), and is reported failed with the failing command and what tc
  * said.
  *
+ * <p>After a crash: before its first change to a port the backend saves in {@link PortOriginals} whether the
+ * device had an HTB root (a host's NIC does not; the testbed's plain link does), so the next controller (or
+ * {@code saba fabric restore}) knows to delete a root Saba created rather than keep it. Saba's own parts are
+ * recognisable on any device without a saved record: queue classes 1:20–1:3f with leaf FIFOs 20:–3f:, and u32
+ * filters at preference {@value TcDevice#FILTER_PRIO} on parent 1:; {@link #restoreLeftovers} removes them.
+ *
  * <p>Pushes are serialised (synchronized): a port's commands never interleave with another push's.
  */
 public final class LinuxTcBackend implements FabricBackend {
@@ -57,6 +64,10 @@ public final class LinuxTcBackend implements FabricBackend {
         return t;
     });
     private final Map<PortId, Installed> installed = new HashMap<>();
+    /** Saved per port before the first change: did the device have an HTB root then. */
+    private static final String ROOT_FOUND = "htb-root-found";
+    private static final String NO_ROOT = "no-root";
+    private PortOriginals originals = PortOriginals.inMemory();
     /** What is on each device this backend has touched (absent: unknown, read before the next change). */
     private final Map<LinuxPort, TcDevice.State> devices = new ConcurrentHashMap<>();
 
@@ -126,15 +137,21 @@ public final class LinuxTcBackend implements FabricBackend {
                 if (before != null && before.plan().equals(plan) && before.port().equals(port)) {
                     applied.add(a.port()); // idempotent: the device already has exactly this
                 } else {
+                    if (before == null) {
+                        saveOriginal(a.port(), port);
+                    }
                     work.add(new Change(a.port(), port, plan, before));
                 }
             } catch (IllegalArgumentException e) {
                 failed.put(a.port(), "rejected before touching " + port + ": " + e.getMessage());
+            } catch (RuntimeException e) {
+                failed.put(a.port(), "cannot read " + port + " before changing it: " + e.getMessage());
             }
         }
         inParallelByNamespace(work, this::applyAll).forEach((c, outcome) -> {
             if (outcome.error() == null) {
-                boolean ownsRoot = !outcome.rootWasThere() || (c.before() != null && c.before().ownsRoot());
+                boolean ownsRoot = !outcome.rootWasThere() || (c.before() != null ? c.before().ownsRoot()
+                        : originals.get(name(), c.id()).map(NO_ROOT::equals).orElse(false));
                 installed.put(c.id(), new Installed(c.port(), c.plan(), ownsRoot));
                 applied.add(c.id());
                 logRates(c);
@@ -218,6 +235,93 @@ public final class LinuxTcBackend implements FabricBackend {
         }
     }
 
+    /**
+     * Saves whether the device had an HTB root before Saba's first change, unless a controller before this one saved
+     * it already (then the root there now may be that controller's).
+     */
+    private void saveOriginal(PortId id, LinuxPort port) {
+        if (originals.get(name(), id).isEmpty()) {
+            originals.put(name(), id, known(port).htbRoot() ? ROOT_FOUND : NO_ROOT);
+        }
+    }
+
+    @Override
+    public synchronized void keepOriginalsIn(PortOriginals store) {
+        originals = store;
+    }
+
+    /** Ports not managed now that have a saved original or Saba's parts on them (listable ports only). */
+    @Override
+    public synchronized Map<PortId, String> leftovers() {
+        Map<PortId, String> out = new java.util.TreeMap<>();
+        for (PortId id : unmanagedCandidates()) {
+            Optional<LinuxPort> port = resolver.resolve(id);
+            if (port.isEmpty()) {
+                out.put(id, "has a saved original but no device is configured for it");
+                continue;
+            }
+            try {
+                TcDevice.State s = TcDevice.State.read(port.get(), shell);
+                boolean rootToDelete = s.htbRoot() && originals.get(name(), id).map(NO_ROOT::equals).orElse(false);
+                if (s.hasSabaParts() || rootToDelete) {
+                    out.put(id, port.get() + ": Saba's queue classes " + s.sabaClasses() + " and "
+                            + s.filterNodes().size() + " DSCP filters" + (rootToDelete ? "; the HTB root is Saba's"
+                            : ""));
+                }
+            } catch (RuntimeException e) {
+                out.put(id, "cannot read " + port.get() + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every port not managed now that has Saba's parts on it, or a root Saba created: the root deleted where the
+     * saved original says there was none, else Saba's classes and filters removed (the plain link stays).
+     */
+    @Override
+    public synchronized ApplyResult restoreLeftovers() {
+        Set<PortId> done = new TreeSet<>();
+        Map<PortId, String> failed = new HashMap<>();
+        for (PortId id : unmanagedCandidates()) {
+            Optional<LinuxPort> resolved = resolver.resolve(id);
+            if (resolved.isEmpty()) {
+                failed.put(id, "no Linux device configured for port " + id);
+                continue;
+            }
+            LinuxPort port = resolved.get();
+            try {
+                TcDevice.State s = TcDevice.State.read(port, shell);
+                boolean createdRoot = originals.get(name(), id).map(NO_ROOT::equals).orElse(false);
+                List<String> lines = !s.htbRoot() ? List.of() : createdRoot ? TcDevice.removeRoot(port.device())
+                        : s.hasSabaParts() ? TcDevice.converge(port.device(), s, HtbPlan.baseline(port.linkRateBps()))
+                        : List.of();
+                String error = lines.isEmpty() ? null : TcBatch.run(shell, port.namespace(), lines);
+                if (error != null) {
+                    failed.put(id, error);
+                    continue;
+                }
+                originals.remove(name(), id);
+                devices.remove(port);
+                if (!lines.isEmpty()) {
+                    done.add(id);
+                    log.info("port {} ({}): Saba's configuration removed{}", id, port,
+                            createdRoot ? " with the HTB root it created" : "");
+                }
+            } catch (RuntimeException e) {
+                failed.put(id, "cannot read " + port + ": " + e.getMessage());
+            }
+        }
+        return new ApplyResult(done, failed);
+    }
+
+    private Set<PortId> unmanagedCandidates() {
+        Set<PortId> ids = new TreeSet<>(resolver.ports());
+        ids.addAll(originals.all(name()).keySet());
+        ids.removeAll(installed.keySet());
+        return ids;
+    }
+
     private TcDevice.State known(LinuxPort port) {
         return devices.computeIfAbsent(port, p -> TcDevice.State.read(p, shell));
     }
@@ -244,6 +348,7 @@ public final class LinuxTcBackend implements FabricBackend {
                 String error = TcBatch.run(shell, port.namespace(), releaseLines(installed.get(p)));
                 if (error == null) {
                     installed.remove(p);
+                    originals.remove(name(), p);
                     done.add(p);
                 } else {
                     devices.remove(port);

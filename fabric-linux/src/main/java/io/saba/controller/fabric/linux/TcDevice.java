@@ -40,6 +40,26 @@ final class TcDevice {
             filterNodes = Set.copyOf(filterNodes);
         }
 
+        /**
+         * Whether anything here is recognisably Saba's: a queue class (1:20–1:3f, see {@link HtbPlan}) or a u32
+         * filter at Saba's preference on the root. The root and classes 1:1 and 1:10 are not: the namespace
+         * testbed's plain link has them too.
+         */
+        boolean hasSabaParts() {
+            return !sabaClasses().isEmpty() || (htbRoot && !filterNodes.isEmpty());
+        }
+
+        /** Saba's queue classes present. */
+        Set<String> sabaClasses() {
+            Set<String> out = new TreeSet<>();
+            for (String id : classes) {
+                if (isQueueClass(id)) {
+                    out.add(id);
+                }
+            }
+            return out;
+        }
+
         /** What a device holds after a plan's commands succeeded. */
         static State of(HtbPlan plan) {
             Set<String> classes = new TreeSet<>(List.of("1:1", plan.nonSaba().classId()));
@@ -115,14 +135,20 @@ final class TcDevice {
                     + Integer.toHexString(node) + " u32");
         }
         for (String id : classes) {
-            int minor = Integer.parseInt(id.substring(id.indexOf(':') + 1), 16);
-            boolean ours = minor >= HtbPlan.FIRST_QUEUE_MINOR
-                    && minor < HtbPlan.FIRST_QUEUE_MINOR + HtbPlan.MAX_QUEUES;
-            if (ours && !wantedIds.contains(id)) {
+            if (isQueueClass(id) && !wantedIds.contains(id)) {
                 out.add("class del dev " + dev + " classid " + id);
             }
         }
         return out;
+    }
+
+    /** A class id in Saba's queue range, 1:20–1:3f: anything there is Saba's. */
+    static boolean isQueueClass(String id) {
+        if (!id.startsWith("1:")) {
+            return false;
+        }
+        int minor = Integer.parseInt(id.substring(2), 16);
+        return minor >= HtbPlan.FIRST_QUEUE_MINOR && minor < HtbPlan.FIRST_QUEUE_MINOR + HtbPlan.MAX_QUEUES;
     }
 
     /** Deletes the root qdisc: the kernel's default comes back. */
