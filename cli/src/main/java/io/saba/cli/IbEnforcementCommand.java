@@ -30,7 +30,9 @@ final class IbEnforcementCommand implements Callable<Integer> {
             description = "Timed events, each moving every port of the ring (default ${DEFAULT-VALUE}).")
     int events;
 
-    @Option(names = "--warmup", defaultValue = "4", description = "Untimed events first (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "20",
+            description = "Untimed events first, while the controller's JVM compiles its hot paths (default "
+                    + "${DEFAULT-VALUE}).")
     int warmup;
 
     @Option(names = "--table", paramLabel = "FILE", description = "Sensitivity table with workloads lr and sort "
