@@ -4,6 +4,10 @@ the slowdowns against the median alone time, and the sum of slowdowns with a boo
 (repetitions resampled with replacement, 10,000 draws, fixed seed). A repetition whose time is missing for a
 treatment (a failed run) is left out of that treatment and counted.
 
+Then, paired by repetition, each treatment against saba: the difference of the sums within one repetition (the
+treatments of a repetition ran back to back, so a machine that is slow for a while slows all of them), its median
+with a bootstrap 95 % interval, and in how many repetitions saba's sum was the lower.
+
 usage: corun-summary.py TIMES A B
 """
 import random
@@ -36,6 +40,7 @@ def main():
     print(f"alone (median of {len(alone)}): {a} {base_a:.1f} s, {b} {base_b:.1f} s")
     print(f"{'treatment':<10} {'n':>2} {a + ' s':>9} {b + ' s':>9} {a + ' x':>8} {b + ' x':>8} "
           f"{'sum x':>7} {'95% interval':>15}  per repetition")
+    sums_by_case = {}
     for c in cases:
         if c == "alone":
             continue
@@ -45,6 +50,7 @@ def main():
             print(f"{c:<10} no complete repetition ({failed} failed)")
             continue
         sums = [r[2] / base_a + r[3] / base_b for r in ok]
+        sums_by_case[c] = {r[0]: s for r, s in zip(ok, sums)}
         lo, hi = bootstrap_median(sums)
         ta = statistics.median(r[2] for r in ok)
         tb = statistics.median(r[3] for r in ok)
@@ -52,6 +58,25 @@ def main():
         print(f"{c:<10} {len(ok):>2} {ta:9.1f} {tb:9.1f} {ta / base_a:7.2f}x {tb / base_b:7.2f}x "
               f"{statistics.median(sums):7.2f} [{lo:5.2f}, {hi:5.2f}]  "
               + " ".join(f"{s:.2f}" for s in sums) + note)
+    print_paired(sums_by_case)
+
+
+def print_paired(sums_by_case):
+    saba = sums_by_case.get("saba")
+    if not saba:
+        return
+    print(f"paired by repetition: {'treatment':<10} {'n':>2} {'minus saba':>10} {'95% interval':>15}  saba lower in")
+    for c, sums in sums_by_case.items():
+        if c == "saba":
+            continue
+        reps = [r for r in sums if r in saba]
+        if not reps:
+            continue
+        diffs = [sums[r] - saba[r] for r in reps]
+        lo, hi = bootstrap_median(diffs)
+        lower = sum(1 for d in diffs if d > 0)
+        print(f"{'':22}{c:<10} {len(reps):>2} {statistics.median(diffs):10.2f} [{lo:5.2f}, {hi:5.2f}]  "
+              f"{lower} of {len(reps)}")
 
 
 if __name__ == "__main__":
