@@ -183,7 +183,6 @@ public final class IbEnforcementBench {
         private final Settings s;
         private final PrintStream out;
         private final IbSim sim;
-        private final IbSubnet subnet;
         private final List<String> hosts;
         private final StandaloneController controller;
         private final VlArbReader reader;
@@ -200,7 +199,6 @@ public final class IbEnforcementBench {
             this.s = s;
             this.out = out;
             this.sim = sim;
-            this.subnet = subnet;
             this.hosts = hosts;
             this.controller = controller;
             this.reader = reader;
@@ -222,7 +220,7 @@ public final class IbEnforcementBench {
             for (PortId p : ports.keySet()) {
                 if (alone.get(p).equals(shared.get(p))) {
                     throw new IllegalStateException(p + " holds the same table with and without the second"
-                            + " application (" + alone.get(p) + "): there is no update to time");
+                            + " application (" + describe(alone.get(p)) + "): there is no update to time");
                 }
             }
             out.printf(Locale.ROOT, "  %d hosts, %d switch ports on the ring's routes; %d warm-up and %d timed"
