@@ -18,9 +18,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code saba bench allocation}: the controller-overhead benchmark (paper Fig. 12). */
+/**
+ * {@code saba bench allocation}: the controller-overhead benchmark (paper Fig. 12); {@code saba bench
+ * ib-enforcement}: the InfiniBand backend's event → table latency on ibsim.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks.",
-        subcommands = BenchCommand.Allocation.class)
+        subcommands = {BenchCommand.Allocation.class, IbEnforcementCommand.class})
 final class BenchCommand {
     /** The paper's p99 (seconds) for ≤ 250 and ≤ 1,000 applications, per degree k = 1, 2, 3 (§8.5). */
     private static final Map<Integer, double[]> PAPER_P99 = Map.of(250, new double[] {0.09, 0.16, 0.31},

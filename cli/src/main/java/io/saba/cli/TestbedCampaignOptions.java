@@ -70,7 +70,7 @@ final class TestbedCampaignOptions {
     /** Runs the campaign; bad input is an IllegalArgumentException (one line, exit 2). */
     int run(CommandSpec spec, Integer setups, long seed, Path out) {
         CampaignSettings settings = new CampaignSettings(setups != null ? setups : 12, seed,
-                out != null ? out : Path.of("campaign-testbed"), table != null ? table : defaultTable(),
+                out != null ? out : Path.of("campaign-testbed"), table != null ? table : example("measured-testbed-table.json"),
                 hosts != null ? hosts : 5, linkRate != null ? linkRate : 20_000_000L, scale != null ? scale : "small",
                 allocation != null ? allocation : "corun", name != null ? name : "tbc",
                 subnet != null ? subnet : "10.83.0", WorkloadNames.PAPER, sparkHome, controllerCommand(),
@@ -89,10 +89,10 @@ final class TestbedCampaignOptions {
         return 0;
     }
 
-    /** The measured example table of the checkout bin/saba runs from (read, and checked, by the campaign). */
-    private static Path defaultTable() {
+    /** A file of examples/ in the checkout bin/saba runs from (the working directory without bin/saba). */
+    static Path example(String file) {
         String home = System.getProperty("saba.home");
-        return Path.of(home != null ? home : ".", "examples", "measured-testbed-table.json");
+        return Path.of(home != null ? home : ".", "examples", file);
     }
 
     /** This JVM's own command line, running {@code saba controller} (the campaign adds --config FILE). */

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ControllerFabricInfinibandTest {
     @Test
     void discoversTheSubnetAndProgramsThePath(@TempDir Path dir) throws Exception {
-        IbSim.assumeAvailable();
+        IbSim.missing().ifPresent(why -> Assumptions.abort("skipped: " + why));
         try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0)) {
             IbSubnet f = sim.tools().discover();
             int lid = f.switchNamed("Switch1").lid();

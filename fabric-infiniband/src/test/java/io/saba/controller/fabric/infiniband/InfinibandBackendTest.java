@@ -16,6 +16,7 @@ import io.saba.core.alloc.PortId;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class InfinibandBackendTest {
     @BeforeAll
     static void tools() {
-        IbSim.assumeAvailable();
+        IbSim.missing().ifPresent(why -> Assumptions.abort("skipped: " + why));
     }
 
     @Test

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +50,7 @@ class InfinibandControllerEndToEndTest {
 
     @BeforeAll
     static void tools() {
-        IbSim.assumeAvailable();
+        IbSim.missing().ifPresent(why -> Assumptions.abort("skipped: " + why));
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,7 @@ class InfinibandPathResolverTest {
 
     @BeforeAll
     static void tools() {
-        IbSim.assumeAvailable();
+        IbSim.missing().ifPresent(why -> Assumptions.abort("skipped: " + why));
     }
 
     @ParameterizedTest

@@ -6,16 +6,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** What {@code smpquery vlarb} and {@code smpquery sl2vl} print, read back: the tests' independent witness. */
-final class SmpQuery {
+/**
+ * What {@code smpquery vlarb} and {@code smpquery sl2vl} print, read back: the independent witness of the tests and
+ * of the enforcement benchmark (a tool of infiniband-diags, not this module's SMP code).
+ */
+public final class SmpQuery {
     private SmpQuery() {
     }
 
     /** The low and the high table, as printed (entry by entry). */
-    record VlArb(List<VlArbPlan.Entry> low, List<VlArbPlan.Entry> high) {
+    public record VlArb(List<VlArbPlan.Entry> low, List<VlArbPlan.Entry> high) {
     }
 
-    static VlArb vlarb(IbTools tools, int lid, int port) {
+    public static VlArb vlarb(IbTools tools, int lid, int port) {
         String out = tools.run("smpquery", "vlarb", String.valueOf(lid), String.valueOf(port));
         List<List<VlArbPlan.Entry>> tables = new ArrayList<>();
         List<Integer> vls = null;
@@ -50,7 +53,7 @@ final class SmpQuery {
     }
 
     /** Input port → VL of SL 0..15 for one output port. */
-    static Map<Integer, List<Integer>> sl2vl(IbTools tools, int lid, int outPort) {
+    public static Map<Integer, List<Integer>> sl2vl(IbTools tools, int lid, int outPort) {
         String out = tools.run("smpquery", "sl2vl", String.valueOf(lid), String.valueOf(outPort));
         Map<Integer, List<Integer>> t = new TreeMap<>();
         for (String line : out.split("\n")) {
@@ -66,7 +69,7 @@ final class SmpQuery {
     }
 
     /** The non-zero entries' total weight per VL. */
-    static Map<Integer, Integer> weightPerVl(List<VlArbPlan.Entry> table) {
+    public static Map<Integer, Integer> weightPerVl(List<VlArbPlan.Entry> table) {
         Map<Integer, Integer> out = new TreeMap<>();
         table.forEach(e -> {
             if (e.weight() > 0) {

@@ -1,7 +1,5 @@
 package io.saba.controller.topology.infiniband;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,14 +7,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A simulated subnet for tests: {@code ibsim} serving a net file on a socket name of its own, and a real OpenSM
- * under {@code LD_PRELOAD=libumad2sim.so} that brings it up (assigns LIDs, programs every forwarding table).
- * {@link #close} kills both (and a shutdown hook does, should the JVM die first). Tests skip, saying why, when
- * ibsim-utils, opensm or infiniband-diags are missing.
+ * A simulated subnet for tests and benchmarks: {@code ibsim} serving a net file on a socket name of its own, and a
+ * real OpenSM under {@code LD_PRELOAD=libumad2sim.so} that brings it up (assigns LIDs, programs every forwarding
+ * table). {@link #close} kills both (and a shutdown hook does, should the JVM die first). {@link #missing} says
+ * which tool is absent, so that tests skip and benchmarks refuse with the reason.
  */
 public final class IbSim implements AutoCloseable {
     private static final AtomicInteger COUNT = new AtomicInteger();
@@ -31,13 +30,17 @@ public final class IbSim implements AutoCloseable {
     private List<String> opensmCommand;
     private Map<String, String> opensmEnv;
 
-    /** Skips the calling test unless the tools exist. */
-    public static void assumeAvailable() {
+    /** Why a simulated subnet cannot run here (a tool that is not installed), or empty when it can. */
+    public static Optional<String> missing() {
         for (String tool : List.of("ibsim", "opensm", "ibnetdiscover", "dump_fts", "ibtracert", "smpquery")) {
-            assumeTrue(onPath(tool), "skipped: " + tool + " is not installed (Debian: ibsim-utils opensm"
-                    + " infiniband-diags)");
+            if (!onPath(tool)) {
+                return Optional.of(tool + " is not installed (Debian: ibsim-utils opensm infiniband-diags)");
+            }
         }
-        assumeTrue(Files.exists(Path.of(IbTools.UMAD2SIM)), "skipped: " + IbTools.UMAD2SIM + " missing (ibsim-utils)");
+        if (!Files.exists(Path.of(IbTools.UMAD2SIM))) {
+            return Optional.of(IbTools.UMAD2SIM + " missing (Debian: ibsim-utils)");
+        }
+        return Optional.empty();
     }
 
     private static boolean onPath(String tool) {
