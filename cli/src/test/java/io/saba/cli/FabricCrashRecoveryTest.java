@@ -27,6 +27,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class FabricCrashRecoveryTest {
 
     @Test
     void aControllerAfterACrashAndFabricRestoreGiveThePortsTheirOriginalTables(@TempDir Path dir) throws Exception {
-        IbSim.assumeAvailable();
+        IbSim.missing().ifPresent(why -> Assumptions.abort("skipped: " + why));
         try (IbSim sim = new IbSim(NetFiles.EXAMPLES.resolve("net.2sw2path4hca"), 0)) {
             IbTools tools = sim.tools();
             IbSubnet f = tools.discover();

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.regex.Matcher;
@@ -176,10 +177,27 @@ final class SessionCluster implements AutoCloseable {
     }
 
     private void awaitTaskManagers(int n) throws Exception {
+        awaitOverview(n + " TaskManagers registered", body -> field(body, "taskmanagers") >= n);
+    }
+
+    /**
+     * Waits until no job holds a slot. A job submitted while the previous one's slots are still being released can
+     * get every slot on one TaskManager (evenly spread only chooses among free slots), and then none of its data
+     * crosses the network the captures watch.
+     */
+    void awaitAllSlotsFree() throws Exception {
+        awaitOverview("every slot free", body -> field(body, "slots-available") == field(body, "slots-total"));
+    }
+
+    private static long field(String body, String name) {
+        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(\\d+)").matcher(body);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private void awaitOverview(String what, Predicate<String> done) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest overview = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + "/overview"))
                 .timeout(Duration.ofSeconds(5)).build();
-        Pattern tms = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)");
         long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (System.nanoTime() < end) {
             for (Process d : daemons) {
@@ -188,8 +206,7 @@ final class SessionCluster implements AutoCloseable {
                 }
             }
             try {
-                Matcher m = tms.matcher(http.send(overview, HttpResponse.BodyHandlers.ofString()).body());
-                if (m.find() && Integer.parseInt(m.group(1)) >= n) {
+                if (done.test(http.send(overview, HttpResponse.BodyHandlers.ofString()).body())) {
                     return;
                 }
             } catch (IOException e) {
@@ -197,7 +214,7 @@ final class SessionCluster implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException(n + " TaskManagers never registered");
+        throw new IllegalStateException("the session cluster never had " + what);
     }
 
     /** A {@code flink run} on its way: its output is read as it comes, so the job id is known while it runs. */

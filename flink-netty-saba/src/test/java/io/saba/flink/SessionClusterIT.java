@@ -138,6 +138,7 @@ class SessionClusterIT {
         // the job without a workload starts first and waits at its gate while the other one starts: a later
         // workload re-plans the levels, and partitions stamped before a re-plan keep their level (README), so this
         // order keeps the first job's level (lr is more sensitive than the default model: the higher level)
+        cluster.awaitAllSlotsFree();
         SessionCluster.Run b = cluster.run(List.of(), jobArgs("without-workload", gateB));
         Observed without = atGate(b, gateB);
         SessionCluster.Run a = cluster.run(List.of("-D" + SabaOptions.WORKLOAD.key() + "=lr"),
@@ -169,6 +170,7 @@ class SessionClusterIT {
     /** Runs one gated job to its end; the controller's view of it is read while it waits at its gate. */
     private Observed runGated(String name, List<String> options) throws Exception {
         Path gate = dir.resolve("gate-" + name);
+        cluster.awaitAllSlotsFree();
         SessionCluster.Run run = cluster.run(options, jobArgs(name, gate));
         Observed o = atGate(run, gate);
         ShuffleJob.FileGate.open(gate);
