@@ -27,13 +27,17 @@ public final class TestbedCommand {
     }
 
     /**
-     * Runs a subcommand body, turning the failures a user can act on (not root, a failing ip/tc command with its
-     * stderr, a testbed that is not up) into one line on stderr and exit status 1 instead of a stack trace.
+     * Runs a subcommand body, turning the failures a user can act on into one line on stderr instead of a stack
+     * trace: bad input (IllegalArgumentException) exits 2, as everywhere in the CLI; the machine's failures (not
+     * root, a failing ip/tc command with its stderr, a testbed that is not up) exit 1.
      */
     static int report(Callable<Integer> body) throws Exception {
         try {
             return body.call();
-        } catch (IllegalArgumentException | IllegalStateException | CommandException | IOException e) {
+        } catch (IllegalArgumentException e) {
+            System.err.println("saba testbed: " + e.getMessage());
+            return 2;
+        } catch (IllegalStateException | CommandException | IOException e) {
             System.err.println("saba testbed: " + e.getMessage());
             return 1;
         }

@@ -25,6 +25,23 @@ class TestbedCommandTest {
     }
 
     @Test
+    void badInputIsOneLineAndExitStatusTwo() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream before = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        int status;
+        try {
+            status = SabaCli.newCommandLine().execute("testbed", "enforcement", "--hosts", "1");
+        } finally {
+            System.setErr(before);
+        }
+        String said = err.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertEquals(2, status, said);
+        assertEquals(1, said.lines().count(), said);
+        assertTrue(said.contains("--hosts"), said);
+    }
+
+    @Test
     void execTakesTheCommandAfterDoubleDash() {
         CommandLine cli = SabaCli.newCommandLine();
         CommandLine.ParseResult r = cli.parseArgs("testbed", "exec", "--name", "x", "h2", "--", "iperf3", "-c", "10.77.0.1");
