@@ -35,8 +35,13 @@ public final class CampaignCommand implements Callable<Integer> {
 
     @Option(names = "--figure", defaultValue = "fig8",
             description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b, "
-                    + "fig12 (controller overhead, as saba bench allocation with its defaults)")
+                    + "fig12 (controller overhead, as saba bench allocation with its defaults), testbed-validation "
+                    + "(the simulator beside a real-Spark testbed campaign's results, --measured)")
     String figure;
+
+    @Option(names = "--measured", paramLabel = "DIR", description = "testbed-validation: the folder of a finished "
+            + "saba campaign --testbed run; --table: the table it ran with (checked against its fingerprint)")
+    Path measured;
 
     @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
     Integer setups;
@@ -93,13 +98,19 @@ public final class CampaignCommand implements Callable<Integer> {
             }
             return testbed.run(spec, setups, seed, out);
         }
+        String f = figure.toLowerCase(Locale.ROOT);
+        if (f.equals("testbed-validation")) {
+            return testbed.validate(spec, measured, out != null ? out : Path.of("campaign-testbed-validation"));
+        }
+        if (measured != null) {
+            throw new IllegalArgumentException("--measured applies to --figure testbed-validation only");
+        }
         if (!testbed.testbedOnlyGiven().isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", testbed.testbedOnlyGiven()) + ": only with --testbed "
                     + "(the real-Spark campaign)");
         }
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         Path dir = out != null ? out : Path.of("campaign-" + figure);
-        String f = figure.toLowerCase(Locale.ROOT);
         if ((master != null || !sparkConf.isEmpty()) && !f.equals("fig8")) {
             throw new IllegalArgumentException("--master and --conf apply to --figure fig8 only, not " + figure);
         }

@@ -1,10 +1,18 @@
 package io.saba.cli;
 
 import io.saba.cli.testbed.RateConverter;
+import io.saba.core.table.SensitivityTable;
+import io.saba.core.table.SensitivityTableCodec;
 import io.saba.core.table.WorkloadNames;
+import io.saba.harness.campaign.OutputFolder;
+import io.saba.harness.realspark.CampaignFingerprint;
+import io.saba.harness.realspark.JobsCsv;
+import io.saba.harness.realspark.TestbedValidation;
 import io.saba.harness.realspark.testbed.CampaignInterrupted;
 import io.saba.harness.realspark.testbed.CampaignSettings;
 import io.saba.harness.realspark.testbed.RealSparkCampaign;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,6 +93,44 @@ final class TestbedCampaignOptions {
         }
         String text = campaign.summarize(r);
         spec.commandLine().getOut().print("\n" + text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /**
+     * {@code --figure testbed-validation}: the simulator on a finished campaign's setups, beside its measurements.
+     * Only {@code --table} of this mixin applies: the campaign's settings come from its fingerprint.
+     */
+    int validate(CommandSpec spec, Path measured, Path out) {
+        if (measured == null) {
+            throw new IllegalArgumentException("--figure testbed-validation needs --measured DIR (a saba campaign "
+                    + "--testbed folder)");
+        }
+        List<String> other = new ArrayList<>(testbedOnlyGiven());
+        other.remove("--table");
+        if (testbed || !other.isEmpty()) {
+            throw new IllegalArgumentException("--figure testbed-validation reads the campaign's settings from "
+                    + measured + "; it does not take " + (testbed ? "--testbed " : "") + String.join(", ", other));
+        }
+        CampaignFingerprint campaign = CampaignFingerprint.read(measured);
+        Path t = table != null ? table : example("measured-testbed-table.json");
+        String json;
+        try {
+            json = Files.readString(t);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the table " + t + ": " + e.getMessage());
+        }
+        if (!RealSparkCampaign.sha256(json).equals(campaign.tableSha256())) {
+            throw new IllegalArgumentException(t + " is not the table " + measured + " ran with (its SHA-256 "
+                    + "differs from the fingerprint's); give that one with --table");
+        }
+        SensitivityTable parsed = SensitivityTableCodec.parse(json, t.toString());
+        TestbedValidation.Result r = TestbedValidation.run(campaign, parsed,
+                new JobsCsv(measured.resolve("jobs.csv")).read());
+        OutputFolder.prepare(out, "testbed-validation of " + measured.toAbsolutePath().normalize());
+        TestbedValidation.write(out, r);
+        spec.commandLine().getOut().print(TestbedValidation.report(r));
+        spec.commandLine().getOut().printf("output in %s%n", out);
         spec.commandLine().getOut().flush();
         return 0;
     }

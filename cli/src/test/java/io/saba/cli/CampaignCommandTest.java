@@ -77,4 +77,57 @@ class CampaignCommandTest {
         assertEquals(6, err.toString().lines().count(), "one line each: " + err);
         assertTrue(!Files.exists(out), "nothing written");
     }
+
+    /** A campaign folder as saba campaign --testbed leaves it, with the table it names. */
+    private Path measuredCampaign(Path table) throws Exception {
+        String json = Files.readString(table);
+        Path m = Files.createDirectories(dir.resolve("measured"));
+        Files.writeString(m.resolve("campaign.fingerprint"), "real-spark testbed seed=1 hosts=4 link-rate=20000000 "
+                + "scale=small allocation=corun c-saba=0.9 partitions=4 executor-memory=768m workloads=long,short "
+                + "table-sha256=" + io.saba.harness.realspark.testbed.RealSparkCampaign.sha256(json) + "\n");
+        Files.writeString(m.resolve("jobs.csv"), String.join("\n", io.saba.harness.realspark.JobsCsv.HEADER,
+                "0,s0-j0,long,1,2,h2;h3,25.0,25.5,0.98,", "0,s0-j1,short,1,2,h2;h3,10.0,6.0,1.67,") + "\n");
+        return m;
+    }
+
+    private Path tableWithTraffic() throws Exception {
+        var ctx = new io.saba.core.table.ProfilingContext(2, "small", null, "testbed", "measured");
+        var t = io.saba.core.table.SensitivityTable.empty()
+                .with(new io.saba.core.table.TableEntry("long", io.saba.core.model.SensitivityModel.of(3, -2), 1,
+                        java.util.List.of(), ctx).withTraffic(io.saba.core.corun.TrafficRecord.constant(20, 1, 0.1)))
+                .with(new io.saba.core.table.TableEntry("short", io.saba.core.model.SensitivityModel.of(2, -1), 1,
+                        java.util.List.of(), ctx).withTraffic(io.saba.core.corun.TrafficRecord.constant(5, 1, 0.1)));
+        Path f = dir.resolve("table.json");
+        Files.writeString(f, io.saba.core.table.SensitivityTableCodec.toJson(t));
+        return f;
+    }
+
+    @Test
+    void testbedValidationSetsTheSimulatorBesideAMeasuredCampaign() throws Exception {
+        Path table = tableWithTraffic();
+        Path measured = measuredCampaign(table);
+        Path out = dir.resolve("validation");
+        assertEquals(0, run("campaign", "--figure", "testbed-validation", "--measured", measured.toString(),
+                "--table", table.toString(), "--out", out.toString()), err.toString());
+        assertTrue(this.out.toString().contains("setups in the same order: 1 of 1"), this.out.toString());
+        for (String f : new String[] {"testbed-validation.csv", "testbed-validation.png", "summary.txt"}) {
+            assertTrue(Files.exists(out.resolve(f)), f);
+        }
+    }
+
+    @Test
+    void testbedValidationRefusesAnotherTableAndMissingInputInOneLine() throws Exception {
+        Path table = tableWithTraffic();
+        Path measured = measuredCampaign(table);
+        Files.writeString(table, Files.readString(table).replace("\"long\"", "\"lr\""));
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--measured", measured.toString(),
+                "--table", table.toString(), "--out", dir.resolve("v").toString()));
+        assertTrue(err.toString().contains("is not the table"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--out", dir.resolve("v").toString()));
+        assertTrue(err.toString().contains("needs --measured"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--measured", dir.toString(),
+                "--out", dir.resolve("v").toString()));
+        assertTrue(err.toString().contains("not a testbed campaign's folder"), err.toString());
+        assertEquals(3, err.toString().strip().lines().count(), "one line each, no stack trace: " + err);
+    }
 }

@@ -3,6 +3,7 @@ package io.saba.controller.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
@@ -117,14 +118,8 @@ public final class ControllerConfig {
             b.table(ModelCatalog.parse(Files.readString(t), t.toString())).tableFile(t);
         }
         b.cSaba(root.path("c-saba").asDouble(0.9));
-        String allocation = root.path("allocation").asText("eq2");
-        switch (allocation.toLowerCase(Locale.ROOT)) {
-            case "eq2" -> b.allocation(EmbeddedController.Allocation.EQ2);
-            case "corun" -> b.allocation(EmbeddedController.Allocation.CORUN);
-            default -> throw new IllegalArgumentException(src + ": allocation must be eq2 or corun, got '"
-                    + allocation + "'");
-        }
-        double margin = root.path("corun-margin").asDouble(0.03);
+        b.allocation(AllocationPipeline.Allocation.parse(root.path("allocation").asText("eq2"), src + ": allocation"));
+        double margin = root.path("corun-margin").asDouble(AllocationPipeline.DEFAULT_CORUN_MARGIN);
         if (!(margin >= 0 && margin < 1)) {
             throw new IllegalArgumentException(src + ": corun-margin must be in [0, 1), got " + margin);
         }

@@ -5,7 +5,8 @@ import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
 import io.saba.controller.StartupException;
-import io.saba.controller.alloc.CorunWeighting;
+import io.saba.controller.alloc.AllocationPipeline;
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.PortOriginals;
@@ -24,8 +25,6 @@ import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.Allocator;
-import io.saba.core.alloc.MinSlowdownDecision;
-import io.saba.core.alloc.PortWeightDecision;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.topology.Topology;
@@ -230,24 +229,10 @@ public final class EmbeddedController implements AutoCloseable {
         return new StartupException("cannot listen for " + what + " on " + where + ": " + why, e);
     }
 
-    /**
-     * Core's pipeline with Eq. 2 per port, or with {@code allocation: corun} the co-run predictor's weights where the
-     * table has traffic records for every application on a port (read from the table in force at each decision).
-     */
+    /** The controller's allocation pipeline (the one the simulator runs too), reading the table in force. */
     private Allocator allocator() {
-        PortWeightDecision eq2 = new MinSlowdownDecision(new MinSlowdownSolver());
-        PortWeightDecision weights = b.allocation == Allocation.EQ2 ? eq2
-                : new CorunWeighting(eq2, w -> controller.replica().catalog().profileOf(w), b.cSaba,
-                        MinSlowdownSolver.DEFAULT_FLOOR, b.corunMargin);
-        return new Allocator(weights, new LevelAssigner(b.levels), b.cSaba);
-    }
-
-    /** How a port's weights are chosen. */
-    public enum Allocation {
-        /** Eq. 2 on the table's static slowdown curves (the paper's method). */
-        EQ2,
-        /** The co-run predictor on the table's traffic records, guarded by the do-no-harm rule. */
-        CORUN
+        return AllocationPipeline.build(b.allocation, new MinSlowdownSolver(),
+                w -> controller.replica().catalog().profileOf(w), b.levels, b.cSaba, b.corunMargin);
     }
 
     private String configuredTable() {
@@ -344,7 +329,7 @@ public final class EmbeddedController implements AutoCloseable {
         private int grpcThreads = -1;
         private Duration roundInterval = Duration.ofMillis(5);
         private Allocation allocation = Allocation.EQ2;
-        private double corunMargin = 0.03;
+        private double corunMargin = AllocationPipeline.DEFAULT_CORUN_MARGIN;
         private String groupUri;
         private boolean health;
         private GroupMembership group;

@@ -58,7 +58,7 @@ public record CorunProfile(TrafficRecord record, double networkBound) {
      * The bytes each interval waits for, as a fraction of the link times the interval: the record's utilisation,
      * scaled down when the curve says the job waits on less of the run than the record sends (c &lt; ū/R).
      */
-    double[] waitedBytes() {
+    public double[] waitedBytes() {
         double[] u = record.utilisation();
         double sending = record.meanUtilisation() / burstRate();
         double scale = sending <= 0 ? 1 : Math.min(1, networkBound / sending);

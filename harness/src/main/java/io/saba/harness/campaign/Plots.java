@@ -92,6 +92,44 @@ public final class Plots {
         save(c, png);
     }
 
+    /**
+     * Predicted against measured, one marker per point and one series per group, with the diagonal and a band of
+     * ±{@code tolerance} around it: points inside the band are predicted within the tolerance.
+     */
+    public static void predictedVsMeasured(Path png, String title, String what, Map<String, double[][]> groups,
+                                           double tolerance) {
+        XYChart c = new XYChartBuilder().width(700).height(600).title(title).xAxisTitle("measured " + what)
+                .yAxisTitle("simulated " + what).build();
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double[][] xy : groups.values()) {
+            for (double[] p : xy) {
+                lo = Math.min(lo, Math.min(p[0], p[1]));
+                hi = Math.max(hi, Math.max(p[0], p[1]));
+            }
+        }
+        if (lo > hi) {
+            return;
+        }
+        List<Double> ends = List.of(lo, hi);
+        c.addSeries("equal", ends, ends).setMarker(SeriesMarkers.NONE);
+        c.addSeries("+" + Math.round(100 * tolerance) + " %", ends, List.of(lo * (1 + tolerance), hi * (1 + tolerance)))
+                .setMarker(SeriesMarkers.NONE);
+        c.addSeries("−" + Math.round(100 * tolerance) + " %", ends, List.of(lo * (1 - tolerance), hi * (1 - tolerance)))
+                .setMarker(SeriesMarkers.NONE);
+        for (Map.Entry<String, double[][]> e : groups.entrySet()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (double[] p : e.getValue()) {
+                xs.add(p[0]);
+                ys.add(p[1]);
+            }
+            c.addSeries(e.getKey(), xs, ys).setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        }
+        save(c, png);
+    }
+
     private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path png) {
         try {
             BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);

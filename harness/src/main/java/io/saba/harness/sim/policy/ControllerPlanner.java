@@ -1,12 +1,12 @@
 package io.saba.harness.sim.policy;
 
+import io.saba.controller.alloc.AllocationPipeline;
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
-import io.saba.core.alloc.MinSlowdownDecision;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
-import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.PortSolver;
 import io.saba.core.table.ModelCatalog;
@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Saba's controller in the simulator: the allocation pipeline the controller runs (core's {@link Allocator}), called
- * the way the controller calls it: levels planned per workload over the workloads present, then every port the
+ * Saba's controller in the simulator: the allocation pipeline the controller runs ({@link AllocationPipeline}: core's
+ * {@link Allocator} with Eq. 2 or the co-run predictor per port), called the way the controller calls it: levels planned per workload over the workloads present, then every port the
  * applications' flows cross allocated from the applications on it, with models looked up in the same
  * {@link ModelCatalog}. Two modes, as in paper §5.4:
  * <ul>
@@ -34,15 +34,31 @@ import java.util.TreeMap;
  */
 public final class ControllerPlanner implements SabaPlanner {
     private final ModelCatalog catalog;
+    private final Pipeline pipeline;
     private final Allocator allocator;
     private final int portQueues;
     private final LevelPlan offline;
 
-    private ControllerPlanner(SensitivityTable table, Allocator allocator, int queues, boolean distributed) {
-        this.catalog = ModelCatalog.fromTable(table);
-        this.allocator = allocator;
-        this.portQueues = queues + 1;
-        this.offline = distributed ? allocator.planLevels(catalog.models(), portQueues) : null;
+    /** What builds the controller's pipeline: enough to build a fresh one (with no per-port memory) per run. */
+    private record Pipeline(Allocation allocation, PortSolver solver, int levels, double cSaba) {
+        Allocator build(ModelCatalog catalog) {
+            return AllocationPipeline.build(allocation, solver, catalog::profileOf, levels, cSaba,
+                    AllocationPipeline.DEFAULT_CORUN_MARGIN);
+        }
+    }
+
+    private ControllerPlanner(ModelCatalog catalog, Pipeline pipeline, int portQueues, LevelPlan offline) {
+        this.catalog = catalog;
+        this.pipeline = pipeline;
+        this.allocator = pipeline.build(catalog);
+        this.portQueues = portQueues;
+        this.offline = offline;
+    }
+
+    private static ControllerPlanner of(SensitivityTable table, Pipeline pipeline, int queues, boolean distributed) {
+        ModelCatalog catalog = ModelCatalog.fromTable(table);
+        LevelPlan offline = distributed ? pipeline.build(catalog).planLevels(catalog.models(), queues + 1) : null;
+        return new ControllerPlanner(catalog, pipeline, queues + 1, offline);
     }
 
     /**
@@ -54,17 +70,29 @@ public final class ControllerPlanner implements SabaPlanner {
      */
     public static ControllerPlanner centralised(SensitivityTable table, PortSolver solver, int levels, int queues,
                                                 double cSaba) {
-        return new ControllerPlanner(table, pipeline(solver, levels, cSaba), queues, false);
+        return centralised(table, solver, Allocation.EQ2, levels, queues, cSaba);
+    }
+
+    /**
+     * As {@link #centralised(SensitivityTable, PortSolver, int, int, double)} with the controller's
+     * {@code allocation:} setting; with {@link Allocation#CORUN} a port's weights come from the co-run predictor on
+     * the table's traffic records, behind the do-no-harm rule, as in the controller.
+     */
+    public static ControllerPlanner centralised(SensitivityTable table, PortSolver solver, Allocation allocation,
+                                                int levels, int queues, double cSaba) {
+        return of(table, new Pipeline(allocation, solver, levels, cSaba), queues, false);
     }
 
     /** As {@link #centralised}, with levels and hierarchy fixed offline from the table (paper §5.4). */
     public static ControllerPlanner distributed(SensitivityTable table, PortSolver solver, int levels, int queues,
                                                 double cSaba) {
-        return new ControllerPlanner(table, pipeline(solver, levels, cSaba), queues, true);
+        return of(table, new Pipeline(Allocation.EQ2, solver, levels, cSaba), queues, true);
     }
 
-    private static Allocator pipeline(PortSolver solver, int levels, double cSaba) {
-        return new Allocator(new MinSlowdownDecision(solver), new LevelAssigner(levels), cSaba);
+    /** The co-run allocation remembers each port's weights (hysteresis): a run starts with none remembered. */
+    @Override
+    public SabaPlanner fresh() {
+        return new ControllerPlanner(catalog, pipeline, portQueues, offline);
     }
 
     @Override

@@ -27,7 +27,7 @@ public final class SabaPolicy implements SharingPolicy {
     }
 
     public static PolicyFactory factory(SabaPlanner controller) {
-        return network -> new SabaPolicy(controller);
+        return network -> new SabaPolicy(controller.fresh());
     }
 
     @Override

@@ -1,0 +1,204 @@
+package io.saba.harness.realspark;
+
+import io.saba.core.cluster.LevelAssigner;
+import io.saba.core.corun.CorunProfile;
+import io.saba.core.solve.MinSlowdownSolver;
+import io.saba.core.table.ModelCatalog;
+import io.saba.core.table.SensitivityTable;
+import io.saba.core.table.TableEntry;
+import io.saba.core.topology.Topologies;
+import io.saba.harness.campaign.JobOutcome;
+import io.saba.harness.campaign.OutputFolder;
+import io.saba.harness.campaign.PairedRun;
+import io.saba.harness.campaign.Plots;
+import io.saba.harness.campaign.Speedups;
+import io.saba.harness.sim.engine.PolicyFactory;
+import io.saba.harness.sim.network.TopologyNetwork;
+import io.saba.harness.sim.policy.CanonicalCachingSolver;
+import io.saba.harness.sim.policy.ControllerPlanner;
+import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
+import io.saba.harness.sim.policy.SabaPolicy;
+import io.saba.harness.sim.workload.JobSpec;
+import io.saba.harness.sim.workload.RecordedWorkload;
+import io.saba.harness.sim.workload.WorkloadSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The simulator checked against the real-Spark testbed campaign: every measured setup simulated on the same testbed
+ * (one switch, the campaign's hosts and link rate, C_Saba and queues), the same jobs on the same hosts at the same
+ * dataset factors, the workloads calibrated from the table's traffic records ({@link RecordedWorkload}), the baseline
+ * as per-flow max-min (TCP flows in one FIFO class) and Saba as the controller's own pipeline with the campaign's
+ * allocation. Each job's simulated speedup is set beside its measured one.
+ *
+ * <p>The bar (issue #18): each workload's geometric-mean speedup within ±15 % of the measured one, and the order of
+ * baseline and Saba (which finished the setup's jobs sooner on average) the same in at least 80 % of setups.
+ */
+public final class TestbedValidation {
+    /** Relative error of a workload's simulated speedup that still counts as predicted. */
+    public static final double WORKLOAD_TOLERANCE = 0.15;
+    /** Share of setups whose order of baseline and Saba must agree. */
+    public static final double ORDER_BAR = 0.8;
+    /** The testbed's ports: Saba's queues plus the default one (saba testbed up, host-queues 8). */
+    private static final int PORT_QUEUES = 8;
+
+    /** One job measured and simulated. */
+    public record Row(int setup, String job, String workload, double factor, int instances, double measured,
+                      double simulated) {
+    }
+
+    /** The comparison, per job. */
+    public record Result(CampaignFingerprint campaign, List<Row> rows, int incompleteSetups) {
+        /** Per workload: measured and simulated geometric-mean speedups. */
+        public Map<String, double[]> perWorkload() {
+            Map<String, List<Row>> by = rows.stream().collect(Collectors.groupingBy(Row::workload, TreeMap::new,
+                    Collectors.toList()));
+            Map<String, double[]> out = new LinkedHashMap<>();
+            by.forEach((w, rs) -> out.put(w, new double[]{
+                Speedups.geomean(rs.stream().map(Row::measured).toList()),
+                Speedups.geomean(rs.stream().map(Row::simulated).toList()), rs.size()}));
+            return out;
+        }
+
+        /** Per setup: measured and simulated mean speedups (arithmetic, as the campaign's per-setup figure). */
+        public Map<Integer, double[]> perSetup() {
+            Map<Integer, double[]> out = new TreeMap<>();
+            rows.stream().collect(Collectors.groupingBy(Row::setup, TreeMap::new, Collectors.toList()))
+                    .forEach((s, rs) -> out.put(s, new double[]{
+                        rs.stream().mapToDouble(Row::measured).average().orElse(Double.NaN),
+                        rs.stream().mapToDouble(Row::simulated).average().orElse(Double.NaN)}));
+            return out;
+        }
+    }
+
+    private TestbedValidation() {
+    }
+
+    /**
+     * @param campaign    the measured campaign's settings (its fingerprint)
+     * @param table       the table it allocated with (its traffic records calibrate the workloads)
+     * @param measured    jobs.csv's rows by setup
+     */
+    public static Result run(CampaignFingerprint campaign, SensitivityTable table, Map<Integer, List<JobRow>> measured) {
+        double gbps = campaign.linkRateBps() / 1e9;
+        TopologyNetwork network = new TopologyNetwork(Topologies.singleSwitch(campaign.hosts(), gbps, PORT_QUEUES + 1),
+                gbps);
+        Map<String, WorkloadSpec> workloads = calibrate(table, network.hostLinkRate());
+        PolicyFactory saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
+                new CanonicalCachingSolver(new MinSlowdownSolver()), campaign.allocation(),
+                LevelAssigner.ETHERNET_LEVELS, PORT_QUEUES, campaign.cSaba()));
+        List<Row> rows = new ArrayList<>();
+        int incomplete = 0;
+        for (Map.Entry<Integer, List<JobRow>> e : measured.entrySet()) {
+            List<JobRow> setup = e.getValue();
+            if (!setup.stream().allMatch(JobRow::complete)) {
+                incomplete++;
+                continue;
+            }
+            List<JobSpec> jobs = new ArrayList<>();
+            for (JobRow r : setup) {
+                WorkloadSpec w = workloads.get(SensitivityTable.key(r.job().workload()));
+                if (w == null) {
+                    throw new IllegalArgumentException("the table has no traffic record for " + r.job().workload()
+                            + " (setup " + e.getKey() + "): the simulator cannot calibrate it");
+                }
+                jobs.add(new JobSpec(r.job().id(), w, r.job().factor(),
+                        r.job().hosts().stream().map(h -> "h" + h).toList()));
+            }
+            List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba);
+            for (int i = 0; i < setup.size(); i++) {
+                JobRow r = setup.get(i);
+                rows.add(new Row(e.getKey(), r.job().id(), r.job().workload(), r.job().factor(), r.job().instances(),
+                        r.speedup(), sim.get(i).speedup()));
+            }
+        }
+        return new Result(campaign, rows, incomplete);
+    }
+
+    private static Map<String, WorkloadSpec> calibrate(SensitivityTable table, double lineRate) {
+        Map<String, WorkloadSpec> out = new TreeMap<>();
+        ModelCatalog catalog = ModelCatalog.fromTable(table);
+        for (TableEntry entry : table.entries().values()) {
+            CorunProfile p = catalog.profileOf(entry.workload());
+            if (p != null) {
+                Integer nodes = entry.context() == null ? null : entry.context().nodes();
+                out.put(SensitivityTable.key(entry.workload()),
+                        RecordedWorkload.of(entry.workload(), p, nodes != null && nodes >= 2 ? nodes : 2, lineRate));
+            }
+        }
+        return out;
+    }
+
+    /** Measured beside simulated, per workload and per setup, with the bar. */
+    public static String report(Result r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "Testbed validation: the simulator on the measured campaign's setups "
+                + "(%d hosts, %s, allocation %s, C_Saba %s)%n%n", r.campaign().hosts(),
+                rate(r.campaign().linkRateBps()), r.campaign().allocation().name().toLowerCase(Locale.ROOT),
+                r.campaign().cSaba()));
+        sb.append(String.format(Locale.ROOT, "%-14s %5s %9s %9s %8s  %s%n", "workload", "jobs", "measured",
+                "simulated", "error", "within ±15 %"));
+        int within = 0;
+        Map<String, double[]> pw = r.perWorkload();
+        for (Map.Entry<String, double[]> e : pw.entrySet()) {
+            double[] v = e.getValue();
+            double err = v[1] / v[0] - 1;
+            boolean ok = Math.abs(err) <= WORKLOAD_TOLERANCE;
+            within += ok ? 1 : 0;
+            sb.append(String.format(Locale.ROOT, "%-14s %5d %8.3fx %8.3fx %+7.1f%%  %s%n", e.getKey(), (int) v[2],
+                    v[0], v[1], 100 * err, ok ? "yes" : "no"));
+        }
+        sb.append(String.format(Locale.ROOT, "%n%-6s %9s %9s  %s%n", "setup", "measured", "simulated",
+                "same order (Saba faster or not)"));
+        int agree = 0;
+        Map<Integer, double[]> ps = r.perSetup();
+        for (Map.Entry<Integer, double[]> e : ps.entrySet()) {
+            double[] v = e.getValue();
+            boolean same = (v[0] > 1) == (v[1] > 1);
+            agree += same ? 1 : 0;
+            sb.append(String.format(Locale.ROOT, "%-6d %8.3fx %8.3fx  %s%n", e.getKey(), v[0], v[1],
+                    same ? "yes" : "no"));
+        }
+        boolean workloadsMet = within == pw.size() && !pw.isEmpty();
+        boolean orderMet = !ps.isEmpty() && agree >= ORDER_BAR * ps.size();
+        sb.append(String.format(Locale.ROOT, "%nworkloads within ±15 %%: %d of %d (%s); setups in the same order: "
+                + "%d of %d (%s, bar %.0f %%)%n", within, pw.size(), workloadsMet ? "met" : "not met", agree,
+                ps.size(), orderMet ? "met" : "not met", 100 * ORDER_BAR));
+        if (r.incompleteSetups() > 0) {
+            sb.append(String.format(Locale.ROOT, "%d setups with a failed run left out%n", r.incompleteSetups()));
+        }
+        return sb.toString();
+    }
+
+    /** The validation's rows, for plotting and for a reader's own statistics. */
+    public static String csv(Result r) {
+        StringBuilder sb = new StringBuilder("setup,job,workload,factor,instances,measured_speedup,simulated_speedup\n");
+        for (Row x : r.rows()) {
+            sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.4f,%.4f%n", x.setup(), x.job(), x.workload(),
+                    JobsCsv.factor(x.factor()), x.instances(), x.measured(), x.simulated()));
+        }
+        return sb.toString();
+    }
+
+    /** testbed-validation.csv, summary.txt and testbed-validation.png (each job: simulated against measured). */
+    public static void write(Path dir, Result r) {
+        OutputFolder.write(dir.resolve("testbed-validation.csv"), csv(r));
+        OutputFolder.write(dir.resolve("summary.txt"), report(r));
+        Map<String, double[][]> byWorkload = new TreeMap<>();
+        r.rows().stream().collect(Collectors.groupingBy(Row::workload)).forEach((w, rs) -> byWorkload.put(w,
+                rs.stream().map(x -> new double[]{x.measured(), x.simulated()}).toArray(double[][]::new)));
+        Plots.predictedVsMeasured(dir.resolve("testbed-validation.png"),
+                "Jobs' speedups: simulator vs real-Spark testbed campaign", "speedup (baseline / Saba)", byWorkload,
+                WORKLOAD_TOLERANCE);
+    }
+
+    private static String rate(long bps) {
+        return bps % 1_000_000 == 0 ? bps / 1_000_000 + " Mbit/s" : bps + " bit/s";
+    }
+}

@@ -1,0 +1,94 @@
+package io.saba.harness.realspark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.core.corun.TrafficRecord;
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.table.ProfilingContext;
+import io.saba.core.table.SensitivityTable;
+import io.saba.core.table.TableEntry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The simulator set beside a (hand-written) real-Spark campaign folder. */
+class TestbedValidationTest {
+    @TempDir
+    Path dir;
+
+    private static final ProfilingContext TWO_NODES = new ProfilingContext(2, "small", null, "testbed", "measured");
+
+    /** Two workloads that send at the full link all the time, for 20 s and for 5 s, in different levels. */
+    private static SensitivityTable table() {
+        return SensitivityTable.empty()
+                .with(new TableEntry("long", SensitivityModel.of(3, -2), 1, List.of(), TWO_NODES)
+                        .withTraffic(TrafficRecord.constant(20, 1, 0.1)))
+                .with(new TableEntry("short", SensitivityModel.of(2, -1), 1, List.of(), TWO_NODES)
+                        .withTraffic(TrafficRecord.constant(5, 1, 0.1)));
+    }
+
+    private Map<Integer, List<JobRow>> measured() throws IOException {
+        Files.writeString(dir.resolve("jobs.csv"), String.join("\n", JobsCsv.HEADER,
+                "0,s0-j0,long,1,2,h2;h3,25.0,25.5,0.98,",
+                "0,s0-j1,short,1,2,h2;h3,10.0,6.0,1.67,",
+                "1,s1-j0,long,1,2,h2;h3,20.4,20.0,1.02,",
+                "2,s2-j0,short,1,2,h2;h4,failed,5.0,,exit 1") + "\n");
+        return new JobsCsv(dir.resolve("jobs.csv")).read();
+    }
+
+    @Test
+    void eachMeasuredJobGetsTheSpeedupTheSimulatorPredictsForItsSetup() throws IOException {
+        CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L,
+                io.saba.controller.alloc.AllocationPipeline.Allocation.CORUN, 0.9, "x");
+        TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured());
+        assertEquals(1, r.incompleteSetups(), "setup 2 has a failed run");
+        assertEquals(3, r.rows().size());
+        TestbedValidation.Row alone = r.rows().get(2);
+        assertEquals(1.0, alone.simulated(), 1e-9, "a job alone gains nothing from weights");
+        // Together on h2/h3: the baseline halves each host's egress between the two jobs, so short takes 10 s and
+        // long 25 s. The co-run allocation puts short first (0.85 of C_Saba 0.9, long at the 0.05 floor; work-
+        // conserving, so short runs at 0.85/0.9 of the link): short 5/0.944 = 5.29 s, long still 25 s.
+        TestbedValidation.Row longJob = r.rows().get(0);
+        TestbedValidation.Row shortJob = r.rows().get(1);
+        assertEquals(10 / (5 / (0.85 / 0.9)), shortJob.simulated(), 1e-3);
+        assertEquals(1.0, longJob.simulated(), 1e-3);
+        assertEquals(25.0 / 25.5, longJob.measured(), 1e-12);
+        double[] longs = r.perWorkload().get("long");
+        assertEquals(Math.sqrt(longJob.measured() * alone.measured()), longs[0], 1e-12);
+        // setup 1: measured 1.02x (Saba faster), simulated exactly 1: not the same order
+        String report = TestbedValidation.report(r);
+        assertTrue(report.contains("setups in the same order: 1 of 2"), report);
+        assertTrue(report.contains("1 setups with a failed run left out"), report);
+    }
+
+    @Test
+    void aWorkloadWithoutATrafficRecordCannotBeSimulated() throws IOException {
+        SensitivityTable noTraffic = SensitivityTable.empty()
+                .with(new TableEntry("long", SensitivityModel.of(3, -2), 1, List.of(), TWO_NODES));
+        CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L,
+                io.saba.controller.alloc.AllocationPipeline.Allocation.EQ2, 0.9, "x");
+        Map<Integer, List<JobRow>> rows = measured();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TestbedValidation.run(campaign, noTraffic, rows));
+        assertTrue(e.getMessage().contains("no traffic record for long"), e.getMessage());
+    }
+
+    @Test
+    void theFingerprintIsReadBackAndAnotherFolderIsRefused() throws IOException {
+        Files.writeString(dir.resolve("campaign.fingerprint"), "real-spark testbed seed=3 hosts=5 link-rate=20000000 "
+                + "scale=small allocation=corun c-saba=0.9 partitions=4 executor-memory=768m workloads=lr,sort "
+                + "table-sha256=abc\n");
+        CampaignFingerprint f = CampaignFingerprint.read(dir);
+        assertEquals(new CampaignFingerprint(5, 20_000_000L,
+                io.saba.controller.alloc.AllocationPipeline.Allocation.CORUN, 0.9, "abc"), f);
+        Files.writeString(dir.resolve("campaign.fingerprint"), "fig9\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CampaignFingerprint.read(dir));
+        assertTrue(e.getMessage().contains("is not a real-Spark testbed campaign's"), e.getMessage());
+    }
+}
