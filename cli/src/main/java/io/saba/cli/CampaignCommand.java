@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.harness.campaign.TestbedCampaign;
 import io.saba.harness.campaign.TestbedCampaignConfig;
 import io.saba.harness.campaign.OutputFolder;
@@ -105,8 +106,12 @@ public final class CampaignCommand implements Callable<Integer> {
         if (measured != null) {
             throw new IllegalArgumentException("--measured applies to --figure testbed-validation only");
         }
-        if (!testbed.testbedOnlyGiven().isEmpty()) {
-            throw new IllegalArgumentException(String.join(", ", testbed.testbedOnlyGiven()) + ": only with --testbed "
+        List<String> testbedOnly = new ArrayList<>(testbed.testbedOnlyGiven());
+        if (f.equals("fig8")) {
+            testbedOnly.remove("--allocation");
+        }
+        if (!testbedOnly.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", testbedOnly) + ": only with --testbed "
                     + "(the real-Spark campaign)");
         }
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
@@ -120,7 +125,8 @@ public final class CampaignCommand implements Callable<Integer> {
         switch (f) {
             case "fig8" -> {
                 TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : 500, seed, degree,
-                        queues, 1.0, t, dir, holBlocking);
+                        queues, 1.0, t, dir, holBlocking, testbed.allocation != null
+                                ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.EQ2);
                 TestbedCampaign.Result r;
                 if (master == null) {
                     r = TestbedCampaign.run(cfg, System.err);

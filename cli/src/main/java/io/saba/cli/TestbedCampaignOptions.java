@@ -40,8 +40,8 @@ final class TestbedCampaignOptions {
     @Option(names = "--scale", description = "with --testbed: workload scale tiny, small or paper (default small)")
     String scale;
 
-    @Option(names = "--allocation", description = "with --testbed: the controller's allocation, corun or eq2 "
-            + "(default corun)")
+    @Option(names = "--allocation", description = "the controller's allocation, corun or eq2: with --testbed "
+            + "(default corun) and for the simulated fig8 (default eq2, the paper's)")
     String allocation;
 
     @Option(names = "--table", description = "with --testbed: sensitivity table the controller allocates with; its "

@@ -35,6 +35,22 @@ public final class CorunWeighting implements PortWeightDecision {
     private final double floor;
     private final double margin;
     private final Map<PortId, Decided> decided = new ConcurrentHashMap<>();
+    /**
+     * The predictor's choice for a set of profiles and starting weights, which many ports share (every port a
+     * set of applications crosses together): the search replays the records thousands of times, once is enough.
+     */
+    private final Map<SearchKey, CorunAllocator.Decision> searched = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(256, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<SearchKey, CorunAllocator.Decision> eldest) {
+                    return size() > SEARCHES_REMEMBERED;
+                }
+            });
+    private static final int SEARCHES_REMEMBERED = 4096;
+
+    /** What a search depends on besides the fixed C_Saba and floor (profiles compare by value). */
+    private record SearchKey(List<CorunProfile> profiles, List<Double> start) {
+    }
 
     /**
      * What a port was given.
@@ -119,14 +135,19 @@ public final class CorunWeighting implements PortWeightDecision {
             ids.add(apps.get(i).appId());
             start[i] = eq2.getOrDefault(apps.get(i).appId(), cSaba / apps.size());
         }
-        CorunAllocator.Decision d = CorunAllocator.choose(profiles, cSaba, floor, null, List.of(start));
+        SearchKey key = new SearchKey(List.copyOf(profiles), Arrays.stream(start).boxed().toList());
+        CorunAllocator.Decision d = searched.get(key);
+        if (d == null) { // searched outside the lock: ports decided in parallel do not wait for each other
+            d = CorunAllocator.choose(profiles, cSaba, floor, null, List.of(start));
+            searched.put(key, d);
+        }
         Decided next;
         if (d.predictedTotal() > d.equalTotal() * (1 - margin)) {
             double[] equal = new double[apps.size()];
             Arrays.fill(equal, cSaba / apps.size());
             next = new Decided(ids, equal, d.equalTotal(), d.equalTotal(), "equal");
         } else {
-            next = new Decided(ids, d.weights(), d.predictedTotal(), d.equalTotal(), "corun");
+            next = new Decided(ids, d.weights().clone(), d.predictedTotal(), d.equalTotal(), "corun");
         }
         Decided before = decided.get(port);
         if (before != null && before.apps().equals(ids)) {

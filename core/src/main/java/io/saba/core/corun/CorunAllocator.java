@@ -100,8 +100,19 @@ public final class CorunAllocator {
         List<double[]> points = new ArrayList<>();
         int units = (int) Math.round(1 / SIMPLEX_GRID);
         compositions(new int[n], 0, units, points, f);
-        points.sort(java.util.Comparator.comparingDouble(x -> CorunPredictor.total(apps, x, offsets)));
-        return points.subList(0, Math.min(GRID_REFINED, points.size()));
+        // each point's total once: a comparator that predicts would replay every point about 2·log2(points) times
+        double[] totals = new double[points.size()];
+        Integer[] order = new Integer[points.size()];
+        for (int i = 0; i < totals.length; i++) {
+            totals[i] = CorunPredictor.total(apps, points.get(i), offsets);
+            order[i] = i;
+        }
+        Arrays.sort(order, java.util.Comparator.comparingDouble(i -> totals[i]));
+        List<double[]> best = new ArrayList<>();
+        for (int i = 0; i < Math.min(GRID_REFINED, order.length); i++) {
+            best.add(points.get(order[i]));
+        }
+        return best;
     }
 
     private static void compositions(int[] parts, int i, int left, List<double[]> out, double f) {

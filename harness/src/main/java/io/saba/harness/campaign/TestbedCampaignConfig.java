@@ -1,6 +1,8 @@
 package io.saba.harness.campaign;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Everything that decides a testbed campaign's results (threads only decide its speed).
@@ -14,18 +16,20 @@ import java.nio.file.Path;
  * @param out      output folder (CSV, PNG, table, summary; resumed from if it holds a matching run)
  * @param headOfLineBlocking model head-of-line blocking in the switch's input buffers (see
  *                 {@link io.saba.harness.sim.engine.Simulation}); false = ideal fluid per-flow max-min baseline
+ * @param allocation how Saba's controller chooses a port's weights (the controller's {@code allocation:})
  */
 public record TestbedCampaignConfig(int setups, long seed, int degree, int queues, double capacity, int threads,
-                                    Path out, boolean headOfLineBlocking) {
-    /** Without head-of-line blocking. */
+                                    Path out, boolean headOfLineBlocking, Allocation allocation) {
+    /** The paper's allocation (Eq. 2), without head-of-line blocking. */
     public TestbedCampaignConfig(int setups, long seed, int degree, int queues, double capacity, int threads,
                                  Path out) {
-        this(setups, seed, degree, queues, capacity, threads, out, false);
+        this(setups, seed, degree, queues, capacity, threads, out, false, Allocation.EQ2);
     }
 
     /** The identity of the results, written to and checked against the output folder on resume. */
     public String fingerprint() {
         return "testbed setups=" + setups + " seed=" + seed + " degree=" + degree + " queues=" + queues
-                + " capacity=" + capacity + (headOfLineBlocking ? " hol-blocking" : "");
+                + " capacity=" + capacity + (headOfLineBlocking ? " hol-blocking" : "")
+                + (allocation == Allocation.EQ2 ? "" : " allocation=" + allocation.name().toLowerCase(Locale.ROOT));
     }
 }

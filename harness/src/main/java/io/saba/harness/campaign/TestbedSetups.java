@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
@@ -29,13 +30,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param queues             Saba queues per port
  * @param capacity           C_Saba, fraction of the link
  * @param headOfLineBlocking model head-of-line blocking for both runs
+ * @param allocation         how Saba's controller chooses a port's weights
  */
-public record TestbedSetups(long seed, int degree, int queues, double capacity, boolean headOfLineBlocking)
-        implements Serializable {
+public record TestbedSetups(long seed, int degree, int queues, double capacity, boolean headOfLineBlocking,
+                            Allocation allocation) implements Serializable {
     private static final ConcurrentHashMap<TestbedSetups, Context> CONTEXTS = new ConcurrentHashMap<>();
 
     static TestbedSetups of(TestbedCampaignConfig cfg) {
-        return new TestbedSetups(cfg.seed(), cfg.degree(), cfg.queues(), cfg.capacity(), cfg.headOfLineBlocking());
+        return new TestbedSetups(cfg.seed(), cfg.degree(), cfg.queues(), cfg.capacity(), cfg.headOfLineBlocking(),
+                cfg.allocation());
     }
 
     /** The models Saba uses in this campaign (profiled in the simulator, deterministic). */
@@ -67,8 +70,8 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
             List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values());
             table = new SimulatedProfiler(network, s.degree).profile(workloads);
             saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
-                    new CanonicalCachingSolver(new MinSlowdownSolver()), LevelAssigner.INFINIBAND_LEVELS, s.queues,
-                    s.capacity));
+                    new CanonicalCachingSolver(new MinSlowdownSolver()), s.allocation, LevelAssigner.INFINIBAND_LEVELS,
+                    s.queues, s.capacity));
             generator = new SetupGenerator<>(workloads, network.hosts(), SetupRules.paper(), s.seed);
         }
     }

@@ -41,6 +41,8 @@ public final class Simulation {
     private long solves;
     private double now;
     private boolean ratesStale = true;
+    private PortId traced;
+    private final List<double[]> trace = new ArrayList<>();
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -79,6 +81,62 @@ public final class Simulation {
         this.policy = policyFactory.create(network);
     }
 
+    /**
+     * Records what leaves one port over the run (the simulated profiler's view of a host's egress counter), for
+     * {@link #egressUtilisation} after {@link #run}.
+     */
+    public Simulation traceEgress(PortId port) {
+        this.traced = port;
+        return this;
+    }
+
+    /**
+     * The traced port's utilisation per interval of {@code intervalSeconds} from 0 to the last completion: what
+     * the testbed profiler's traffic record samples from a byte counter.
+     */
+    public double[] egressUtilisation(double intervalSeconds) {
+        if (traced == null) {
+            throw new IllegalStateException("no port traced: call traceEgress before run");
+        }
+        int n = Math.max(1, (int) Math.ceil(now / intervalSeconds - 1e-9));
+        double[] bytes = new double[n];
+        for (double[] seg : trace) {
+            // spread each constant-rate segment [t0, t1) over the intervals it overlaps
+            double t = seg[0];
+            while (t < seg[1] - 1e-12) {
+                int i = Math.min(n - 1, (int) Math.floor(t / intervalSeconds + 1e-12));
+                double end = Math.min(seg[1], (i + 1) * intervalSeconds);
+                if (end <= t) {
+                    end = seg[1];
+                }
+                bytes[i] += seg[2] * (end - t);
+                t = end;
+            }
+        }
+        double full = network.capacity(traced) * intervalSeconds;
+        double[] u = new double[n];
+        for (int i = 0; i < n; i++) {
+            u[i] = Math.min(1, bytes[i] / full);
+        }
+        return u;
+    }
+
+    private void recordEgress(double dt) {
+        if (traced == null || dt <= 0) {
+            return;
+        }
+        double rate = 0;
+        for (FlowGroup g : active) {
+            Integer flows = g.job().flowsPerPort().get(traced);
+            if (flows != null) {
+                rate += g.rate() * flows;
+            }
+        }
+        if (rate > 0) {
+            trace.add(new double[]{now, now + dt, rate});
+        }
+    }
+
     public SimResult run() {
         for (SimJob j : jobs) {
             states.put(j, new JobState());
@@ -107,6 +165,7 @@ public final class Simulation {
                         + " shuffles and no bandwidth for them");
             }
             double dt = next - now;
+            recordEgress(dt);
             for (FlowGroup g : active) {
                 g.advance(dt);
             }

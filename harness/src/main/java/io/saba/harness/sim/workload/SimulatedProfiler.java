@@ -1,5 +1,6 @@
 package io.saba.harness.sim.workload;
 
+import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.FittedModel;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.Sample;
@@ -18,8 +19,8 @@ import java.util.List;
 /**
  * The profiler of paper §4.1, run in the simulator: each workload alone on its profiled number of hosts, every
  * port throttled to each profiling level in turn; slowdown = time at the level / time unthrottled; the samples
- * are fitted by the core's {@link ModelFitter} and stored as a core {@link SensitivityTable}, exactly as the real
- * profiler does.
+ * are fitted by the core's {@link ModelFitter} and stored as a core {@link SensitivityTable} with each workload's
+ * traffic record (for the co-run allocation), exactly as the real profiler does on the testbed.
  */
 public final class SimulatedProfiler {
     /** The paper's profiling levels, percent of the link. */
@@ -50,6 +51,23 @@ public final class SimulatedProfiler {
         return out;
     }
 
+    /** Intervals of a simulated traffic record per profiled run: bursts and stages stay visible. */
+    static final int RECORD_INTERVALS = 200;
+
+    /**
+     * The traffic record of a workload alone at full rate on its profiled hosts: the first host's NIC egress (every
+     * instance sends alike), as the testbed profiler samples a host's byte counter.
+     */
+    public TrafficRecord record(WorkloadSpec w) {
+        List<String> hosts = network.hosts().subList(0, w.profiledNodes());
+        JobSpec job = new JobSpec(w.name(), w, 1.0, hosts);
+        Simulation sim = new Simulation(network, List.of(job), PerFlowMaxMinPolicy.FACTORY)
+                .traceEgress(network.path(hosts.get(0), hosts.get(1)).get(0));
+        double full = sim.run().completionSeconds().get(job.id());
+        double interval = full / RECORD_INTERVALS;
+        return new TrafficRecord(interval, sim.egressUtilisation(interval));
+    }
+
     /** Completion time of a job alone on a network (no contention: any policy gives the same). */
     public static double runAlone(FlowNetwork network, JobSpec job) {
         SimResult r = new Simulation(network, List.of(job), PerFlowMaxMinPolicy.FACTORY).run();
@@ -65,7 +83,7 @@ public final class SimulatedProfiler {
             ProfilingContext ctx = new ProfilingContext(w.profiledNodes(), "1x (simulated)", null,
                     "simulated, " + Math.round(network.hostLinkRate() * 8 / 1e9) + " Gbit/s links",
                     "simulated profiler (io.saba.harness)");
-            table = table.with(TableEntry.of(w.name(), fit, ctx));
+            table = table.with(TableEntry.of(w.name(), fit, ctx).withTraffic(record(w)));
         }
         return table;
     }

@@ -70,4 +70,22 @@ class SimulatedProfilerTest {
         assertEquals(3, t.find("lr").orElseThrow().model().degree());
         assertTrue(t.find("sql").orElseThrow().r2() > 0.8);
     }
+
+    @Test
+    void eachWorkloadsTrafficRecordShowsItsLinkBusyForItsShuffleShare() {
+        // alone at full rate a stage's shuffle holds the NIC for s of the stage's time, whatever the overlap
+        SensitivityTable t = profiler.profile(specs.values());
+        for (WorkloadCalibration c : HibenchCatalog.calibrations()) {
+            var record = t.find(c.name()).orElseThrow().traffic();
+            assertEquals(SimulatedProfiler.RECORD_INTERVALS, record.utilisation().length, 1, c.name());
+            assertEquals(c.shuffleShare(), record.meanUtilisation(), 0.01, c.name());
+        }
+        // LR: ten rounds of compute (20 %) then shuffle (80 %): ten bursts at the full link
+        double[] lr = t.find("lr").orElseThrow().traffic().utilisation();
+        int bursts = 0;
+        for (int i = 1; i < lr.length; i++) {
+            bursts += lr[i] > 0.99 && lr[i - 1] < 0.5 ? 1 : 0;
+        }
+        assertEquals(10, bursts);
+    }
 }
