@@ -54,9 +54,17 @@ public final class AllocationPipeline {
     public static Allocator build(Allocation allocation, PortSolver solver,
                                   Function<String, CorunProfile> profileOfWorkload, int levels, double cSaba,
                                   double corunMargin) {
+        return build(allocation, solver, profileOfWorkload, levels, cSaba, corunMargin, new CorunSearches());
+    }
+
+    /** As above, remembering the co-run weight searches in {@code searches} (shared across pipelines). */
+    public static Allocator build(Allocation allocation, PortSolver solver,
+                                  Function<String, CorunProfile> profileOfWorkload, int levels, double cSaba,
+                                  double corunMargin, CorunSearches searches) {
         PortWeightDecision eq2 = new MinSlowdownDecision(solver);
         PortWeightDecision weights = allocation == Allocation.EQ2 ? eq2
-                : new CorunWeighting(eq2, profileOfWorkload, cSaba, MinSlowdownSolver.DEFAULT_FLOOR, corunMargin);
+                : new CorunWeighting(eq2, profileOfWorkload, cSaba, MinSlowdownSolver.DEFAULT_FLOOR, corunMargin,
+                        searches);
         return new Allocator(weights, new LevelAssigner(levels), cSaba);
     }
 }

@@ -35,22 +35,7 @@ public final class CorunWeighting implements PortWeightDecision {
     private final double floor;
     private final double margin;
     private final Map<PortId, Decided> decided = new ConcurrentHashMap<>();
-    /**
-     * The predictor's choice for a set of profiles and starting weights, which many ports share (every port a
-     * set of applications crosses together): the search replays the records thousands of times, once is enough.
-     */
-    private final Map<SearchKey, CorunAllocator.Decision> searched = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(256, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<SearchKey, CorunAllocator.Decision> eldest) {
-                    return size() > SEARCHES_REMEMBERED;
-                }
-            });
-    private static final int SEARCHES_REMEMBERED = 4096;
-
-    /** What a search depends on besides the fixed C_Saba and floor (profiles compare by value). */
-    private record SearchKey(List<CorunProfile> profiles, List<Double> start) {
-    }
+    private final CorunSearches searches;
 
     /**
      * What a port was given.
@@ -81,6 +66,12 @@ public final class CorunWeighting implements PortWeightDecision {
      */
     public CorunWeighting(PortWeightDecision fallback, Function<String, CorunProfile> profileOfWorkload,
                           double cSaba, double floor, double margin) {
+        this(fallback, profileOfWorkload, cSaba, floor, margin, new CorunSearches());
+    }
+
+    /** As above, with the weight searches remembered in {@code searches} (shared with other weightings). */
+    public CorunWeighting(PortWeightDecision fallback, Function<String, CorunProfile> profileOfWorkload,
+                          double cSaba, double floor, double margin, CorunSearches searches) {
         if (!(margin >= 0 && margin < 1)) {
             throw new IllegalArgumentException("the co-run margin must be in [0, 1), got " + margin);
         }
@@ -89,8 +80,8 @@ public final class CorunWeighting implements PortWeightDecision {
         this.cSaba = cSaba;
         this.floor = floor;
         this.margin = margin;
+        this.searches = searches;
     }
-
 
     /**
      * The fallback's weights, replaced by the predictor's where {@link #weights} has any; the objective is then the
@@ -135,12 +126,7 @@ public final class CorunWeighting implements PortWeightDecision {
             ids.add(apps.get(i).appId());
             start[i] = eq2.getOrDefault(apps.get(i).appId(), cSaba / apps.size());
         }
-        SearchKey key = new SearchKey(List.copyOf(profiles), Arrays.stream(start).boxed().toList());
-        CorunAllocator.Decision d = searched.get(key);
-        if (d == null) { // searched outside the lock: ports decided in parallel do not wait for each other
-            d = CorunAllocator.choose(profiles, cSaba, floor, null, List.of(start));
-            searched.put(key, d);
-        }
+        CorunAllocator.Decision d = searches.choose(profiles, cSaba, floor, start);
         Decided next;
         if (d.predictedTotal() > d.equalTotal() * (1 - margin)) {
             double[] equal = new double[apps.size()];

@@ -95,4 +95,22 @@ class CorunWeightingTest {
         assertEquals(longModel.slowdown(0.45) * 2, eq2.predictedSlowdown(), 1e-9,
                 "without a traffic record for everyone the port keeps Eq. 2's weights and prediction");
     }
+
+    @Test
+    void aSearchIsRememberedForEveryPortAndWeightingThatAsksItAgain() {
+        CorunSearches searches = new CorunSearches();
+        List<CorunProfile> two = List.of(profiles.get("long"), profiles.get("short"));
+        double[] start = {0.45, 0.45};
+        var first = searches.choose(two, 0.9, 0.05, start);
+        assertTrue(first == searches.choose(List.copyOf(two), 0.9, 0.05, start.clone()), "the same search, remembered");
+        assertTrue(first != searches.choose(two, 0.8, 0.05, start), "another capacity is another search");
+        // two weightings sharing the searches decide alike, each with its own per-port memory
+        CorunWeighting a = new CorunWeighting(new MinSlowdownDecision(new MinSlowdownSolver()), profiles::get, 0.9,
+                0.05, 0.03, searches);
+        CorunWeighting b = new CorunWeighting(new MinSlowdownDecision(new MinSlowdownSolver()), profiles::get, 0.9,
+                0.05, 0.03, searches);
+        List<AppAtPort> apps = List.of(app("a", "long"), app("b", "short"));
+        assertEquals(a.weights(PORT, apps, Map.of()), b.weights(new PortId("sw", 9), apps, Map.of()));
+        assertNull(a.decisions().get(new PortId("sw", 9)));
+    }
 }

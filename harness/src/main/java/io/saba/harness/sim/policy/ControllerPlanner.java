@@ -2,6 +2,7 @@ package io.saba.harness.sim.policy;
 
 import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
+import io.saba.controller.alloc.CorunSearches;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
@@ -39,11 +40,15 @@ public final class ControllerPlanner implements SabaPlanner {
     private final int portQueues;
     private final LevelPlan offline;
 
-    /** What builds the controller's pipeline: enough to build a fresh one (with no per-port memory) per run. */
-    private record Pipeline(Allocation allocation, PortSolver solver, int levels, double cSaba) {
+    /**
+     * What builds the controller's pipeline: enough to build a fresh one (with no per-port memory) per run. The
+     * co-run weight searches, pure functions of the workloads on a port, are shared by all runs.
+     */
+    private record Pipeline(Allocation allocation, PortSolver solver, int levels, double cSaba,
+                            CorunSearches searches) {
         Allocator build(ModelCatalog catalog) {
             return AllocationPipeline.build(allocation, solver, catalog::profileOf, levels, cSaba,
-                    AllocationPipeline.DEFAULT_CORUN_MARGIN);
+                    AllocationPipeline.DEFAULT_CORUN_MARGIN, searches);
         }
     }
 
@@ -80,13 +85,13 @@ public final class ControllerPlanner implements SabaPlanner {
      */
     public static ControllerPlanner centralised(SensitivityTable table, PortSolver solver, Allocation allocation,
                                                 int levels, int queues, double cSaba) {
-        return of(table, new Pipeline(allocation, solver, levels, cSaba), queues, false);
+        return of(table, new Pipeline(allocation, solver, levels, cSaba, new CorunSearches()), queues, false);
     }
 
     /** As {@link #centralised}, with levels and hierarchy fixed offline from the table (paper §5.4). */
     public static ControllerPlanner distributed(SensitivityTable table, PortSolver solver, int levels, int queues,
                                                 double cSaba) {
-        return of(table, new Pipeline(Allocation.EQ2, solver, levels, cSaba), queues, true);
+        return of(table, new Pipeline(Allocation.EQ2, solver, levels, cSaba, new CorunSearches()), queues, true);
     }
 
     /** The co-run allocation remembers each port's weights (hysteresis): a run starts with none remembered. */
