@@ -22,8 +22,9 @@ import java.util.TreeMap;
  *
  * <ol>
  *   <li>{@link #planLevels}, when the set of workloads changes: K-means over the workloads present puts each
- *       workload at a priority level, and the levels' centroids are merged into a level hierarchy down to the
- *       smallest queue count of any port ({@link LevelPlan});</li>
+ *       workload at a priority level (in the controller, running workloads keep theirs and newcomers are placed
+ *       around them), and the levels' centroids are merged into a level hierarchy down to the smallest queue count
+ *       of any port ({@link LevelPlan});</li>
  *   <li>{@link #allocatePort}, for each port whose applications changed: the port's applications grouped by model,
  *       the {@link PortWeightDecision} for their weights (Eq. 2 by default), the levels present fitted into queues
  *       1..Q-1 by the hierarchy, and each queue's weight summed from its applications'.</li>
@@ -85,6 +86,15 @@ public final class Allocator {
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, int minQueues) {
         return planOf(assigner.assign(modelOfWorkload), minQueues);
+    }
+
+    /**
+     * Levels for the workloads present when {@code running} is in force: every workload it placed keeps its level,
+     * newcomers are placed around them ({@link LevelAssigner#assign(Map, LevelAssignment)}: a level already on the
+     * wire cannot be taken back from running connections). What the controller plans when the workloads change.
+     */
+    public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, LevelPlan running, int minQueues) {
+        return planOf(assigner.assign(modelOfWorkload, running.levels()), minQueues);
     }
 
     /**
