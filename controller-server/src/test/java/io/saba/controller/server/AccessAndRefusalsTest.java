@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.saba.proto.v1.AllocationChange;
 import io.saba.proto.v1.BatchedEvent;
 import io.saba.proto.v1.ConnectionBatch;
 import io.saba.proto.v1.ConnectionEvent;
@@ -21,11 +22,13 @@ import io.saba.proto.v1.PortStatus;
 import io.saba.proto.v1.ReloadTableRequest;
 import io.saba.proto.v1.StatusRequest;
 import io.saba.proto.v1.StatusResponse;
+import io.saba.proto.v1.WatchRequest;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -155,6 +158,51 @@ class AccessAndRefusalsTest {
                 HttpResponse<String> scrape = get(c, "/metrics", "token-b");
                 assertEquals(200, scrape.statusCode());
                 assertTrue(scrape.body().contains("saba_applications 2"), scrape.body());
+            } finally {
+                ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void aTenantsWatchShowsOnlyItsOwnApplicationsWeights() throws Exception {
+        try (EmbeddedController c = withTokens().build()) {
+            c.start();
+            ManagedChannel ch = Fixtures.channel(c);
+            try {
+                ControllerGrpc.ControllerBlockingStub alice = Fixtures.stub(ch, "token-a");
+                ControllerGrpc.ControllerBlockingStub bob = Fixtures.stub(ch, "token-b");
+                alice.register(register("alice-secret-app", "lr"));
+                bob.register(register("bob-app", "wc"));
+                Iterator<AllocationChange> changes = Fixtures.stub(ch, "token-b").withDeadlineAfter(30,
+                        TimeUnit.SECONDS).watch(WatchRequest.getDefaultInstance());
+                // the watch is registered asynchronously: both tenants keep changing shared ports until bob sees his
+                Thread producer = new Thread(() -> {
+                    for (int i = 1; i < 300 && !Thread.currentThread().isInterrupted(); i++) {
+                        try {
+                            alice.connectionOpened(event("alice-secret-app", conn(1, i, 2 + i % 6, 2), 0));
+                            bob.connectionOpened(event("bob-app", conn(8, i, 2 + i % 6, 3), 0));
+                            Thread.sleep(20);
+                        } catch (InterruptedException | io.grpc.StatusRuntimeException e) {
+                            return;
+                        }
+                    }
+                });
+                producer.start();
+                try {
+                    int seen = 0;
+                    while (seen < 3) {
+                        AllocationChange change = changes.next();
+                        assertFalse(change.toString().contains("alice"), change.toString());
+                        for (PortStatus p : change.getChangedList()) {
+                            assertEquals(Set.of("bob-app"), p.getAppWeightsMap().keySet(), change.toString());
+                            seen++;
+                        }
+                    }
+                } finally {
+                    producer.interrupt();
+                    producer.join();
+                }
             } finally {
                 ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
