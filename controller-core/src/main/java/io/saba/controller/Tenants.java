@@ -27,11 +27,6 @@ public final class Tenants {
         this.admins = Set.copyOf(admins);
     }
 
-    /** No authentication: every caller is {@link #NONE} and an admin. */
-    public static Tenants open() {
-        return new Tenants(Map.of(), Set.of());
-    }
-
     public boolean authenticating() {
         return !tokenOfTenant.isEmpty();
     }
