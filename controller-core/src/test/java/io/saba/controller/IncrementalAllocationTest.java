@@ -141,11 +141,9 @@ class IncrementalAllocationTest {
         List<Application> apps = new ArrayList<>();
         List<Connection> conns = new ArrayList<>();
         Map<String, Integer> levels = new LinkedHashMap<>();
-        Map<String, String> workloadOf = new LinkedHashMap<>();
         for (AppView v : c.status(true).apps()) {
             apps.add(new Application(v.appId(), v.workload(), CATALOG.modelOf(v.workload())));
             levels.put(v.appId(), v.level());
-            workloadOf.put(v.appId(), v.workload());
             for (ConnectionKey k : v.open()) {
                 conns.add(new Connection(v.appId(), topology.hostOf(k.srcIp()).orElseThrow(),
                         topology.hostOf(k.dstIp()).orElseThrow()));
@@ -163,22 +161,10 @@ class IncrementalAllocationTest {
             assertEquals(got.queueOfLevel(), pushed.get(p).queueOfLevel(), when + ": pushed queues of " + p);
             assertTrue(Arrays.equals(got.queueWeights(), pushed.get(p).queueWeights()), when + ": pushed weights");
             assertEquals(want.appWeights(), got.appWeights(), when + ": applications' weights at " + p);
-            assertEquals(queues(want, scratch.levelOfApp(), workloadOf), queues(got, levels, workloadOf),
+            assertEquals(Allocator.queuesByMembers(want, scratch.levelOfApp()),
+                    Allocator.queuesByMembers(got, levels),
                     when + ": queues of " + p + " " + Arrays.toString(want.queueWeights()) + " vs "
                             + Arrays.toString(got.queueWeights()));
         }
-    }
-
-    /** A port's Saba queues as (the workloads sharing it → its weight), whatever the levels are numbered. */
-    private static Map<java.util.Set<String>, Double> queues(PortAllocation p, Map<String, Integer> levelOfApp,
-                                                            Map<String, String> workloadOf) {
-        Map<Integer, java.util.Set<String>> workloadsOfQueue = new java.util.TreeMap<>();
-        for (String app : p.appWeights().keySet()) {
-            workloadsOfQueue.computeIfAbsent(p.queueOfLevel().get(levelOfApp.get(app)),
-                    q -> new java.util.TreeSet<>()).add(workloadOf.get(app));
-        }
-        Map<java.util.Set<String>, Double> out = new java.util.HashMap<>();
-        workloadsOfQueue.forEach((q, ws) -> out.put(ws, p.queueWeights()[q]));
-        return out;
     }
 }

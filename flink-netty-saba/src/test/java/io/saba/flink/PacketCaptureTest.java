@@ -52,7 +52,7 @@ class PacketCaptureTest {
             SabaApplication wc = warm.register(new AppSpec("running-wc", "wc", "test", "t", 0));
             lr.assigned().get(1, TimeUnit.MINUTES);
             wc.assigned().get(1, TimeUnit.MINUTES);
-            // the second registration re-plans; the controller's view is the current one
+            // the controller's view is the current one
             Controllers.eventually("both registered", () -> controller.controller().app("running-wc") != null);
             int levelLr = controller.controller().app("running-lr").level();
             int levelWc = controller.controller().app("running-wc").level();

@@ -230,6 +230,33 @@ public final class Allocator {
         return new AllocationResult(levelOfApp, plan.levels().levelCentroids(), ports);
     }
 
+    /**
+     * What a port's Saba queues do, whatever the levels are numbered: the members (applications or workloads)
+     * whose levels share each queue → that queue's weight. Two allocations of one port whose levels differ only in
+     * their numbers (a controller's stable levels and a plan from scratch, see
+     * {@link LevelAssigner#assign(Map, LevelAssignment)}) give the same. Read from the level→queue map and the queue
+     * weights alone, what a switch holds.
+     *
+     * @param levelOf each member's level
+     */
+    public static Map<java.util.Set<String>, Double> queuesByMembers(PortAllocation p, Map<String, Integer> levelOf) {
+        Map<Integer, java.util.Set<String>> membersOfQueue = new TreeMap<>();
+        p.queueOfLevel().forEach((level, queue) -> {
+            if (level != LevelAssigner.DEFAULT_LEVEL) {
+                java.util.Set<String> members = membersOfQueue.computeIfAbsent(queue, q -> new java.util.TreeSet<>());
+                levelOf.forEach((m, l) -> {
+                    if (l.equals(level)) {
+                        members.add(m);
+                    }
+                });
+            }
+        });
+        Map<java.util.Set<String>, Double> out = new java.util.HashMap<>();
+        double[] weights = p.queueWeights();
+        membersOfQueue.forEach((q, members) -> out.put(java.util.Set.copyOf(members), weights[q]));
+        return out;
+    }
+
     /** Whether two port allocations say the same (value comparison, including the weight arrays). */
     public static boolean sameAllocation(PortAllocation a, PortAllocation b) {
         if (a == null || b == null) {
