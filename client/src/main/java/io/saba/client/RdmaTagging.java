@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * Gives an RDMA connection its level's tag, through librdmacm / libibverbs called with JNA (no native code of ours).
  * Native objects are passed as addresses ({@code long}), so callers need no JNA types: DiSNI's {@code RdmaCmId} and
- * {@code IbvQP} expose theirs ({@code getObjId()}... see the client README for the exact calls).
+ * {@code IbvQP} expose theirs ({@code getObjId()}).
  *
  * <ul>
  *   <li>{@link #setTypeOfService}: RoCE; {@code rdma_set_option(RDMA_OPTION_ID_TOS)} on a CM id, before
@@ -24,7 +24,12 @@ import java.util.Optional;
  *   <li>{@link #setServiceLevel}: raw verbs; writes the SL into the caller's own {@code struct ibv_qp_attr} before
  *       it calls {@code ibv_modify_qp(…, IBV_QPS_RTR)}.</li>
  * </ul>
- * Struct offsets were taken from {@code <infiniband/verbs.h>} of rdma-core 44 (x86-64): {@code ibv_qp_attr} is
+ * What an RDMA connection gets: the SL (or traffic class) of the level passed here, for the QP's whole life, since
+ * an SL cannot change after RTR. That stays right because the controller never renumbers a running application's
+ * level; pass {@link SabaApplication#level()} once {@link SabaApplication#assigned()} has completed, as a QP set up
+ * at level 0 stays in the default class.
+ *
+ * <p>Struct offsets were taken from {@code <infiniband/verbs.h>} of rdma-core 44 (x86-64): {@code ibv_qp_attr} is
  * 144 bytes, {@code qp_state} at 0, {@code ah_attr} at 56; in {@code ibv_ah_attr} {@code sl} is at 26 and the GRH's
  * {@code traffic_class} at 22.
  */

@@ -41,7 +41,9 @@ public final class Metrics {
         counter(s, "saba_connection_events_total", "connection events received", connectionEvents);
         counter(s, "saba_connection_events_applied_total", "connection events that changed state",
                 connectionEventsApplied);
-        counter(s, "saba_requests_rejected_total", "requests refused with an error", requestsRejected);
+        counter(s, "saba_requests_rejected_total", "requests and batched events refused with an error: invalid, "
+                + "unauthenticated, denied, unknown application, stale attempt (gRPC calls and HTTP pages alike)",
+                requestsRejected);
         counter(s, "saba_recomputations_total", "coalesced recomputation rounds", recomputations);
         counter(s, "saba_recompute_failures_total", "recomputation rounds that failed", recomputeFailures);
         counter(s, "saba_backend_pushes_total", "calls to the fabric backend", backendPushes);
@@ -55,6 +57,7 @@ public final class Metrics {
             s.append("saba_push_lag_seconds{quantile=\"").append(q).append("\"} ")
                     .append(lag.getValueAtPercentile(q * 100) / 1e9).append('\n');
         }
+        s.append("saba_push_lag_seconds_sum ").append(pushLag.sumNanos() / 1e9).append('\n');
         s.append("saba_push_lag_seconds_count ").append(lag.getTotalCount()).append('\n');
         for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
             s.append("# TYPE ").append(g.getKey()).append(" gauge\n");
@@ -114,13 +117,24 @@ public final class Metrics {
         }
     }
 
-    /** Event-to-push lag in nanoseconds (HdrHistogram: exact percentiles for the benchmark and the summary). */
+    /**
+     * Event-to-push lag in nanoseconds (HdrHistogram: exact percentiles for the benchmark and the summary), and the
+     * exact sum a Prometheus summary carries beside its count (a rate of sum over a rate of count is the mean lag).
+     */
     public static final class LagRecorder {
         private final Recorder recorder = new Recorder(3);
         private final Histogram total = new Histogram(3);
+        private final LongAdder sumNanos = new LongAdder();
 
         public void recordNanos(long nanos) {
-            recorder.recordValue(Math.max(0, nanos));
+            long n = Math.max(0, nanos);
+            recorder.recordValue(n);
+            sumNanos.add(n);
+        }
+
+        /** The sum of every lag recorded since start. */
+        public long sumNanos() {
+            return sumNanos.sum();
         }
 
         /** Everything recorded since start. */

@@ -3,8 +3,12 @@ package io.saba.controller;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * A consistent picture for status pages: the applications, what each port this controller programs holds, the
@@ -13,4 +17,35 @@ import java.util.Map;
  */
 public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, String backend,
                          long connections, Map<PortId, String> drift, String table) {
+
+    /**
+     * What one tenant may see (when tokens are configured and it is no admin): its own applications and their
+     * connections, the ports they cross with only their own weights there, and those ports' drift. Other tenants'
+     * application ids, users and endpoints stay out; the ports' queue weights, which are sums, stay in.
+     */
+    public StatusView ofTenant(String tenant) {
+        List<AppView> own = apps.stream().filter(a -> a.tenant().equals(tenant)).toList();
+        Set<String> ids = own.stream().map(AppView::appId).collect(Collectors.toSet());
+        Map<PortId, PortAllocation> visible = new TreeMap<>();
+        ports.forEach((id, p) -> {
+            PortAllocation mine = onlyApps(p, ids);
+            if (mine != null) {
+                visible.put(id, mine);
+            }
+        });
+        Map<PortId, String> visibleDrift = new TreeMap<>(drift);
+        visibleDrift.keySet().retainAll(visible.keySet());
+        long connectionsOfTenant = own.stream().mapToLong(AppView::connections).sum();
+        return new StatusView(own, visible, version, backend, connectionsOfTenant, visibleDrift, table);
+    }
+
+    /** The port with only these applications' weights, or null when none of them crosses it. */
+    public static PortAllocation onlyApps(PortAllocation p, Set<String> appIds) {
+        Map<String, Double> weights = new HashMap<>(p.appWeights());
+        weights.keySet().retainAll(appIds);
+        if (weights.isEmpty()) {
+            return null;
+        }
+        return new PortAllocation(p.port(), p.queueOfLevel(), p.queueWeights(), weights, p.predictedSlowdown());
+    }
 }

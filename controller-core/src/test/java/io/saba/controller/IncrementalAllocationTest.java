@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The controller recomputes only the ports an event touches, on snapshots, coalescing events into rounds; after
  * any sequence of events what it pushed must equal core's pipeline run from scratch over the same applications and
- * connections.
+ * connections: the same workloads share each queue, with the same weight. Only the level numbers may differ, as a
+ * running workload keeps its level while the pipeline from scratch numbers levels by sensitivity; and they must:
+ * a workload keeps its level as long as some application runs it.
  */
 class IncrementalAllocationTest {
     private static final List<String> WORKLOADS = List.of("lr", "pr", "svm", "wc", "sort");
@@ -82,6 +84,7 @@ class IncrementalAllocationTest {
         DryRunBackend fabric = new DryRunBackend(false, 10);
         Random r = new Random(seed);
         Map<String, Integer> attempts = new java.util.HashMap<>();
+        Map<String, Integer> levelOfWorkload = new java.util.HashMap<>();
         try (SabaController c = new SabaController(topology, allocator, CATALOG, fabric, new LocalLog(null),
                 Duration.ofMinutes(5), new Metrics(), Duration.ZERO).start()) {
             for (int e = 0; e < events; e++) {
@@ -114,10 +117,23 @@ class IncrementalAllocationTest {
                     }
                 }
                 assertTrue(c.recomputer().awaitQuiescent(Duration.ofSeconds(30)), "settled");
-                assertMatchesScratch(c, topology, allocator, fabric.configured(),
-                        "seed " + seed + " event " + e + " (" + what + ") on " + t);
+                String when = "seed " + seed + " event " + e + " (" + what + ") on " + t;
+                assertMatchesScratch(c, topology, allocator, fabric.configured(), when);
+                assertRunningWorkloadsKeepTheirLevels(c, levelOfWorkload, when);
             }
         }
+    }
+
+    /** A workload's level stays while any application runs it (its connections carry it already). */
+    private static void assertRunningWorkloadsKeepTheirLevels(SabaController c, Map<String, Integer> levelOfWorkload,
+                                                              String when) {
+        Map<String, Integer> now = new java.util.HashMap<>();
+        for (AppView v : c.status(false).apps()) {
+            now.put(v.workload(), v.level());
+        }
+        levelOfWorkload.keySet().retainAll(now.keySet());
+        now.forEach((w, level) -> assertEquals(levelOfWorkload.computeIfAbsent(w, x -> level), level,
+                when + ": running workload " + w + " was renumbered"));
     }
 
     private static void assertMatchesScratch(SabaController c, TopologyResolver topology, Allocator allocator,
@@ -134,14 +150,21 @@ class IncrementalAllocationTest {
             }
         }
         AllocationResult scratch = allocator.allocate(apps, conns, topology.topology());
-        assertEquals(scratch.levelOfApp(), new java.util.TreeMap<>(levels), when + ": levels");
+        assertEquals(scratch.levelOfApp().keySet(), levels.keySet(), when + ": applications");
         assertEquals(scratch.ports().keySet(), pushed.keySet(), when + ": ports configured");
+        // the controller's view of each port holds the latest per-application weights; the fabric was pushed only
+        // what changed its configuration, which must be the same
+        Map<PortId, PortAllocation> current = c.recomputer().current();
         for (PortId p : pushed.keySet()) {
             PortAllocation want = scratch.ports().get(p);
-            PortAllocation got = pushed.get(p);
-            assertEquals(want.queueOfLevel(), got.queueOfLevel(), when + ": queues of " + p);
-            assertTrue(Arrays.equals(want.queueWeights(), got.queueWeights()), when + ": weights of " + p + " "
-                    + Arrays.toString(want.queueWeights()) + " vs " + Arrays.toString(got.queueWeights()));
+            PortAllocation got = current.get(p);
+            assertEquals(got.queueOfLevel(), pushed.get(p).queueOfLevel(), when + ": pushed queues of " + p);
+            assertTrue(Arrays.equals(got.queueWeights(), pushed.get(p).queueWeights()), when + ": pushed weights");
+            assertEquals(want.appWeights(), got.appWeights(), when + ": applications' weights at " + p);
+            assertEquals(Allocator.queuesByMembers(want, scratch.levelOfApp()),
+                    Allocator.queuesByMembers(got, levels),
+                    when + ": queues of " + p + " " + Arrays.toString(want.queueWeights()) + " vs "
+                            + Arrays.toString(got.queueWeights()));
         }
     }
 }

@@ -52,7 +52,7 @@ class PacketCaptureTest {
             SabaApplication wc = warm.register(new AppSpec("running-wc", "wc", "test", "t", 0));
             lr.assigned().get(1, TimeUnit.MINUTES);
             wc.assigned().get(1, TimeUnit.MINUTES);
-            // the second registration re-plans; the controller's view is the current one
+            // the controller's view is the current one
             Controllers.eventually("both registered", () -> controller.controller().app("running-wc") != null);
             int levelLr = controller.controller().app("running-lr").level();
             int levelWc = controller.controller().app("running-wc").level();
@@ -103,6 +103,58 @@ class PacketCaptureTest {
                 // job A moves ~5x the bytes of job B (64-byte payloads): its DSCP must carry more
                 assertTrue(bytesByDscp.get(dscpA) > bytesByDscp.get(dscpB), bytesByDscp.toString());
             }
+        }
+    }
+
+    /**
+     * Issue 23 item 3: a job's partitions carry the level they were stamped with, so the controller must not
+     * renumber a running job. Three workloads register one by one: job A (lr) runs first and its partitions are
+     * stamped while it waits at its gate; then wc, less sensitive, and then an unknown workload (the table's mean
+     * model, in between) register. Clustering from scratch would have moved lr from level 1 to 2 to 3 with every
+     * newcomer, leaving A's data in level 1's queue; the first job's data must carry the DSCP of the level the
+     * controller holds for it at the end.
+     */
+    @Test
+    void theFirstJobsDataCarriesItsFinalDscpAfterTwoMoreWorkloadsRegister(@TempDir Path dir) throws Exception {
+        String why = PacketCapture.unavailable();
+        Assumptions.assumeTrue(why == null, "skipped: " + why);
+        int from = 20_000 + 50 * ThreadLocalRandom.current().nextInt(200);
+        int to = from + 49;
+        try (EmbeddedController controller = Controllers.start();
+             SabaClient others = SabaClient.connect(ClientConfig.defaults(controller.target()));
+             MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), controller.target(),
+                     NettyShuffleEnvironmentOptions.DATA_BIND_PORT.key(), from + "-" + to));
+             PacketCapture capture = PacketCapture.start(dir.resolve("flink.pcap"), from, to)) {
+            CountDownLatch started = ShuffleJob.arm("first", 2);
+            JobID a = Clusters.submit(m, ShuffleJob.build("first", N, KEYS, 2, 64, "lr", "first"));
+            assertTrue(started.await(3, TimeUnit.MINUTES), "job A runs (its partitions are stamped)");
+            int initial = Controllers.app(controller, a).level();
+            assertTrue(initial >= 1, "job A has a Saba level");
+
+            String[][] later = {{"second-wc", "wc"}, {"third-unknown", "a-workload-the-table-lacks"}};
+            for (String[] app : later) {
+                SabaApplication registered = others.register(new AppSpec(app[0], app[1], "test", "t", 0));
+                registered.assigned().get(1, TimeUnit.MINUTES);
+                Controllers.eventually(app[0] + " registered", () -> controller.controller().app(app[0]) != null);
+            }
+            int last = Controllers.app(controller, a).level();
+            Set<Integer> levels = new TreeSet<>(List.of(last, controller.controller().app("second-wc").level(),
+                    controller.controller().app("third-unknown").level()));
+            assertEquals(3, levels.size(), "three workloads, three levels: " + levels);
+
+            ShuffleJob.open("first");
+            Clusters.await(m, a);
+            Map<Integer, Long> bytesByDscp = new HashMap<>();
+            for (PacketCapture.Packet p : capture.stopAndRead()) {
+                if (p.length() > 0 && p.srcPort() >= from && p.srcPort() <= to) {
+                    bytesByDscp.merge(p.dscp(), (long) p.length(), Long::sum);
+                }
+            }
+            System.out.printf("job A (lr): level %d when its partitions were stamped, %d at the end; data bytes by "
+                    + "DSCP %s%n", initial, last, bytesByDscp);
+            assertFalse(bytesByDscp.isEmpty(), "data crossed the loopback between the TaskManagers");
+            assertEquals(Set.of(8 * last), bytesByDscp.keySet(),
+                    "job A's data carries the DSCP of its final level " + last + ": " + bytesByDscp);
         }
     }
 }

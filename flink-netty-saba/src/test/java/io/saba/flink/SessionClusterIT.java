@@ -135,9 +135,8 @@ class SessionClusterIT {
         Capture c = capture("both");
         Path gateA = dir.resolve("gate-with");
         Path gateB = dir.resolve("gate-without");
-        // the job without a workload starts first and waits at its gate while the other one starts: a later
-        // workload re-plans the levels, and partitions stamped before a re-plan keep their level (README), so this
-        // order keeps the first job's level (lr is more sensitive than the default model: the higher level)
+        // the job without a workload starts first and waits at its gate while the other one starts: its partitions
+        // are stamped with its level, which the later workload does not renumber (running workloads keep theirs)
         cluster.awaitAllSlotsFree();
         SessionCluster.Run b = cluster.run(List.of(), jobArgs("without-workload", gateB));
         Observed without = atGate(b, gateB);

@@ -144,7 +144,8 @@ public final class Replica {
 
     /**
      * Requests that rebuild this replica from nothing: the log's table, the plan (when planned elsewhere), then each
-     * application and its connections.
+     * application and its connections, and (when planned here) the plan last: levels depend on the order workloads
+     * arrived in (running ones keep theirs), which the applications' order alone does not reproduce.
      */
     public List<LogRequest> snapshot() {
         synchronized (lock) {
@@ -152,9 +153,11 @@ public final class Replica {
             if (table != null) {
                 out.add(table);
             }
+            LevelPlan plan = state.plan();
+            LogRequest.Plan planned = new LogRequest.Plan(plan.levelOfWorkload(), plan.levels().levelCentroids(),
+                    plannedFor);
             if (!planLocally) {
-                LevelPlan plan = state.plan();
-                out.add(new LogRequest.Plan(plan.levelOfWorkload(), plan.levels().levelCentroids(), plannedFor));
+                out.add(planned);
             }
             String tenant = "";
             for (Mutation m : state.asMutations()) {
@@ -164,6 +167,9 @@ public final class Replica {
                 } else {
                     out.add(new LogRequest.Call(tenant, LogRequest.Kind.EVENT, List.of(m)));
                 }
+            }
+            if (planLocally && !plan.levelOfWorkload().isEmpty()) {
+                out.add(planned);
             }
             return out;
         }
@@ -212,8 +218,7 @@ public final class Replica {
             try {
                 state.check(m, tenant);
             } catch (ControllerException e) {
-                rejected++;
-                count(metrics.requestsRejected, 1);
+                rejected++; // counted by the transport that answers the batch (see commit)
                 if (e.kind() == ControllerException.Kind.NOT_FOUND) {
                     unknown.add(m.appId());
                 }
@@ -228,13 +233,13 @@ public final class Replica {
         return new BatchResult(applied, rejected, first, unknown);
     }
 
+    /**
+     * Checks and applies one mutation. A refusal is thrown, and counted by the transport that answers the caller
+     * (with the refusals made before a request reaches the log: malformed fields, a missing token, a denied reload),
+     * so every member of a group applying the same entry does not count it again.
+     */
     private int commit(Mutation m, String tenant) {
-        try {
-            state.check(m, tenant);
-        } catch (ControllerException e) {
-            count(metrics.requestsRejected, 1);
-            throw e;
-        }
+        state.check(m, tenant);
         return state.apply(m, System.nanoTime(), leaseNanos);
     }
 
@@ -263,17 +268,15 @@ public final class Replica {
 
     // ---- outside the log: leases and paths are each replica's own ----
 
-    /** A heartbeat: renews the lease here and returns the current level. */
+    /** A heartbeat: renews the lease here and returns the current level (a refusal is counted by the transport). */
     public Registration renew(String tenant, String appId) {
         synchronized (lock) {
             AppRecord app = state.app(appId);
             if (app == null) {
-                count(metrics.requestsRejected, 1);
                 throw ControllerException.notFound("application " + appId
                         + " is not registered (never registered, deregistered, or its lease expired); register again");
             }
             if (!app.tenant().equals(tenant)) {
-                count(metrics.requestsRejected, 1);
                 throw ControllerException.denied("application " + appId + " belongs to another tenant");
             }
             state.renew(appId, System.nanoTime() + leaseNanos);
@@ -374,9 +377,12 @@ public final class Replica {
         }
     }
 
-    /** The plan this replica's controller would compute for these workloads (what a group's leader logs). */
+    /**
+     * The plan this replica's controller would compute for these workloads (what a group's leader logs): the
+     * workloads of the plan in force keep their levels.
+     */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload) {
-        return allocator.planLevels(modelOfWorkload, resolver.minQueues());
+        return allocator.planLevels(modelOfWorkload, plan(), resolver.minQueues());
     }
 
     /** The workload models the installed plan was computed for. */

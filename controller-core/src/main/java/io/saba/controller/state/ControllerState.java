@@ -322,12 +322,15 @@ public final class ControllerState {
         }
     }
 
-    /** Re-clusters the workloads present; every port in use is recomputed. */
+    /**
+     * Plans levels for the workloads present, running ones keeping theirs (their connections carry them already:
+     * see {@code LevelAssigner}); every port in use is recomputed.
+     */
     private void replan() {
         if (!planLocally) {
             return; // the group's leader sees the new workload set and logs a plan; installPlan applies it
         }
-        installPlan(allocator.planLevels(workloadModels(), resolver.minQueues()));
+        installPlan(allocator.planLevels(workloadModels(), plan, resolver.minQueues()));
     }
 
     /** The model of every workload some application runs: what a level plan is computed from. */

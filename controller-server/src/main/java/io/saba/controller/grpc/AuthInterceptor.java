@@ -7,64 +7,56 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.Map;
+import io.saba.controller.Tenants;
+import java.util.Optional;
 
 /**
- * Token authentication: each tenant has a bearer token; the caller's tenant is put in the call's context. With no
- * tokens configured every caller is tenant "" (one trust domain). Tokens are compared in constant time.
+ * Token authentication: each tenant has a bearer token ({@link Tenants}); the caller's tenant is put in the call's
+ * context. With no tokens configured every caller is tenant "" (one trust domain). A refused call is counted
+ * ({@code onRefusal}) with the controller's other refusals.
  */
 public final class AuthInterceptor implements ServerInterceptor {
     static final Context.Key<String> TENANT = Context.key("saba-tenant");
     static final Metadata.Key<String> AUTHORIZATION =
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
-    private final Map<String, String> tokenOfTenant;
+    private final Tenants tenants;
+    private final Runnable onRefusal;
 
-    /** @param tokenOfTenant tenant → token; empty disables authentication */
-    public AuthInterceptor(Map<String, String> tokenOfTenant) {
-        this.tokenOfTenant = Map.copyOf(tokenOfTenant);
+    /** @param onRefusal told of each call refused for a missing or unknown token */
+    public AuthInterceptor(Tenants tenants, Runnable onRefusal) {
+        this.tenants = tenants;
+        this.onRefusal = onRefusal;
     }
 
     /** The authenticated tenant of the current call. */
     static String tenant() {
         String t = TENANT.get();
-        return t == null ? "" : t;
+        return t == null ? Tenants.NONE : t;
     }
 
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                                                         ServerCallHandler<Q, R> next) {
-        if (tokenOfTenant.isEmpty()) {
+        if (!tenants.authenticating()) {
             return next.startCall(call, headers);
         }
         String auth = headers.get(AUTHORIZATION);
         if (auth == null || !auth.startsWith("Bearer ")) {
-            call.close(Status.UNAUTHENTICATED.withDescription(
-                    "missing 'authorization: Bearer <token>' header; this controller requires a tenant token"),
-                    new Metadata());
-            return new ServerCall.Listener<>() {
-            };
+            return refuse(call, "missing 'authorization: Bearer <token>' header; this controller requires a tenant "
+                    + "token");
         }
-        String tenant = tenantOf(auth.substring("Bearer ".length()).trim());
-        if (tenant == null) {
-            call.close(Status.UNAUTHENTICATED.withDescription("the bearer token matches no tenant"), new Metadata());
-            return new ServerCall.Listener<>() {
-            };
+        Optional<String> tenant = tenants.tenantOf(auth.substring("Bearer ".length()).trim());
+        if (tenant.isEmpty()) {
+            return refuse(call, "the bearer token matches no tenant");
         }
-        return Contexts.interceptCall(Context.current().withValue(TENANT, tenant), call, headers, next);
+        return Contexts.interceptCall(Context.current().withValue(TENANT, tenant.get()), call, headers, next);
     }
 
-    private String tenantOf(String token) {
-        byte[] given = token.getBytes(StandardCharsets.UTF_8);
-        String found = null;
-        for (Map.Entry<String, String> e : tokenOfTenant.entrySet()) {
-            // check every entry so timing does not reveal which tenant matched
-            if (MessageDigest.isEqual(given, e.getValue().getBytes(StandardCharsets.UTF_8))) {
-                found = e.getKey();
-            }
-        }
-        return found;
+    private <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, String why) {
+        onRefusal.run();
+        call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
+        return new ServerCall.Listener<>() {
+        };
     }
 }

@@ -9,6 +9,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.saba.controller.ControllerApi;
 import io.saba.controller.SabaController;
+import io.saba.controller.Tenants;
 import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.state.AppView;
 import io.saba.wire.ConnectionKey;
@@ -46,25 +47,23 @@ import java.util.function.Supplier;
 
 /**
  * The saba.v1 Controller service: translates messages to {@link SabaController} calls and
- * {@link ControllerException}s to status codes. No logic of its own.
+ * {@link ControllerException}s to status codes, and counts every refusal (saba_requests_rejected_total). What a
+ * caller may do and see is {@link Tenants}'; no allocation logic of its own.
  */
 public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     private final ControllerApi controller;
-    private final Set<String> adminTenants;
-    private final boolean authEnabled;
+    private final Tenants tenants;
     private final Supplier<String> configuredTable;
     private final Map<ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>, Consumer<PortChanges>> watches =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * @param adminTenants    tenants allowed to reload the table (ignored when authentication is off)
+     * @param tenants         who may reload the table and who sees which applications
      * @param configuredTable reads the configured table file, for a reload without inline JSON
      */
-    public ControllerService(ControllerApi controller, boolean authEnabled, Set<String> adminTenants,
-                             Supplier<String> configuredTable) {
+    public ControllerService(ControllerApi controller, Tenants tenants, Supplier<String> configuredTable) {
         this.controller = controller;
-        this.authEnabled = authEnabled;
-        this.adminTenants = Set.copyOf(adminTenants);
+        this.tenants = tenants;
         this.configuredTable = configuredTable;
     }
 
@@ -124,6 +123,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                 }
             }
             BatchResult r = controller.batch(AuthInterceptor.tenant(), events);
+            controller.metrics().requestsRejected.add(r.rejected() + malformed);
             return EventAck.newBuilder().setApplied(r.applied()).setRejected(r.rejected() + malformed)
                     .setFirstRejection(first.isEmpty() ? r.firstRejection() : first)
                     .addAllUnknownApps(r.unknownApps()).build();
@@ -149,7 +149,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void status(StatusRequest r, StreamObserver<StatusResponse> out) {
         answer(out, () -> {
-            StatusView v = controller.status(r.getIncludeConnections());
+            StatusView v = tenants.visibleTo(AuthInterceptor.tenant(), controller.status(r.getIncludeConnections()));
             StatusResponse.Builder b = StatusResponse.newBuilder().setAllocationVersion(v.version())
                     .setBackend(v.backend());
             for (AppView a : v.apps()) {
@@ -174,11 +174,12 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     public void watch(WatchRequest r, StreamObserver<io.saba.proto.v1.AllocationChange> out) {
         ServerCallStreamObserver<io.saba.proto.v1.AllocationChange> call =
                 (ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>) out;
+        String tenant = AuthInterceptor.tenant();
         Consumer<PortChanges> watcher = change -> {
             // a watcher that cannot keep up misses changes rather than growing the controller's memory;
             // Status gives the full picture at any time
             if (call.isReady()) {
-                call.onNext(change(change));
+                call.onNext(tenants.isAdmin(tenant) ? change(change) : change(change, appsOf(tenant)));
             }
         };
         call.setOnCancelHandler(() -> {
@@ -205,7 +206,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void reloadTable(ReloadTableRequest r, StreamObserver<ReloadTableResponse> out) {
         answer(out, () -> {
-            if (authEnabled && !adminTenants.contains(AuthInterceptor.tenant())) {
+            if (!tenants.isAdmin(AuthInterceptor.tenant())) {
                 throw ControllerException.denied("tenant " + AuthInterceptor.tenant()
                         + " may not reload the sensitivity table (not in admin-tenants)");
             }
@@ -252,6 +253,35 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         for (PortAllocation p : c.changed()) {
             b.addChanged(port(p));
         }
+        return released(b, c);
+    }
+
+    /** A change as a tenant sees it: the changed ports its applications cross, with only their weights. */
+    static io.saba.proto.v1.AllocationChange change(PortChanges c, Set<String> appsOfTenant) {
+        io.saba.proto.v1.AllocationChange.Builder b = io.saba.proto.v1.AllocationChange.newBuilder()
+                .setAllocationVersion(c.version());
+        for (PortAllocation p : c.changed()) {
+            PortAllocation mine = StatusView.onlyApps(p, appsOfTenant);
+            if (mine != null) {
+                b.addChanged(port(mine));
+            }
+        }
+        return released(b, c);
+    }
+
+    private Set<String> appsOf(String tenant) {
+        Set<String> ids = new java.util.HashSet<>();
+        for (AppView a : controller.status(false).apps()) {
+            if (a.tenant().equals(tenant)) {
+                ids.add(a.appId());
+            }
+        }
+        return ids;
+    }
+
+    /** Released ports carry no application: every watcher is told. */
+    private static io.saba.proto.v1.AllocationChange released(io.saba.proto.v1.AllocationChange.Builder b,
+                                                             PortChanges c) {
         for (PortId p : c.released()) {
             b.addReleased(PortStatus.newBuilder().setNode(p.node()).setPort(p.port()));
         }
@@ -262,11 +292,12 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         T run();
     }
 
-    private static <T> void answer(StreamObserver<T> out, Call<T> call) {
+    private <T> void answer(StreamObserver<T> out, Call<T> call) {
         T result;
         try {
             result = call.run();
         } catch (ControllerException e) {
+            controller.metrics().requestsRejected.increment();
             out.onError(status(e));
             return;
         } catch (RuntimeException e) {

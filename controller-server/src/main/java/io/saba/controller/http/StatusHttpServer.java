@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.saba.controller.ControllerApi;
+import io.saba.controller.Tenants;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,15 +28,23 @@ import java.util.concurrent.Executors;
 /**
  * Read-only HTTP: {@code /metrics} (Prometheus text), {@code /status} (HTML) and {@code /status.json} (the same
  * data). Only GET and HEAD are served; the JDK's built-in server keeps this free of web-framework dependencies.
+ *
+ * <p>Access is gRPC's: when tokens are configured every page needs {@code Authorization: Bearer TOKEN} with a
+ * tenant's token (401 otherwise, counted with the controller's refusals), and the status pages show that tenant's
+ * applications only (admins see all); {@code /metrics}, which holds counts and no tenant's data, takes any tenant's
+ * token (a Prometheus scrape job sends one: {@code authorization: {credentials_file: …}}). Without tokens the pages
+ * are open, which {@link #access()} says (the controller logs it and the page shows it).
  */
 public final class StatusHttpServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final ControllerApi controller;
+    private final Tenants tenants;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    public StatusHttpServer(InetSocketAddress listen, ControllerApi controller) {
+    public StatusHttpServer(InetSocketAddress listen, ControllerApi controller, Tenants tenants) {
         this.controller = controller;
+        this.tenants = tenants;
         try {
             this.server = HttpServer.create(listen, 64);
         } catch (IOException e) {
@@ -46,7 +57,7 @@ public final class StatusHttpServer implements AutoCloseable {
         });
         server.setExecutor(executor);
         server.createContext("/metrics", x -> serve(x, "text/plain; version=0.0.4; charset=utf-8",
-                () -> controller.metrics().prometheus()));
+                tenant -> controller.metrics().prometheus()));
         server.createContext("/status.json", x -> serve(x, "application/json", this::statusJson));
         server.createContext("/status", x -> serve(x, "text/html; charset=utf-8", this::statusHtml));
         server.createContext("/", x -> {
@@ -69,11 +80,24 @@ public final class StatusHttpServer implements AutoCloseable {
         return server.getAddress();
     }
 
-    private interface Body {
-        String get() throws IOException;
+    /**
+     * Who may read these pages, in one line: what the controller logs at start and the status page shows.
+     */
+    public String access() {
+        if (tenants.authenticating()) {
+            return "a tenant's bearer token required (as for gRPC); tenants see their own applications, admins all";
+        }
+        InetAddress host = address().getAddress();
+        return host.isLoopbackAddress() ? "loopback only, no authentication (no tokens configured)"
+                : "open to anyone who can reach " + address().getHostString() + ":" + address().getPort()
+                        + " (no tokens configured)";
     }
 
-    private static void serve(HttpExchange x, String type, Body body) throws IOException {
+    private interface Body {
+        String get(String tenant) throws IOException;
+    }
+
+    private void serve(HttpExchange x, String type, Body body) throws IOException {
         try (x) {
             String method = x.getRequestMethod();
             if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -81,7 +105,22 @@ public final class StatusHttpServer implements AutoCloseable {
                 x.sendResponseHeaders(405, -1);
                 return;
             }
-            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            Optional<String> tenant = authenticate(x);
+            if (tenant.isEmpty()) {
+                controller.metrics().requestsRejected.increment();
+                byte[] why = ("a tenant's bearer token is required: send 'Authorization: Bearer TOKEN'\n")
+                        .getBytes(StandardCharsets.UTF_8);
+                x.getResponseHeaders().add("WWW-Authenticate", "Bearer realm=\"saba\"");
+                x.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+                x.sendResponseHeaders(401, method.equals("HEAD") ? -1 : why.length);
+                if (!method.equals("HEAD")) {
+                    try (OutputStream o = x.getResponseBody()) {
+                        o.write(why);
+                    }
+                }
+                return;
+            }
+            byte[] bytes = body.get(tenant.get()).getBytes(StandardCharsets.UTF_8);
             x.getResponseHeaders().add("Content-Type", type);
             x.getResponseHeaders().add("Cache-Control", "no-store");
             x.sendResponseHeaders(200, method.equals("HEAD") ? -1 : bytes.length);
@@ -93,11 +132,24 @@ public final class StatusHttpServer implements AutoCloseable {
         }
     }
 
+    /** The caller's tenant ("" without tokens), or empty when tokens are configured and it sent none that fits. */
+    private Optional<String> authenticate(HttpExchange x) {
+        if (!tenants.authenticating()) {
+            return Optional.of(Tenants.NONE);
+        }
+        String auth = x.getRequestHeaders().getFirst("Authorization");
+        if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        return tenants.tenantOf(auth.substring(7).trim());
+    }
+
     /** The status as plain maps and lists, shared by the JSON and HTML views. */
-    Map<String, Object> statusModel() {
-        StatusView v = controller.status(false);
+    Map<String, Object> statusModel(String tenant) {
+        StatusView v = tenants.visibleTo(tenant, controller.status(false));
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("backend", v.backend());
+        root.put("access", access());
         root.put("table", v.table());
         root.put("allocation_version", v.version());
         root.put("connections", v.connections());
@@ -136,13 +188,13 @@ public final class StatusHttpServer implements AutoCloseable {
         return root;
     }
 
-    private String statusJson() throws IOException {
-        return json.writeValueAsString(statusModel());
+    private String statusJson(String tenant) throws IOException {
+        return json.writeValueAsString(statusModel(tenant));
     }
 
     @SuppressWarnings("unchecked")
-    private String statusHtml() {
-        Map<String, Object> s = statusModel();
+    private String statusHtml(String tenant) {
+        Map<String, Object> s = statusModel(tenant);
         StringBuilder h = new StringBuilder(4096);
         h.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>Saba controller</title>")
                 .append("<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}</style>")
@@ -150,6 +202,7 @@ public final class StatusHttpServer implements AutoCloseable {
                 .append(" · allocation version ").append(s.get("allocation_version")).append(" · ")
                 .append(s.get("connections")).append(" connections · <a href=\"/status.json\">JSON</a> · ")
                 .append("<a href=\"/metrics\">metrics</a></p><p>sensitivity table: ").append(esc(s.get("table")))
+                .append("</p><p>access: ").append(esc(s.get("access")))
                 .append("</p><h2>Applications</h2><table><tr><th>app</th>")
                 .append("<th>workload</th><th>framework</th><th>user</th><th>tenant</th><th>level</th>")
                 .append("<th>connections</th><th>lease left (ms)</th></tr>");

@@ -28,7 +28,8 @@ import java.util.Set;
  *
  * <pre>
  * listen: 0.0.0.0:7070              # gRPC address (default 127.0.0.1:7070)
- * http: 0.0.0.0:7071                # status page and /metrics; omit to disable
+ * http: 7071                       # status page and /metrics on 127.0.0.1:7071; HOST:PORT for another address
+ *                                   #   (with tokens, pages need a tenant's bearer token); omit to disable
  * topology: {shape: single-switch:8, gbps: 10, queues: 8, address-base: 10.0.0.1}   # or {file: topo.yaml}
  *                                   # or {discover: infiniband, ...} (a live subnet, module fabric-infiniband)
  * table: sensitivity-table.json     # omit: every workload gets the default model
@@ -102,7 +103,7 @@ public final class ControllerConfig {
         EmbeddedController.Builder b = EmbeddedController.builder();
         b.listen(address(root.path("listen").asText("127.0.0.1:7070"), src + ": listen"));
         if (root.hasNonNull("http")) {
-            b.http(address(root.get("http").asText(), src + ": http"));
+            b.http(httpAddress(root.get("http").asText(), src + ": http"));
         }
         if (!root.hasNonNull("topology")) {
             throw new IllegalArgumentException(src + ": 'topology' is required (a shape or a file)");
@@ -183,6 +184,21 @@ public final class ControllerConfig {
     private static Path resolve(Path base, String p) {
         Path path = Path.of(p);
         return path.isAbsolute() ? path : base.resolve(path);
+    }
+
+    /**
+     * The status pages' address: "host:port", or a port alone (or ":port") for loopback. Loopback by default
+     * because without tokens the pages are open to whoever reaches them.
+     */
+    static InetSocketAddress httpAddress(String s, String what) {
+        String t = s.trim();
+        if (t.startsWith(":")) {
+            t = t.substring(1);
+        }
+        if (t.chars().allMatch(Character::isDigit) && !t.isEmpty()) {
+            return address("127.0.0.1:" + t, what);
+        }
+        return address(s, what);
     }
 
     /** "host:port" or "[v6]:port". */

@@ -5,6 +5,7 @@ import io.saba.controller.GroupMembership;
 import io.saba.controller.Metrics;
 import io.saba.controller.SabaController;
 import io.saba.controller.StartupException;
+import io.saba.controller.Tenants;
 import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.controller.fabric.DryRunBackend;
@@ -159,16 +160,18 @@ public final class EmbeddedController implements AutoCloseable {
         controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
                 b.backend, log, b.leaseTimeout, metrics, b.roundInterval);
         api = controller;
-        service = new ControllerService(api, !b.tokens.isEmpty(), b.adminTenants, this::configuredTable);
+        Tenants tenants = new Tenants(b.tokens, b.adminTenants);
+        service = new ControllerService(api, tenants, this::configuredTable);
         try {
             server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
-                    new AuthInterceptor(b.tokens), b.grpcThreads, b.health ? new GrpcHealth() : null).start();
+                    new AuthInterceptor(tenants, metrics.requestsRejected::increment), b.grpcThreads,
+                    b.health ? new GrpcHealth() : null).start();
         } catch (UncheckedIOException e) {
             throw cannotListen("gRPC", b.listen, e);
         }
         if (b.http != null) {
             try {
-                http = new StatusHttpServer(b.http, api);
+                http = new StatusHttpServer(b.http, api, tenants);
             } catch (UncheckedIOException e) {
                 throw cannotListen("HTTP", b.http, e);
             }
@@ -182,6 +185,14 @@ public final class EmbeddedController implements AutoCloseable {
         }
         if (http != null) {
             http.start();
+            if (tenants.authenticating() || http.address().getAddress().isLoopbackAddress()) {
+                LOG.info("status pages and /metrics on http://{}:{}: {}", http.address().getHostString(),
+                        http.address().getPort(), http.access());
+            } else {
+                LOG.warn("status pages and /metrics on http://{}:{} are {}: they list every tenant's applications; "
+                        + "configure tokens or bind http to 127.0.0.1", http.address().getHostString(),
+                        http.address().getPort(), http.access());
+            }
         }
         server.open();
         return address();

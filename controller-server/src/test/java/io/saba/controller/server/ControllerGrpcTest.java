@@ -75,13 +75,13 @@ class ControllerGrpcTest {
         assertTrue(first.getWorkloadKnown());
         stub.register(register("b", "lr"));
         stub.register(register("c", "wc"));
-        // levels are re-clustered when the set of workloads changes: read the current ones by heartbeat
+        // read the current levels by heartbeat: a running workload keeps its first level when others arrive
         int a = level("a");
         int b = level("b");
         int c = level("c");
         assertEquals(a, b, "applications of one workload share a level");
         assertNotEquals(a, c);
-        assertTrue(a > c, "the more sensitive workload gets the higher level");
+        assertEquals(first.getLevel(), a, "wc's arrival did not renumber lr");
         assertEquals(a, stub.register(register("a", "lr")).getLevel(), "registering again is idempotent");
         assertEquals(3, stub.status(StatusRequest.getDefaultInstance()).getAppsCount());
     }

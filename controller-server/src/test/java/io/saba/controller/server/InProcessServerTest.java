@@ -14,6 +14,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.saba.controller.Metrics;
+import io.saba.controller.Tenants;
 import io.saba.controller.SabaController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.grpc.AuthInterceptor;
@@ -43,12 +44,13 @@ class InProcessServerTest {
     @Test
     void theControllerAndItsHealthServeInProcess() {
         String name = InProcessServerBuilder.generateName();
+        Tenants tenants = new Tenants(Map.of("team", "secret"), Set.of());
         try (SabaController controller = new SabaController(Fixtures.singleSwitch(8), new Allocator(
                 new MinSlowdownSolver(), 8, 0.9), Fixtures.catalog(), new DryRunBackend(false, 100),
                 new LocalLog(null), Duration.ofSeconds(30), new Metrics(), Duration.ofMillis(5)).start();
              ControllerServer server = new ControllerServer(InProcessServerBuilder.forName(name),
-                     new ControllerService(controller, true, Set.of(), () -> "{}"),
-                     new AuthInterceptor(Map.of("team", "secret")), 0, new GrpcHealth()).start()) {
+                     new ControllerService(controller, tenants, () -> "{}"),
+                     new AuthInterceptor(tenants, () -> { }), 0, new GrpcHealth()).start()) {
             server.open(); // what EmbeddedController does once the controller behind is started
             ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
             try {

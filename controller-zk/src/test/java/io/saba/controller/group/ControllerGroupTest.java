@@ -15,8 +15,6 @@ import io.saba.client.SabaClient;
 import io.saba.wire.Transport;
 import io.saba.controller.state.AppView;
 import io.saba.wire.ConnectionKey;
-import io.saba.core.alloc.PortAllocation;
-import io.saba.core.alloc.PortId;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,10 +124,11 @@ class ControllerGroupTest {
                     && g.live().stream().allMatch(m -> levelsAt(m).equals(first));
         });
         List<AppView> apps = g.live().get(0).controller.api().status(true).apps();
-        Map<PortId, PortAllocation> reference = singleControllerFor(apps);
-        assertFalse(reference.isEmpty(), "the scenario must configure ports");
+        GroupFixture.Reference reference = singleControllerFor(apps);
+        assertFalse(reference.ports().isEmpty(), "the scenario must configure ports");
+        Map<String, Integer> groupLevels = GroupFixture.levelOfWorkload(apps);
         eventually("the fabric equals a lone controller's configuration", CONVERGE,
-                () -> differences(g.fabric.configured(), reference).isEmpty());
+                () -> differences(g.fabric.configured(), groupLevels, reference).isEmpty());
         // and the members agree on every level
         Map<String, Integer> levels = new TreeMap<>();
         apps.forEach(a -> levels.put(a.appId(), a.level()));

@@ -7,6 +7,7 @@ import io.saba.controller.state.AppView;
 import io.saba.controller.state.Mutation;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
+import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
@@ -164,11 +165,15 @@ final class GroupFixture implements AutoCloseable {
         return new TopologyResolver(t, addresses);
     }
 
+    /** What a lone controller pushed, and the level of each workload there. */
+    record Reference(Map<PortId, PortAllocation> ports, Map<String, Integer> levelOfWorkload) {
+    }
+
     /**
      * What a lone controller pushes for the applications and connections a member holds: the reference the group
      * must equal.
      */
-    static Map<PortId, PortAllocation> singleControllerFor(List<AppView> apps) throws InterruptedException {
+    static Reference singleControllerFor(List<AppView> apps) throws InterruptedException {
         DryRunBackend dry = new DryRunBackend(false, 100_000);
         try (EmbeddedController single = EmbeddedController.builder().topology(fatTree()).table(catalog())
                 .backend(dry, true).leaseTimeout(Duration.ofSeconds(60)).build()) {
@@ -182,19 +187,31 @@ final class GroupFixture implements AutoCloseable {
             if (!c.recomputer().awaitQuiescent(Duration.ofSeconds(30))) {
                 throw new AssertionError("the reference controller did not settle");
             }
-            return dry.configured();
+            return new Reference(dry.configured(), levelOfWorkload(c.status(false).apps()));
         }
     }
 
-    /** Ports whose configuration differs between the fabric and a reference (empty: equal). */
-    static List<String> differences(Map<PortId, PortAllocation> fabric, Map<PortId, PortAllocation> expected) {
+    static Map<String, Integer> levelOfWorkload(List<AppView> apps) {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        apps.forEach(a -> out.put(a.workload(), a.level()));
+        return out;
+    }
+
+    /**
+     * Ports whose configuration differs between the fabric and a reference (empty: equal): what the switch holds,
+     * the workloads sharing each queue and its weight (per-app weights are bookkeeping). Level numbers may differ:
+     * running workloads keep their levels, so they depend on the order workloads reached each controller.
+     *
+     * @param levelOfWorkload each workload's level in the group
+     */
+    static List<String> differences(Map<PortId, PortAllocation> fabric, Map<String, Integer> levelOfWorkload,
+                                    Reference expected) {
         List<String> out = new ArrayList<>();
-        for (PortId p : new TreeSet<>(union(fabric, expected))) {
+        for (PortId p : new TreeSet<>(union(fabric, expected.ports()))) {
             PortAllocation a = fabric.get(p);
-            PortAllocation b = expected.get(p);
-            // what the switch holds: the level→queue map and the queue weights (per-app weights are bookkeeping)
-            if (a == null || b == null || !a.queueOfLevel().equals(b.queueOfLevel())
-                    || !java.util.Arrays.equals(a.queueWeights(), b.queueWeights())) {
+            PortAllocation b = expected.ports().get(p);
+            if (a == null || b == null || !Allocator.queuesByMembers(a, levelOfWorkload)
+                    .equals(Allocator.queuesByMembers(b, expected.levelOfWorkload()))) {
                 out.add(p + ": fabric " + a + " vs single controller " + b);
             }
         }

@@ -22,8 +22,9 @@ import java.util.TreeMap;
  *
  * <ol>
  *   <li>{@link #planLevels}, when the set of workloads changes: K-means over the workloads present puts each
- *       workload at a priority level, and the levels' centroids are merged into a level hierarchy down to the
- *       smallest queue count of any port ({@link LevelPlan});</li>
+ *       workload at a priority level (in the controller, running workloads keep theirs and newcomers are placed
+ *       around them), and the levels' centroids are merged into a level hierarchy down to the smallest queue count
+ *       of any port ({@link LevelPlan});</li>
  *   <li>{@link #allocatePort}, for each port whose applications changed: the port's applications grouped by model,
  *       the {@link PortWeightDecision} for their weights (Eq. 2 by default), the levels present fitted into queues
  *       1..Q-1 by the hierarchy, and each queue's weight summed from its applications'.</li>
@@ -85,6 +86,15 @@ public final class Allocator {
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, int minQueues) {
         return planOf(assigner.assign(modelOfWorkload), minQueues);
+    }
+
+    /**
+     * Levels for the workloads present when {@code running} is in force: every workload it placed keeps its level,
+     * newcomers are placed around them ({@link LevelAssigner#assign(Map, LevelAssignment)}: a level already on the
+     * wire cannot be taken back from running connections). What the controller plans when the workloads change.
+     */
+    public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, LevelPlan running, int minQueues) {
+        return planOf(assigner.assign(modelOfWorkload, running.levels()), minQueues);
     }
 
     /**
@@ -218,6 +228,33 @@ public final class Allocator {
         Map<String, Integer> levelOfApp = new TreeMap<>();
         apps.forEach((id, a) -> levelOfApp.put(id, plan.levelOf(a.workload())));
         return new AllocationResult(levelOfApp, plan.levels().levelCentroids(), ports);
+    }
+
+    /**
+     * What a port's Saba queues do, whatever the levels are numbered: the members (applications or workloads)
+     * whose levels share each queue → that queue's weight. Two allocations of one port whose levels differ only in
+     * their numbers (a controller's stable levels and a plan from scratch, see
+     * {@link LevelAssigner#assign(Map, LevelAssignment)}) give the same. Read from the level→queue map and the queue
+     * weights alone, what a switch holds.
+     *
+     * @param levelOf each member's level
+     */
+    public static Map<java.util.Set<String>, Double> queuesByMembers(PortAllocation p, Map<String, Integer> levelOf) {
+        Map<Integer, java.util.Set<String>> membersOfQueue = new TreeMap<>();
+        p.queueOfLevel().forEach((level, queue) -> {
+            if (level != LevelAssigner.DEFAULT_LEVEL) {
+                java.util.Set<String> members = membersOfQueue.computeIfAbsent(queue, q -> new java.util.TreeSet<>());
+                levelOf.forEach((m, l) -> {
+                    if (l.equals(level)) {
+                        members.add(m);
+                    }
+                });
+            }
+        });
+        Map<java.util.Set<String>, Double> out = new java.util.HashMap<>();
+        double[] weights = p.queueWeights();
+        membersOfQueue.forEach((q, members) -> out.put(java.util.Set.copyOf(members), weights[q]));
+        return out;
     }
 
     /** Whether two port allocations say the same (value comparison, including the weight arrays). */

@@ -30,12 +30,25 @@ import org.apache.commons.math3.random.JDKRandomGenerator;
  * decide the grouping, so we do not. Distinct models have distinct features (a non-zero model of this space has at
  * most four roots on b &gt; 0, the grid has seven shares).
  *
- * <p><b>Levels.</b> Level 0 is reserved for the default class (unregistered traffic). With S levels, applications
+ * <p><b>Levels from scratch.</b> Level 0 is reserved for the default class (unregistered traffic). With S levels, applications
  * are clustered into at most S-1 groups. If there are no more distinct feature vectors than that, every distinct
  * vector gets its own level and K-means is not run. Groups are numbered 1..m in increasing sensitivity, measured as
  * the centroid's predicted slowdown at a 25 % share ({@link #PROBE_SHARE}): the most sensitive group gets the
  * highest number. Identical models always share a level. A level's centroid is the mean of its applications'
  * models ({@link SensitivityModel#mean}), whose features are the mean of theirs.
+ *
+ * <p><b>Running workloads keep their levels</b> ({@link #assign(Map, LevelAssignment)}, what the controller
+ * uses). A level reaches the wire when a connection is set up: a TCP socket's DSCP, an RDMA queue pair's SL (fixed
+ * once the QP reaches RTR, for its whole life), a Flink partition's connection index. Renumbering the levels of
+ * running applications when a workload arrives or leaves would leave their existing connections in another level's
+ * queue, whose weight the controller computed for other traffic. So once applications run, the numbers are labels,
+ * not ranks: a running workload keeps its level, and a newcomer joins the level of an identical model, else takes
+ * the lowest free level, else (every level in use) joins the level whose centroid is nearest, the online form of
+ * K-means. While the distinct models fit in the S-1 levels (7 on Ethernet, 15 on InfiniBand) this gives every
+ * distinct model its own level, as clustering from scratch does, so the per-port hierarchy (which merges levels by
+ * their centroids, not their numbers) and the weights (Eq. 2 decides per workload model, not per level) are the
+ * same; only the labels differ. Beyond that a newcomer is not re-clustered with the running workloads, a coarser
+ * grouping than K-means would choose, but one the fabric really carries.
  *
  * <p><b>Determinism.</b> K-means++ seeding uses a {@link JDKRandomGenerator} with a fixed seed, and the points are
  * fed in lexicographic order of their feature vectors, so the result depends only on the multiset of models and
@@ -140,6 +153,75 @@ public final class LevelAssigner {
             }
         }
         return new LevelAssignment(levelOfApp, levelCentroids);
+    }
+
+    /**
+     * Levels for the workloads present, keeping the level of every one that {@code running} already placed (see the
+     * class comment): the controller's plan when the set of workloads changes. With none of them running it is
+     * {@link #assign(Map)}, clustering from scratch.
+     *
+     * @param modelOfApp workload (or application) id → its sensitivity model, every one present
+     * @param running    the assignment in force, whose ids still present keep their levels
+     * @return each id's level (1..S-1) and each used level's centroid (the mean of its members' models)
+     */
+    public LevelAssignment assign(Map<String, SensitivityModel> modelOfApp, LevelAssignment running) {
+        Objects.requireNonNull(running, "running");
+        Map<String, SensitivityModel> models = new TreeMap<>(modelOfApp);
+        Map<String, Integer> levelOf = new TreeMap<>();
+        models.forEach((id, model) -> {
+            int level = running.levelOf(id);
+            if (level > DEFAULT_LEVEL && level < levels) {
+                levelOf.put(id, level);
+            }
+        });
+        if (levelOf.isEmpty()) {
+            return assign(models);
+        }
+        for (Map.Entry<String, SensitivityModel> e : models.entrySet()) {
+            if (!levelOf.containsKey(e.getKey())) {
+                levelOf.put(e.getKey(), levelForNewcomer(features(e.getValue()), levelOf, models));
+            }
+        }
+        return new LevelAssignment(levelOf, centroids(levelOf, models));
+    }
+
+    /** An identical model's level, else the lowest free level, else the level with the nearest centroid. */
+    private int levelForNewcomer(double[] v, Map<String, Integer> levelOf, Map<String, SensitivityModel> models) {
+        for (Map.Entry<String, Integer> placed : levelOf.entrySet()) {
+            if (Arrays.equals(v, features(models.get(placed.getKey())))) {
+                return placed.getValue();
+            }
+        }
+        Map<Integer, SensitivityModel> centroids = centroids(levelOf, models);
+        for (int level = DEFAULT_LEVEL + 1; level < levels; level++) {
+            if (!centroids.containsKey(level)) {
+                return level;
+            }
+        }
+        int nearest = -1;
+        double best = Double.POSITIVE_INFINITY;
+        for (Map.Entry<Integer, SensitivityModel> c : new TreeMap<>(centroids).entrySet()) {
+            double d = distance(v, features(c.getValue()));
+            if (d < best) {
+                best = d;
+                nearest = c.getKey();
+            }
+        }
+        return nearest;
+    }
+
+    /** Each used level's centroid: the mean of its members' models, one weight per member. */
+    private static Map<Integer, SensitivityModel> centroids(Map<String, Integer> levelOf,
+                                                            Map<String, SensitivityModel> models) {
+        Map<Integer, List<SensitivityModel>> members = new TreeMap<>();
+        levelOf.forEach((id, level) -> members.computeIfAbsent(level, l -> new ArrayList<>()).add(models.get(id)));
+        Map<Integer, SensitivityModel> out = new TreeMap<>();
+        members.forEach((level, ms) -> out.put(level, SensitivityModel.mean(ms)));
+        return out;
+    }
+
+    private static double distance(double[] a, double[] b) {
+        return new EuclideanDistance().compute(a, b);
     }
 
     /** A model's K-means features: its predicted slowdown at each of {@link #FEATURE_SHARES}. */

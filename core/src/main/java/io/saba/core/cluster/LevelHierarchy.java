@@ -111,7 +111,7 @@ public final class LevelHierarchy {
     /**
      * Maps the PLs present on a port to that port's queues: takes the first hierarchy level at which the present PLs
      * fall into at most {@code queues} clusters, and gives each such cluster a queue index 0, 1, … in increasing order
-     * of the cluster's smallest present PL (so more sensitive groups get higher queue indices).
+     * of the cluster's smallest present PL (a queue's index says nothing about priority: its weight does).
      *
      * @param levelsPresent the PLs whose traffic crosses the port (each must be in the hierarchy)
      * @param queues        queues available for them (≥ 1)

@@ -87,7 +87,7 @@ class InfinibandControllerEndToEndTest {
                     SabaApplication sort = client.register(new AppSpec("app-sort", "sort", "spark", "u", 0));
                     lr.assigned().get();
                     sort.assigned().get();
-                    // levels are re-clustered when the second workload arrives: ask the controller now
+                    // ask the controller (lr keeps its first level; sort takes a free one)
                     int lrLevel = c.controller().app("app-lr").level();
                     int sortLevel = c.controller().app("app-sort").level();
                     assertNotEquals(lrLevel, sortLevel, "different models, different levels");
