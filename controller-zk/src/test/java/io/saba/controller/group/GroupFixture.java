@@ -40,6 +40,10 @@ final class GroupFixture implements AutoCloseable {
     }
 
     final TestingCluster zk;
+    /** How long an application keeps its registration without a heartbeat. */
+    final Duration lease;
+    /** The members' ZooKeeper session timeout ({@link #SESSION} unless a test needs another). */
+    final Duration session;
     final TopologyResolver topology = fatTree();
     final RecordingFabric fabric = new RecordingFabric();
     final List<Ownership> ownership = new CopyOnWriteArrayList<>();
@@ -67,7 +71,7 @@ final class GroupFixture implements AutoCloseable {
                 proxies.add(p);
                 connect.append(connect.length() == 0 ? "" : ",").append("127.0.0.1:").append(p.port());
             }
-            group = new ZkControllerGroup(new GroupSettings(connect.toString(), "saba-test", SESSION, id),
+            group = new ZkControllerGroup(new GroupSettings(connect.toString(), "saba-test", session, id),
                     topology.topology(), new OwnershipListener() {
                         @Override
                         public void started(String member, String sw, long nanos) {
@@ -80,7 +84,8 @@ final class GroupFixture implements AutoCloseable {
                         }
                     });
             controller = EmbeddedController.builder().topology(topology).table(catalog())
-                    .backend(fabric.backendFor(id), true).leaseTimeout(Duration.ofSeconds(60)).group(group).build();
+                    .backend(fabric.backendFor(id), true).leaseTimeout(lease).group(group)
+                    .http(new java.net.InetSocketAddress("127.0.0.1", 0)).build();
             controller.start();
             target = controller.target();
             dead = false;
@@ -116,6 +121,16 @@ final class GroupFixture implements AutoCloseable {
     }
 
     GroupFixture(int members) throws Exception {
+        this(members, Duration.ofSeconds(60));
+    }
+
+    GroupFixture(int members, Duration lease) throws Exception {
+        this(members, lease, SESSION);
+    }
+
+    GroupFixture(int members, Duration lease, Duration session) throws Exception {
+        this.lease = lease;
+        this.session = session;
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             File dir = Files.createTempDirectory("saba-zk").toFile();
@@ -133,6 +148,14 @@ final class GroupFixture implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Adds and starts one more member. */
+    Member join(String id) throws Exception {
+        Member m = new Member(id);
+        members.add(m);
+        m.start();
+        return m;
     }
 
     List<Member> live() {
