@@ -48,6 +48,8 @@ public final class ZkControllerGroup implements GroupMembership {
     private GroupLeader leader;
     private ScheduledExecutorService duties;
     private SabaController controller;
+    /** The session timeout the servers granted at the last connection (the view shows it while cut off too). */
+    private volatile int grantedSessionMillis;
     private long publishedApplied = -2;
     private String publishedTo;
 
@@ -99,6 +101,7 @@ public final class ZkControllerGroup implements GroupMembership {
                         + settings.connect() + "/" + settings.namespace() + ")");
             }
             int granted = zk.getZookeeperClient().getZooKeeper().getSessionTimeout();
+            grantedSessionMillis = granted;
             if (granted != sessionMs) {
                 // the servers clamp a session to 2–20 of their ticks: the take-over time follows what they grant
                 LOG.warn("member {}: ZooKeeper granted a session timeout of {} ms, not the {} ms asked for (servers"
@@ -198,14 +201,9 @@ public final class ZkControllerGroup implements GroupMembership {
                 // no leader known now
             }
         }
-        int session = 0;
-        try {
-            session = zk.getZookeeperClient().getZooKeeper().getSessionTimeout();
-        } catch (Exception e) {
-            // not connected now
-        }
         return new GroupView(settings.id(), leaderId, ownership == null ? new TreeSet<>() : ownership.members(),
-                new TreeSet<>(programming()), ownership == null ? new TreeMap<>() : ownership.targets(), session);
+                new TreeSet<>(programming()), ownership == null ? new TreeMap<>() : ownership.targets(),
+                grantedSessionMillis);
     }
 
     /** Times this member rebuilt its replica from the group's snapshot (joining after a trim, or after LOST). */

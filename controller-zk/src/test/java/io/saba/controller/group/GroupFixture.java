@@ -36,6 +36,13 @@ final class GroupFixture implements AutoCloseable {
     /** Short sessions keep takeover tests quick; the servers' tick (250 ms) allows 0.5 s to 5 s. */
     static final Duration SESSION = Duration.ofSeconds(3);
 
+    static {
+        // a server restarted in a test can find its election port still held for a moment: it retries for a
+        // while (a second apart), and a server that fails anyway must fail the test, not exit its JVM (exit 14)
+        System.setProperty("zookeeper.electionPortBindRetry", "30");
+        org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
+    }
+
     record Ownership(String member, String sw, long nanos, boolean started) {
     }
 
@@ -129,12 +136,17 @@ final class GroupFixture implements AutoCloseable {
     }
 
     GroupFixture(int members, Duration lease, Duration session) throws Exception {
+        this(members, lease, session, 250);
+    }
+
+    /** @param tickMillis the servers' tick: sessions may last 2 to 20 ticks */
+    GroupFixture(int members, Duration lease, Duration session, int tickMillis) throws Exception {
         this.lease = lease;
         this.session = session;
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             File dir = Files.createTempDirectory("saba-zk").toFile();
-            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, 250, 200));
+            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, tickMillis, 200));
         }
         zk = new TestingCluster(specs);
         try {

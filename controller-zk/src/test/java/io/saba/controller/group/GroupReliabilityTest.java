@@ -111,7 +111,8 @@ class GroupReliabilityTest {
                 eventually("the last member programs switches again", CONVERGE,
                         () -> !target.group.programming().isEmpty());
                 long okBefore = hb.ok();
-                eventually("heartbeats are answered again", CONVERGE, () -> hb.ok() > okBefore + 3);
+                eventually("heartbeats are answered again", CONVERGE,
+                        () -> hb.ok() > okBefore + 3 || !hb.notFound().isEmpty());
                 assertEquals(List.of(), hb.notFound(), "heartbeats answered NOT_FOUND");
             }
             for (GroupFixture.Member m : g.members) {
@@ -153,12 +154,14 @@ class GroupReliabilityTest {
      * the old sessions with their nodes for one more session timeout. Each member takes its switches back from its
      * own earlier session at once: every switch is programmed again while those sessions still linger (a probe
      * session of the same timeout, cut off for good, shows when they end), and by the member that held it before,
-     * with no other member claiming it in between.
+     * with no other member claiming it in between. An 8 s session here, so that the servers' restart and the
+     * members' return fit in it on a loaded machine.
      */
     @Test
     void afterALongZooKeeperOutageEachMemberTakesItsSwitchesBackAtOnce() throws Exception {
-        Duration session = Duration.ofSeconds(5); // the servers' most (20 ticks): room for their restart
-        try (GroupFixture g = new GroupFixture(3, Duration.ofSeconds(60), session);
+        // long enough for the servers' restart and the members' return on a loaded machine (0.5 s ticks allow 10 s)
+        Duration session = Duration.ofSeconds(8);
+        try (GroupFixture g = new GroupFixture(3, Duration.ofSeconds(60), session, 500);
              ZkProxy probePath = new ZkProxy(g.zk.getInstances().iterator().next().getPort());
              CuratorFramework direct = CuratorFrameworkFactory.newClient(g.zk.getConnectString(),
                      new RetryOneTime(100))) {
@@ -213,6 +216,36 @@ class GroupReliabilityTest {
         }
     }
 
+    /**
+     * Item 12: a member restarted at once (killed, then started again with its id) is in the group under its new
+     * session while its old session lingers. When the servers expire the old session, no other member claims its
+     * switches: they go straight to the restarted member (before, its id vanished from the group for a moment and
+     * the others claimed and re-pushed its switches).
+     */
+    @Test
+    void aMemberRestartedAtOnceGetsItsSwitchesWithoutOthersClaimingThem() throws Exception {
+        try (GroupFixture g = new GroupFixture(3)) {
+            GroupFixture.Member m0 = g.members.get(0);
+            eventually("the switches are split", CONVERGE, () -> g.members.stream()
+                    .noneMatch(m -> m.group.programming().isEmpty())
+                    && g.members.stream().mapToInt(m -> m.group.programming().size()).sum() == 20);
+            Set<String> itsSwitches = m0.group.programming();
+            long crashed = System.nanoTime();
+            Thread dying = m0.crash();
+            m0.start(); // the same id at once; its old session lives until the servers expire it
+            eventually("m0 programs its switches again", CONVERGE,
+                    () -> m0.group.programming().containsAll(itsSwitches));
+            for (GroupFixture.Ownership o : g.ownership) {
+                if (o.started() && o.nanos() > crashed && itsSwitches.contains(o.sw())) {
+                    assertEquals("m0", o.member(), "switch " + o.sw() + " went to " + o.member()
+                            + " while m0 restarted");
+                }
+            }
+            dying.join(60_000);
+            ControllerGroupTest.assertFenced(g);
+        }
+    }
+
     /** Item 14: who owns what and who leads, on /status.json, /status and /metrics of every member. */
     @Test
     void ownershipAndLeadershipAreOnTheStatusPagesAndMetrics() throws Exception {
@@ -221,32 +254,74 @@ class GroupReliabilityTest {
                     .noneMatch(m -> m.group.programming().isEmpty())
                     && g.members.stream().mapToInt(m -> m.group.programming().size()).sum() == 20
                     && g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
-            String leader = g.members.stream().filter(m -> m.group.isLeader()).findFirst().orElseThrow().id;
+            // a loaded machine can suspend a member's session between two reads: compare snapshots until they agree
+            String[] problem = {""};
+            try {
+                eventually("the pages agree with the members", CONVERGE, () -> {
+                    problem[0] = pagesDisagree(g);
+                    return problem[0] == null;
+                });
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; last difference: " + problem[0], e);
+            }
+            GroupView view = g.members.get(0).group.view();
+            assertEquals(Set.of("m0", "m1", "m2"), new HashSet<>(view.shares().keySet()));
+        }
+    }
+
+    /** What the members' status pages and metrics say that they should not, or null when they agree. */
+    private static String pagesDisagree(GroupFixture g) {
+        try {
+            List<String> leaders = g.members.stream().filter(m -> m.group.isLeader()).map(m -> m.id).toList();
+            if (leaders.size() != 1) {
+                return "leaders " + leaders;
+            }
+            String leader = leaders.get(0);
             HttpClient http = HttpClient.newHttpClient();
             Map<String, String> ownerOfSwitch = new HashMap<>();
             for (GroupFixture.Member m : g.members) {
                 String base = "http://127.0.0.1:" + m.controller.httpAddress().getPort();
+                Set<String> before = new TreeSet<>(m.group.programming());
                 JsonNode group = new ObjectMapper().readTree(get(http, base + "/status.json")).get("group");
-                assertEquals(m.id, group.get("member").asText());
-                assertEquals(leader, group.get("leader").asText(), "leader seen by " + m.id);
-                assertEquals(m.id.equals(leader), group.get("leads").asBoolean());
-                assertEquals(List.of("m0", "m1", "m2"), strings(group.get("members")));
-                Set<String> programming = new TreeSet<>(strings(group.get("programming")));
-                assertEquals(new TreeSet<>(m.group.programming()), programming);
-                programming.forEach(sw -> assertEquals(null, ownerOfSwitch.put(sw, m.id), sw + " listed twice"));
-                assertEquals(20, group.get("targets").size());
-                assertTrue(group.get("imbalance").asDouble() >= 1.0);
                 String html = get(http, base + "/status");
-                assertTrue(html.contains("Controller group") && html.contains("leader " + leader), html);
                 String metrics = get(http, base + "/metrics");
-                assertTrue(metrics.contains("saba_group_leader " + (m.id.equals(leader) ? 1 : 0) + "\n"), metrics);
-                assertTrue(metrics.contains("saba_group_members 3\n"), metrics);
-                assertTrue(metrics.contains("saba_group_switches_programmed " + programming.size() + "\n"), metrics);
-                assertTrue(metrics.contains("saba_group_split_imbalance "), metrics);
+                Set<String> programming = new TreeSet<>(strings(group.get("programming")));
+                if (!before.equals(new TreeSet<>(m.group.programming())) || !programming.equals(before)) {
+                    return m.id + " programs " + before + "; its page says " + programming;
+                }
+                for (String sw : programming) {
+                    if (ownerOfSwitch.put(sw, m.id) != null) {
+                        return sw + " listed twice";
+                    }
+                }
+                List<String> wrong = new ArrayList<>();
+                check(wrong, m.id.equals(group.get("member").asText()), "member");
+                check(wrong, leader.equals(group.get("leader").asText()), "leader " + group.get("leader"));
+                check(wrong, m.id.equals(leader) == group.get("leads").asBoolean(), "leads");
+                check(wrong, strings(group.get("members")).equals(List.of("m0", "m1", "m2")), "members");
+                check(wrong, group.get("targets").size() == 20, "targets");
+                check(wrong, group.get("imbalance").asDouble() >= 1.0, "imbalance");
+                check(wrong, group.get("session_timeout_ms").asLong() == GroupFixture.SESSION.toMillis(), "session");
+                check(wrong, html.contains("Controller group") && html.contains("leader " + leader), "html");
+                check(wrong, metrics.contains("saba_group_leader " + (m.id.equals(leader) ? 1 : 0) + "\n"),
+                        "saba_group_leader");
+                check(wrong, metrics.contains("saba_group_members 3\n"), "saba_group_members");
+                check(wrong, metrics.contains("saba_group_switches_programmed " + programming.size() + "\n"),
+                        "saba_group_switches_programmed");
+                check(wrong, metrics.contains("saba_group_split_imbalance "), "saba_group_split_imbalance");
+                if (!wrong.isEmpty()) {
+                    return m.id + ": " + wrong + " in " + group + " / " + metrics;
+                }
             }
-            assertEquals(20, ownerOfSwitch.size());
-            GroupView view = g.members.get(0).group.view();
-            assertEquals(Set.of("m0", "m1", "m2"), new HashSet<>(view.shares().keySet()));
+            return ownerOfSwitch.size() == 20 ? null : "switches listed: " + ownerOfSwitch.keySet();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    private static void check(List<String> wrong, boolean ok, String what) {
+        if (!ok) {
+            wrong.add(what);
         }
     }
 
