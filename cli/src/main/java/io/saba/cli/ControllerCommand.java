@@ -52,6 +52,11 @@ final class ControllerCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "gRPC address (overrides 'listen').")
     String listen;
 
+    // members of a group on one host share a configuration file but need a status port each
+    @Option(names = "--http", paramLabel = "HOST:PORT",
+            description = "Status page and /metrics address (overrides 'http'), e.g. 127.0.0.1:7071.")
+    String http;
+
     // --cluster: the flag's name before "cluster" came to mean only K-means in this code base
     @Option(names = {"--group", "--cluster"}, paramLabel = "URI",
             description = "Join a controller group on ZooKeeper, e.g. zk://zk1:2181,zk2:2181/saba?id=ctl-a "
@@ -124,10 +129,13 @@ final class ControllerCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** --fabric, --ibsim, --ib-address and --listen written into the configuration tree. */
+    /** --fabric, --ibsim, --ib-address, --listen and --http written into the configuration tree. */
     private void applyFlags(ObjectNode root) {
         if (listen != null) {
             root.put("listen", listen);
+        }
+        if (http != null) {
+            root.put("http", http);
         }
         if (fabric == null) {
             if (ibsim != null || !ibAddresses.isEmpty()) {

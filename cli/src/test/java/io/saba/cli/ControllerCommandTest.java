@@ -55,6 +55,41 @@ class ControllerCommandTest {
         assertTrue(Files.exists(dir.resolve("state/journal.log")));
     }
 
+    /** Issue #23 item 16: the status port from the command line, so group members can share one file. */
+    @Test
+    void theStatusPortComesFromTheCommandLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("saba.yaml"), """
+                listen: 127.0.0.1:0
+                topology: {shape: single-switch:4, gbps: 10, queues: 4, address-base: 10.0.0.1}
+                backend-options: {log: false}
+                """);
+        var cl = SabaCli.newCommandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int[] exit = {-1};
+        Thread t = new Thread(() -> exit[0] = cl.execute("controller", "--config", dir.resolve("saba.yaml").toString(),
+                "--http", "127.0.0.1:0"));
+        t.start();
+        Pattern p = Pattern.compile("status page on http://127\\.0\\.0\\.1:(\\d+)/status");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Matcher m = p.matcher("");
+        while (System.nanoTime() < end && t.isAlive() && !(m = p.matcher(out.toString())).find()) {
+            Thread.sleep(20);
+        }
+        assertTrue(m.find(0), "startup line: " + out + err);
+        var http = java.net.http.HttpClient.newHttpClient();
+        var page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + m.group(1)
+                + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("saba_applications"), page.body());
+        ControllerCommand command = cl.getSubcommands().get("controller").getCommand();
+        command.stop();
+        t.join(10_000);
+        assertEquals(0, exit[0]);
+    }
+
     @Test
     void aMissingConfigIsNamed(@TempDir Path dir) {
         var cl = SabaCli.newCommandLine();

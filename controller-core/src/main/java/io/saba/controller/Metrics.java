@@ -3,7 +3,9 @@ package io.saba.controller;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -25,11 +27,16 @@ public final class Metrics {
     public final LongAdder tableReloads = new LongAdder();
     public final SecondsHistogram recomputeSeconds = new SecondsHistogram();
     public final LagRecorder pushLag = new LagRecorder();
-    private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
+    private final Map<String, Supplier<String>> gauges = new LinkedHashMap<>();
 
     /** Registers a gauge read at scrape time. */
     public synchronized void gauge(String name, LongSupplier value) {
-        gauges.put(name, value);
+        gauges.put(name, () -> Long.toString(value.getAsLong()));
+    }
+
+    /** Registers a gauge with a fractional value (a ratio), read at scrape time. */
+    public synchronized void ratioGauge(String name, DoubleSupplier value) {
+        gauges.put(name, () -> Double.toString(value.getAsDouble()));
     }
 
     public synchronized String prometheus() {
@@ -59,9 +66,9 @@ public final class Metrics {
         }
         s.append("saba_push_lag_seconds_sum ").append(pushLag.sumNanos() / 1e9).append('\n');
         s.append("saba_push_lag_seconds_count ").append(lag.getTotalCount()).append('\n');
-        for (Map.Entry<String, LongSupplier> g : gauges.entrySet()) {
+        for (Map.Entry<String, Supplier<String>> g : gauges.entrySet()) {
             s.append("# TYPE ").append(g.getKey()).append(" gauge\n");
-            s.append(g.getKey()).append(' ').append(g.getValue().getAsLong()).append('\n');
+            s.append(g.getKey()).append(' ').append(g.getValue().get()).append('\n');
         }
         return s.toString();
     }

@@ -43,6 +43,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final Metrics metrics;
     private LeaseReaper reaper;
     private volatile String tableInForce = "";
+    private volatile java.util.function.Supplier<GroupView> group = () -> null;
 
     /**
      * @param catalog the configured sensitivity table (a table the log carries replaces it)
@@ -110,12 +111,15 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         return v == null ? reg : new Registration(v.level(), reg.leaseMillis(), reg.workloadKnown());
     }
 
-    /** Renews the lease here (a group's log passes renewals on in batches); returns the current level. */
+    /**
+     * Renews the lease and returns the current level. The log first: a group member acknowledges a heartbeat only
+     * once the renewal is in the group's log (the leader expires leases from it), and answers from its replica at
+     * that position, so never NOT_FOUND for an application registered at another member before the heartbeat.
+     */
     @Override
     public Registration heartbeat(String tenant, String appId) {
-        Registration reg = replica.renew(tenant, appId);
         log.renewed(appId, tenant);
-        return reg;
+        return replica.renew(tenant, appId);
     }
 
     @Override
@@ -152,6 +156,11 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         return catalog.size();
     }
 
+    /** A group member's view of its group, which the status pages show (a member sets it when it joins). */
+    public void describeGroup(java.util.function.Supplier<GroupView> view) {
+        group = view;
+    }
+
     /** Says which table is in force and where it came from (the status pages show it). */
     public void tableInForce(String description) {
         tableInForce = description;
@@ -180,7 +189,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     public StatusView status(boolean withConnections) {
         List<AppView> apps = replica.views(withConnections);
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
-                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce);
+                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce, group.get());
     }
 
     public AppView app(String appId) {

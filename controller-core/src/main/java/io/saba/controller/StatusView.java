@@ -12,11 +12,12 @@ import java.util.stream.Collectors;
 
 /**
  * A consistent picture for status pages: the applications, what each port this controller programs holds, the
- * allocation version, the backend's name, the open connections, and the ports the backend found drifted from what
- * it wrote (port → what differs), and which sensitivity table is in force (where it came from).
+ * allocation version, the backend's name, the open connections, the ports the backend found drifted from what it
+ * wrote (port → what differs), which sensitivity table is in force (where it came from), and, for a member of a
+ * controller group, its view of the group (null for a lone controller).
  */
 public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, String backend,
-                         long connections, Map<PortId, String> drift, String table) {
+                         long connections, Map<PortId, String> drift, String table, GroupView group) {
 
     /**
      * What one tenant may see (when tokens are configured and it is no admin): its own applications and their
@@ -36,7 +37,7 @@ public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, 
         Map<PortId, String> visibleDrift = new TreeMap<>(drift);
         visibleDrift.keySet().retainAll(visible.keySet());
         long connectionsOfTenant = own.stream().mapToLong(AppView::connections).sum();
-        return new StatusView(own, visible, version, backend, connectionsOfTenant, visibleDrift, table);
+        return new StatusView(own, visible, version, backend, connectionsOfTenant, visibleDrift, table, group);
     }
 
     /** The port with only these applications' weights, or null when none of them crosses it. */

@@ -132,11 +132,15 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /**
      * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
-     * a port no longer owned: the caller may then let another controller program it.
+     * a port no longer owned: the caller may then let another controller program it. The ports no longer owned
+     * also leave {@link #current()} (what status pages and {@code saba_ports_configured} show): their
+     * configuration is now whatever their new owner pushes.
      */
     public void fence() {
         synchronized (pushLock) {
-            // nothing: entering means no push holds the lock, and later pushes see the new ownership
+            // entering means no push holds the lock, and later pushes see the new ownership
+            java.util.function.Predicate<PortId> owned = owns;
+            current.keySet().removeIf(p -> !owned.test(p));
         }
     }
 
@@ -240,6 +244,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
         }
         long t0 = System.nanoTime();
         List<PortAllocation> changed = new ArrayList<>();
+        List<PortAllocation> refreshed = new ArrayList<>();
         Set<PortId> released = new HashSet<>();
         // snapshot a few ports at a time: the controller's lock is held per chunk, not for the whole round, so
         // requests keep flowing while a big round runs. Ports are independent, and each chunk carries the plan
@@ -248,9 +253,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
         for (int from = 0; from < ports.size(); from += SNAPSHOT_CHUNK) {
             Snapshot snap = source.snapshot(new HashSet<>(ports.subList(from,
                     Math.min(ports.size(), from + SNAPSHOT_CHUNK))));
-            allocate(snap, changed, released);
+            allocate(snap, changed, refreshed, released);
         }
-        push(changed, released);
+        push(changed, refreshed, released);
         long end = System.nanoTime();
         metrics.recomputations.increment();
         metrics.recomputeSeconds.observeNanos(end - t0);
@@ -260,7 +265,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
         completedRounds.incrementAndGet();
     }
 
-    private void allocate(Snapshot snap, List<PortAllocation> changed, Set<PortId> released) {
+    private void allocate(Snapshot snap, List<PortAllocation> changed, List<PortAllocation> refreshed,
+                          Set<PortId> released) {
         for (Map.Entry<PortId, List<AppAtPort>> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
             boolean wasUnknown = unknown.remove(port);
@@ -273,19 +279,24 @@ public final class Recomputer implements PortListener, AutoCloseable {
             // outside the controller's lock: the snapshot is a copy
             PortAllocation a = allocator.allocatePort(port, queuesOf.applyAsInt(port), e.getValue(), snap.plan());
             PortAllocation before = current.get(port);
-            if (before == null || !sameSwitchConfig(before, a)) {
+            if (before == null || wasUnknown || !sameSwitchConfig(before, a)) {
                 changed.add(a);
             } else {
-                current.put(port, a); // same switch configuration; keep the fresh per-app weights for status
+                refreshed.add(a); // same switch configuration; keep the fresh per-app weights for status
             }
         }
     }
 
-    private void push(List<PortAllocation> changed, Set<PortId> released) {
+    private void push(List<PortAllocation> changed, List<PortAllocation> refreshed, Set<PortId> released) {
         synchronized (pushLock) {
-            // ownership may have moved while this round computed: push only what is still ours
+            // ownership may have moved while this round computed: push (and show) only what is still ours
             changed.removeIf(a -> !owns.test(a.port()));
             released.removeIf(p -> !owns.test(p));
+            for (PortAllocation a : refreshed) {
+                if (owns.test(a.port())) {
+                    current.put(a.port(), a);
+                }
+            }
             pushOwned(changed, released);
         }
     }

@@ -24,7 +24,7 @@ public sealed interface LogRequest {
         }
     }
 
-    /** Applications heartbeated at some member since its last flush (appId → tenant). */
+    /** Applications that heartbeated at a group member (appId → tenant), logged before the heartbeat is answered. */
     record Renew(Map<String, String> tenantOfApp) implements LogRequest {
         public Renew {
             tenantOfApp = new TreeMap<>(tenantOfApp);

@@ -24,8 +24,12 @@ public interface StateLog extends AutoCloseable {
     Object write(LogRequest request);
 
     /**
-     * An application heartbeated here and its lease was renewed in this replica. A shared log tells the other
-     * members (renewals are batched, not logged one by one); a lone controller's log has nothing to do.
+     * An application heartbeated here: returns once the renewal counts for whoever expires leases. A lone
+     * controller's log has nothing to do (its own replica's lease is renewed next, and its reaper reads it); a
+     * group's shared log writes the renewal, since the leader expires leases from what the log carries.
+     *
+     * @throws io.saba.controller.state.ControllerException UNAVAILABLE when the renewal cannot be made to count
+     *                                                      now (the heartbeat must then not be acknowledged)
      */
     default void renewed(String appId, String tenant) {
     }

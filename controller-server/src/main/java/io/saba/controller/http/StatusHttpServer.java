@@ -1,5 +1,6 @@
 package io.saba.controller.http;
 
+import io.saba.controller.GroupView;
 import io.saba.controller.StatusView;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -185,7 +186,25 @@ public final class StatusHttpServer implements AutoCloseable {
         Map<String, String> drift = new TreeMap<>();
         v.drift().forEach((p, what) -> drift.put(p.toString(), what));
         root.put("drift", drift);
+        if (v.group() != null) {
+            root.put("group", groupModel(v.group()));
+        }
         return root;
+    }
+
+    /** A group member's view: who it is, who leads, the members, what it programs, the split and its imbalance. */
+    private static Map<String, Object> groupModel(GroupView g) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("member", g.member());
+        m.put("leader", g.leader());
+        m.put("leads", g.leads());
+        m.put("members", g.members());
+        m.put("programming", g.programming());
+        m.put("shares", g.shares());
+        m.put("imbalance", g.imbalance());
+        m.put("targets", g.targets());
+        m.put("session_timeout_ms", g.sessionTimeoutMillis());
+        return m;
     }
 
     private String statusJson(String tenant) throws IOException {
@@ -224,6 +243,16 @@ public final class StatusHttpServer implements AutoCloseable {
                             : "").append("</td></tr>");
         }
         h.append("</table>");
+        if (s.containsKey("group")) {
+            Map<String, Object> g = (Map<String, Object>) s.get("group");
+            h.append("<h2>Controller group</h2><p>member ").append(esc(g.get("member"))).append(" · leader ")
+                    .append(esc(g.get("leader"))).append(Boolean.TRUE.equals(g.get("leads")) ? " (this member)" : "")
+                    .append(" · members ").append(esc(g.get("members"))).append(" · session timeout ")
+                    .append(g.get("session_timeout_ms")).append(" ms</p><p>programs ")
+                    .append(esc(g.get("programming"))).append("</p><p>switches per member ")
+                    .append(esc(g.get("shares"))).append(String.format(" · largest share / fair share %.2f",
+                            (Double) g.get("imbalance"))).append("</p>");
+        }
         Map<String, String> drift = (Map<String, String>) s.get("drift");
         if (!drift.isEmpty()) {
             h.append("<h2>Drift</h2><p>Ports another agent rewrote since the backend last wrote them.</p>")

@@ -29,6 +29,8 @@ final class GroupLeader {
     private final LogRequest.Table configuredTable;
     private long lastSnapshotSeq = -1;
     private long lastSnapshotNanos = System.nanoTime();
+    private final long reapEveryNanos;
+    private long lastReapNanos;
 
     GroupLeader(String id, ZkStateLog log, ZkSnapshots snapshots, SabaController controller,
                 LogRequest.Table configuredTable) {
@@ -37,6 +39,27 @@ final class GroupLeader {
         this.snapshots = snapshots;
         this.replica = controller.replica();
         this.configuredTable = configuredTable;
+        this.reapEveryNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(10, Math.min(1000, replica.leaseMillis() / 4)));
+        this.lastReapNanos = System.nanoTime() - reapEveryNanos;
+    }
+
+    /**
+     * Expires the leases that ran out (every quarter lease, at most every second), once this replica has applied
+     * every renewal the log holds: another member acknowledged those, so they must count.
+     */
+    private void reapLeases() throws Exception {
+        long now = System.nanoTime();
+        if (now - lastReapNanos < reapEveryNanos || replica.expiredApplications().isEmpty()) {
+            return;
+        }
+        if (!log.applyEverythingWritten(500)) {
+            return; // behind the log: decide next round
+        }
+        lastReapNanos = now;
+        Map<String, String> expired = LeaseReaper.reap(replica, log);
+        if (!expired.isEmpty()) {
+            LOG.info("controller group: leases of {} ran out", expired.keySet());
+        }
     }
 
     /** One round of the leader's duties (the member calls it while it leads and has caught up with the log). */
@@ -51,10 +74,7 @@ final class GroupLeader {
             LevelAssignment a = replica.planLevels(models).levels();
             log.write(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), models));
         }
-        Map<String, String> expired = LeaseReaper.reap(replica, log);
-        if (!expired.isEmpty()) {
-            LOG.info("controller group: leases of {} ran out", expired.keySet());
-        }
+        reapLeases();
         ZkSnapshots.Snapshot s = log.takeCaptured();
         if (s != null) {
             snapshots.write(s);

@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +18,7 @@ import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -23,10 +27,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which switches this member programs. Every live member (an ephemeral node under {@code /members}) computes the
- * same target owner per switch by rendezvous hashing over the members, so a join or a death moves only the
- * switches that must move. Who may actually program a switch is decided by a claim: the ephemeral node
- * {@code /owners/SWITCH}, created by one session at a time.
+ * Which switches this member programs. Every live member (an ephemeral node {@code /members/ID@SESSION}) computes
+ * the same target owner per switch from the members' ids ({@link SwitchSplit}: rendezvous hashing with bounded
+ * loads). Who may actually program a switch is decided by a claim: the ephemeral node {@code /owners/SWITCH},
+ * created by one session at a time.
+ *
+ * <p>A member's node carries its session in its name, so a member whose session was replaced (after LOST, or a
+ * process restarted at once) is present under its new node while the old one lingers until the servers expire it:
+ * the set of ids, and so the split, does not change when the old node goes. Claims and member nodes of this
+ * process's own earlier sessions are replaced at once in one transaction (that session stopped programming when
+ * it was cut off), instead of waiting for the servers to expire them.
  *
  * <p>The fence, which keeps two members from ever programming one switch: a member programs a switch only while it
  * holds its claim and is connected. Handing a switch over, it stops programming (and waits for a push in flight)
@@ -58,6 +68,12 @@ final class SwitchOwnership implements AutoCloseable {
     private volatile boolean connected = true;
     private volatile boolean running = true;
     private long session;
+    /** This process's earlier sessions: their claims and member node are ours to replace. */
+    private final Set<Long> pastSessions = new HashSet<>();
+    /** The member node of the current session (its data: the last log sequence applied here). */
+    private volatile String memberNode;
+    private volatile SortedSet<String> memberIds = new TreeSet<>();
+    private volatile SortedMap<String, String> targets = new TreeMap<>();
 
     SwitchOwnership(CuratorFramework zk, String root, String id, SortedSet<String> switches, Recomputer recomputer,
                     Consumer<String> repush, BooleanSupplier caughtUp, OwnershipListener listener) {
@@ -87,6 +103,21 @@ final class SwitchOwnership implements AutoCloseable {
     /** Switches programmed now. */
     Set<String> programming() {
         return Set.copyOf(programming);
+    }
+
+    /** The live members' ids, as last read. */
+    SortedSet<String> members() {
+        return memberIds;
+    }
+
+    /** switch → the member meant to own it, as last computed. */
+    SortedMap<String, String> targets() {
+        return targets;
+    }
+
+    /** The current session's member node, relative to the group's namespace; null before it exists. */
+    String memberNode() {
+        return memberNode;
     }
 
     /** Connection lost or suspended: stop programming everything now, before the servers can expire the claims. */
@@ -143,20 +174,28 @@ final class SwitchOwnership implements AutoCloseable {
         ZooKeeper z = zk.getZookeeperClient().getZooKeeper();
         long current = z.getSessionId();
         if (current != session) {
-            // a new session: every claim and the membership of the old one are gone with it
+            // a new session: the old one's claims are no longer held by this handle (replaced when taken again)
+            if (session != 0) {
+                pastSessions.add(session);
+            }
             claims.clear();
             session = current;
+            memberNode = null;
         }
-        if (z.exists(root + ZkPaths.member(id), false) == null) {
-            z.create(root + ZkPaths.member(id), "-1".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                    CreateMode.EPHEMERAL);
+        if (memberNode == null) {
+            join(z, current);
         }
-        List<String> members = zk.getChildren().usingWatcher(wakeOnChange).forPath(ZkPaths.MEMBERS);
-        LOG.debug("member {}: members {}, programming {} switches, caught up {}", id, members, programming.size(),
+        List<String> nodes = zk.getChildren().usingWatcher(wakeOnChange).forPath(ZkPaths.MEMBERS);
+        SortedSet<String> ids = new TreeSet<>();
+        nodes.forEach(n -> ids.add(ZkPaths.memberIdOf(n)));
+        SortedMap<String, String> split = SwitchSplit.targets(switches, ids);
+        memberIds = ids;
+        targets = split;
+        LOG.debug("member {}: members {}, programming {} switches, caught up {}", id, ids, programming.size(),
                 caughtUp.getAsBoolean());
         long t0 = System.nanoTime();
         for (String sw : switches) {
-            boolean mine = id.equals(target(sw, members));
+            boolean mine = id.equals(split.get(sw));
             if (mine && caughtUp.getAsBoolean()) {
                 take(z, sw);
             } else if (!mine && claims.contains(sw)) {
@@ -165,6 +204,27 @@ final class SwitchOwnership implements AutoCloseable {
         }
         LOG.debug("member {}: reconciled in {} ms, programming {}", id, (System.nanoTime() - t0) / 1_000_000,
                 programming.size());
+    }
+
+    /**
+     * Creates this session's member node; in the same transaction, deletes the nodes of this process's earlier
+     * sessions, so the group never sees this member leave.
+     */
+    private void join(ZooKeeper z, long current) throws Exception {
+        String node = ZkPaths.memberNode(id, current);
+        if (z.exists(root + node, false) == null) {
+            List<Op> ops = new ArrayList<>();
+            for (String child : z.getChildren(root + ZkPaths.MEMBERS, false)) {
+                Stat st = z.exists(root + ZkPaths.MEMBERS + "/" + child, false);
+                if (st != null && pastSessions.contains(st.getEphemeralOwner())) {
+                    ops.add(Op.delete(root + ZkPaths.MEMBERS + "/" + child, st.getVersion()));
+                }
+            }
+            ops.add(Op.create(root + node, "-1".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.EPHEMERAL));
+            z.multi(ops);
+        }
+        memberNode = node;
     }
 
     private void take(ZooKeeper z, String sw) throws Exception {
@@ -179,6 +239,16 @@ final class SwitchOwnership implements AutoCloseable {
                     wake(); // gone meanwhile: try again
                 } else if (st.getEphemeralOwner() == z.getSessionId()) {
                     claims.add(sw); // ours already (a create whose answer was lost)
+                } else if (pastSessions.contains(st.getEphemeralOwner())) {
+                    // this process's earlier session: it stopped programming when it was cut off, so the claim is
+                    // moved to this session now rather than after the servers expire that session (a session
+                    // timeout with no one programming the switch)
+                    z.multi(List.of(Op.delete(root + ZkPaths.owner(sw), st.getVersion()),
+                            Op.create(root + ZkPaths.owner(sw), id.getBytes(StandardCharsets.UTF_8),
+                                    ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL)));
+                    claims.add(sw);
+                    LOG.info("member {} moved its claim on switch {} from its earlier session 0x{}", id, sw,
+                            Long.toHexString(st.getEphemeralOwner()));
                 } else {
                     return; // its previous owner still holds it: the watch wakes us when that claim goes
                 }
@@ -219,34 +289,6 @@ final class SwitchOwnership implements AutoCloseable {
                 // already gone
             }
         }
-    }
-
-    /** The member that should own a switch: highest rendezvous score, ties to the smaller name. */
-    static String target(String sw, List<String> members) {
-        String best = null;
-        long bestScore = 0;
-        for (String m : members) {
-            long score = score(sw, m);
-            if (best == null || Long.compareUnsigned(score, bestScore) > 0
-                    || (score == bestScore && m.compareTo(best) < 0)) {
-                best = m;
-                bestScore = score;
-            }
-        }
-        return best;
-    }
-
-    /** FNV-1a over "switch \n member", then a final mix: stable across JVMs and versions. */
-    static long score(String sw, String member) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : (sw + '\n' + member).getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        return h;
     }
 
     private static void sleepQuietly(long ms) {

@@ -1,6 +1,7 @@
 package io.saba.controller.group;
 
 import io.saba.controller.GroupMembership;
+import io.saba.controller.GroupView;
 import io.saba.controller.SabaController;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.StateLog;
@@ -9,6 +10,8 @@ import io.saba.core.topology.Topology;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +29,11 @@ import org.slf4j.LoggerFactory;
  * follows ({@link ZkStateLog}), the switches it programs ({@link SwitchOwnership}), and, while a Curator
  * {@link LeaderLatch} elects it, the leader's duties ({@link GroupLeader}: table, level plan, lease expiry,
  * snapshots, {@link ZkSnapshots}). This class connects them to one ZooKeeper session and runs the duty thread
- * (renewal flushes and the member's progress for everyone; the leader's duties for the leader).
+ * (the member's progress for everyone; the leader's duties for the leader).
+ *
+ * <p>Leases do not run while a member is cut off: when it reaches ZooKeeper again it gives every application in
+ * its replica a fresh lease, as a lone controller does after a restart. Heartbeats could not be logged meanwhile,
+ * so a leader that came back first would otherwise expire applications that kept heartbeating all along.
  */
 public final class ZkControllerGroup implements GroupMembership {
     private static final Logger LOG = LoggerFactory.getLogger(ZkControllerGroup.class);
@@ -40,9 +47,11 @@ public final class ZkControllerGroup implements GroupMembership {
     private LeaderLatch latch;
     private GroupLeader leader;
     private ScheduledExecutorService duties;
-    private long leaseMillis;
+    private SabaController controller;
+    /** The session timeout the servers granted at the last connection (the view shows it while cut off too). */
+    private volatile int grantedSessionMillis;
     private long publishedApplied = -2;
-    private long lastRenewFlush;
+    private String publishedTo;
 
     /**
      * @param topology every member's topology (the same everywhere): its switches are split among the members
@@ -76,7 +85,7 @@ public final class ZkControllerGroup implements GroupMembership {
 
     @Override
     public void join(SabaController controller, ModelCatalog configured) {
-        this.leaseMillis = controller.replica().leaseMillis();
+        this.controller = controller;
         int sessionMs = (int) settings.sessionTimeout().toMillis();
         zk = CuratorFrameworkFactory.builder().connectString(settings.connect()).namespace(settings.namespace())
                 .sessionTimeoutMs(sessionMs).connectionTimeoutMs(Math.min(sessionMs, 15_000))
@@ -90,6 +99,14 @@ public final class ZkControllerGroup implements GroupMembership {
             if (!zk.blockUntilConnected(Math.max(15_000, sessionMs), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("cannot reach ZooKeeper at " + settings.connect() + " (group zk://"
                         + settings.connect() + "/" + settings.namespace() + ")");
+            }
+            int granted = zk.getZookeeperClient().getZooKeeper().getSessionTimeout();
+            grantedSessionMillis = granted;
+            if (granted != sessionMs) {
+                // the servers clamp a session to 2–20 of their ticks: the take-over time follows what they grant
+                LOG.warn("member {}: ZooKeeper granted a session timeout of {} ms, not the {} ms asked for (servers"
+                        + " allow 2 to 20 of their ticks); a crashed member's switches wait that long", settings.id(),
+                        granted, sessionMs);
             }
             for (String p : List.of(ZkPaths.LOG, ZkPaths.MEMBERS, ZkPaths.OWNERS, ZkPaths.SNAPSHOTS)) {
                 try {
@@ -111,6 +128,13 @@ public final class ZkControllerGroup implements GroupMembership {
             leader = new GroupLeader(settings.id(), log, snapshots, controller, LogRequest.Table.of(configured));
             latch = new LeaderLatch(zk, ZkPaths.LEADER, settings.id());
             latch.start();
+            controller.describeGroup(this::view);
+            controller.metrics().gauge("saba_group_leader", () -> isLeader() ? 1 : 0);
+            controller.metrics().gauge("saba_group_members", () -> ownership.members().size());
+            controller.metrics().gauge("saba_group_switches_programmed", () -> ownership.programming().size());
+            controller.metrics().gauge("saba_group_switches_meant", () -> ownership.targets().values().stream()
+                    .filter(settings.id()::equals).count());
+            controller.metrics().ratioGauge("saba_group_split_imbalance", () -> view().imbalance());
             duties = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "saba-group-duties-" + settings.id());
                 t.setDaemon(true);
@@ -139,10 +163,15 @@ public final class ZkControllerGroup implements GroupMembership {
             LOG.warn("member {}: ZooKeeper connection {}; not programming the fabric until it is back",
                     settings.id(), state);
         } else if (state.isConnected()) {
+            if (controller != null) {
+                // heartbeats could not reach the log while cut off: leases start again from now
+                controller.replica().renewAll();
+            }
             log.connected(true);
             if (ownership != null) {
                 ownership.reconnected();
             }
+            LOG.info("member {}: ZooKeeper connection {}", settings.id(), state);
         }
     }
 
@@ -160,6 +189,23 @@ public final class ZkControllerGroup implements GroupMembership {
         return latch != null && latch.hasLeadership();
     }
 
+    /** This member's view of the group: who leads, the members, what it programs, the split. */
+    public GroupView view() {
+        String leaderId = "";
+        if (isLeader()) {
+            leaderId = settings.id();
+        } else if (latch != null && log.isConnected()) {
+            try {
+                leaderId = latch.getLeader().getId();
+            } catch (Exception e) {
+                // no leader known now
+            }
+        }
+        return new GroupView(settings.id(), leaderId, ownership == null ? new TreeSet<>() : ownership.members(),
+                new TreeSet<>(programming()), ownership == null ? new TreeMap<>() : ownership.targets(),
+                grantedSessionMillis);
+    }
+
     /** Times this member rebuilt its replica from the group's snapshot (joining after a trim, or after LOST). */
     public long snapshotsLoaded() {
         return log.snapshotsLoaded();
@@ -170,23 +216,18 @@ public final class ZkControllerGroup implements GroupMembership {
         return log.applied();
     }
 
-    /** Renewal flushes and this member's progress for everyone; the leader's duties for the leader. */
+    /** This member's progress for everyone; the leader's duties for the leader. */
     private void duties() {
         try {
             if (!log.isConnected()) {
                 return;
             }
-            long now = System.nanoTime();
-            long renewEvery = Math.max(50, Math.min(1_000, leaseMillis / 6));
-            if (now - lastRenewFlush >= TimeUnit.MILLISECONDS.toNanos(renewEvery) && log.hasRenewals()) {
-                lastRenewFlush = now;
-                log.flushRenewals();
-            }
             long applied = log.applied();
-            if (applied != publishedApplied && zk.checkExists().forPath(ZkPaths.member(settings.id())) != null) {
-                zk.setData().forPath(ZkPaths.member(settings.id()), Long.toString(applied)
-                        .getBytes(StandardCharsets.UTF_8));
+            String node = ownership.memberNode();
+            if (node != null && (applied != publishedApplied || !node.equals(publishedTo))) {
+                zk.setData().forPath(node, Long.toString(applied).getBytes(StandardCharsets.UTF_8));
                 publishedApplied = applied;
+                publishedTo = node;
             }
             if (latch != null && latch.hasLeadership() && log.caughtUp()) {
                 leader.lead();

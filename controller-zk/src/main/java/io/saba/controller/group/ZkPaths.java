@@ -5,7 +5,10 @@ final class ZkPaths {
     /** Persistent-sequential entries {@code e-NNNNNNNNNN}; the node's data is the last trimmed sequence. */
     static final String LOG = "/log";
     static final String ENTRY_PREFIX = LOG + "/e-";
-    /** One ephemeral node per live member; its data is the last log sequence the member applied. */
+    /**
+     * One ephemeral node per live member session, {@code ID@SESSION}; its data is the last log sequence the member
+     * applied.
+     */
     static final String MEMBERS = "/members";
     /** One ephemeral claim per switch, held by the member programming it. */
     static final String OWNERS = "/owners";
@@ -18,8 +21,15 @@ final class ZkPaths {
     private ZkPaths() {
     }
 
-    static String member(String id) {
-        return MEMBERS + "/" + id;
+    /** A member's node for one session: {@code /members/ID@SESSION} (ids contain no '/'). */
+    static String memberNode(String id, long session) {
+        return MEMBERS + "/" + id + "@" + Long.toHexString(session);
+    }
+
+    /** The member id a child of {@code /members} names. */
+    static String memberIdOf(String child) {
+        int at = child.lastIndexOf('@');
+        return at < 0 ? child : child.substring(0, at);
     }
 
     static String owner(String sw) {

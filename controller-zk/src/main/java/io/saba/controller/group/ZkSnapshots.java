@@ -68,7 +68,11 @@ final class ZkSnapshots {
     private void trim(long snapshotSeq) throws Exception {
         long upTo = snapshotSeq;
         for (String m : zk.getChildren().forPath(ZkPaths.MEMBERS)) {
-            upTo = Math.min(upTo, readLong(zk.getData().forPath(ZkPaths.member(m)), -1));
+            try {
+                upTo = Math.min(upTo, readLong(zk.getData().forPath(ZkPaths.MEMBERS + "/" + m), -1));
+            } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
+                // a session that ended since the listing: nothing of it to wait for
+            }
         }
         if (upTo <= readLong(zk.getData().forPath(ZkPaths.LOG), -1)) {
             return;

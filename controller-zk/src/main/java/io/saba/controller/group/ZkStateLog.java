@@ -6,7 +6,6 @@ import io.saba.controller.log.Replica;
 import io.saba.controller.log.StateLog;
 import io.saba.controller.state.ControllerException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -45,7 +44,6 @@ final class ZkStateLog implements StateLog {
     private final BlockingQueue<Pending> submissions = new ArrayBlockingQueue<>(100_000);
     private final Map<String, List<Pending>> waiting = new ConcurrentHashMap<>();
     private final Map<Long, byte[]> written = new ConcurrentHashMap<>();
-    private final Map<String, String> renewals = new ConcurrentHashMap<>();
     private final AtomicLong nonces = new AtomicLong();
     private final Semaphore followerWake = new Semaphore(0);
     private final Watcher wakeFollower = e -> wakeFollower();
@@ -116,6 +114,28 @@ final class ZkStateLog implements StateLog {
         return applied;
     }
 
+    /**
+     * Waits until this replica has applied every entry the log holds now (the leader calls it before it expires
+     * leases, so that no renewal another member has acknowledged is missing from the decision).
+     *
+     * @return false if the follower did not get there within the wait
+     */
+    boolean applyEverythingWritten(long waitMillis) throws Exception {
+        long tail = -1;
+        for (String c : zk.getChildren().forPath(ZkPaths.LOG)) {
+            tail = Math.max(tail, ZkPaths.sequenceOf(c));
+        }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (applied < tail) {
+            if (System.nanoTime() > end) {
+                return false;
+            }
+            wakeFollower();
+            Thread.sleep(2);
+        }
+        return true;
+    }
+
     /** Entries applied since the last snapshot was written. */
     long entriesSinceSnapshot() {
         return entriesApplied.get();
@@ -162,21 +182,15 @@ final class ZkStateLog implements StateLog {
         }
     }
 
-    /** Heartbeats are answered by the member that takes them and passed on in batches ({@link #flushRenewals}). */
+    /**
+     * A heartbeat taken here counts once it is in the log, where the leader, who expires leases, sees it: it is
+     * written like any call (group commit puts the heartbeats waiting at one moment in one entry), and the call
+     * fails as unavailable when the log cannot take it, so a member never acknowledges a renewal the group may
+     * not see.
+     */
     @Override
     public void renewed(String appId, String tenant) {
-        renewals.put(appId, tenant);
-    }
-
-    boolean hasRenewals() {
-        return !renewals.isEmpty();
-    }
-
-    /** Logs the renewals taken here since the last flush, as one request. */
-    void flushRenewals() {
-        Map<String, String> batch = new HashMap<>(renewals);
-        batch.forEach(renewals::remove);
-        submit(new LogRequest.Renew(batch));
+        write(new LogRequest.Renew(Map.of(appId, tenant)));
     }
 
     private void writeLoop() {

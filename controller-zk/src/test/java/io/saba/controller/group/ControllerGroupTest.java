@@ -8,13 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.client.AppSpec;
-import io.saba.client.ClientConfig;
-import io.saba.client.SabaApplication;
-import io.saba.client.SabaClient;
-import io.saba.wire.Transport;
 import io.saba.controller.state.AppView;
 import io.saba.wire.ConnectionKey;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,69 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class ControllerGroupTest {
     private static final Duration CONVERGE = Duration.ofSeconds(60);
-    private static final String[] WORKLOADS = {"lr", "pr", "svm", "wc", "sort", "unknown-etl"};
-
-    /** Drives a client: registers applications, then opens and closes connections between the 16 hosts. */
-    private static final class Driver {
-        final SabaClient client;
-        final List<SabaApplication> apps = new ArrayList<>();
-        final Map<String, Set<ConnectionKey>> open = new HashMap<>();
-        private int next;
-
-        Driver(String targets, int apps) {
-            client = SabaClient.connect(ClientConfig.defaults(targets).withBackoff(Duration.ofMillis(50),
-                    Duration.ofMillis(500)));
-            for (int i = 0; i < apps; i++) {
-                SabaApplication a = client.register(new AppSpec("app-" + i, WORKLOADS[i % WORKLOADS.length], "test",
-                        "u", 0));
-                this.apps.add(a);
-                open.put("app-" + i, new HashSet<>());
-            }
-        }
-
-        /** One step: open a connection, and close an older one every third step. */
-        void step() {
-            int n = next++;
-            SabaApplication a = apps.get(n % apps.size());
-            int src = 1 + (n * 7) % 16;
-            int dst = 1 + (n * 7 + 5 + n % 9) % 16;
-            if (src == dst) {
-                dst = dst % 16 + 1;
-            }
-            InetSocketAddress s = new InetSocketAddress("10.0.0." + src, 20_000 + n);
-            InetSocketAddress d = new InetSocketAddress("10.0.0." + dst, 7337);
-            a.connectionOpened(s, d, Transport.TCP);
-            open.get(a.spec().appId()).add(new ConnectionKey(s.getAddress().getHostAddress(), s.getPort(),
-                    d.getAddress().getHostAddress(), d.getPort(), Transport.TCP));
-            if (n % 3 == 2) {
-                int m = n - 2;
-                SabaApplication b = apps.get(m % apps.size());
-                ConnectionKey k = open.get(b.spec().appId()).stream()
-                        .filter(c -> c.srcPort() == 20_000 + m).findFirst().orElseThrow();
-                b.connectionClosed(new InetSocketAddress(k.srcIp(), k.srcPort()),
-                        new InetSocketAddress(k.dstIp(), k.dstPort()), Transport.TCP);
-                open.get(b.spec().appId()).remove(k);
-            }
-        }
-
-        void steps(int count, long pauseMillis) throws InterruptedException {
-            for (int i = 0; i < count; i++) {
-                step();
-                if (pauseMillis > 0) {
-                    Thread.sleep(pauseMillis);
-                }
-            }
-        }
-
-        /** The client's picture as the controller should hold it. */
-        Map<String, Set<ConnectionKey>> expected() {
-            Map<String, Set<ConnectionKey>> out = new TreeMap<>();
-            open.forEach((k, v) -> out.put(k, new HashSet<>(v)));
-            return out;
-        }
-    }
-
-    private static Map<String, Set<ConnectionKey>> held(GroupFixture.Member m) {
+        private static Map<String, Set<ConnectionKey>> held(GroupFixture.Member m) {
         Map<String, Set<ConnectionKey>> out = new TreeMap<>();
         for (AppView a : m.controller.api().status(true).apps()) {
             out.put(a.appId(), new HashSet<>(a.open()));
@@ -110,7 +45,7 @@ class ControllerGroupTest {
     }
 
     /** Every live member holds the client's picture, and the fabric equals what a lone controller pushes for it. */
-    private static void assertConverged(GroupFixture g, Driver d) throws InterruptedException {
+    static void assertConverged(GroupFixture g, GroupDriver d) throws InterruptedException {
         Map<String, Set<ConnectionKey>> want = d.expected();
         for (GroupFixture.Member m : g.live()) {
             eventually("member " + m.id + " holds every open connection of the client", CONVERGE,
@@ -142,7 +77,7 @@ class ControllerGroupTest {
      * The fence, checked on the whole history: every push by a member falls inside an interval in which that member
      * programmed the port's switch, and two members' intervals for one switch never overlap.
      */
-    private static void assertFenced(GroupFixture g) {
+    static void assertFenced(GroupFixture g) {
         Map<String, List<long[]>> intervals = new HashMap<>(); // member|switch -> [start, stop]
         Map<String, Long> openSince = new HashMap<>();
         List<GroupFixture.Ownership> events = new ArrayList<>(g.ownership);
@@ -188,7 +123,7 @@ class ControllerGroupTest {
     @Test
     void allocationsEqualALoneControllersAndTheSwitchesAreSplit() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
-            Driver d = new Driver(g.targets(), 12);
+            GroupDriver d = new GroupDriver(g.targets(), 12);
             try {
                 d.steps(90, 0);
                 assertConverged(g, d);
@@ -211,7 +146,7 @@ class ControllerGroupTest {
     @Test
     void aMemberKilledMidStreamIsTakenOverAndNothingIsLost() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
-            Driver d = new Driver(g.targets(), 10);
+            GroupDriver d = new GroupDriver(g.targets(), 10);
             try {
                 d.steps(40, 5);
                 GroupFixture.Member victim = g.members.get(0); // the client's first address: it must move
@@ -242,7 +177,7 @@ class ControllerGroupTest {
              org.apache.curator.framework.CuratorFramework zk = org.apache.curator.framework.CuratorFrameworkFactory
                      .newClient(g.zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
             zk.start();
-            Driver d = new Driver(g.targets(), 8);
+            GroupDriver d = new GroupDriver(g.targets(), 8);
             try {
                 d.steps(60, 0);
                 // the leader snapshots every 10 s (or 1,000 entries) and trims what both members applied
@@ -272,7 +207,7 @@ class ControllerGroupTest {
     @Test
     void theGroupCarriesOnWhenAZooKeeperServerDies() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
-            Driver d = new Driver(g.targets(), 8);
+            GroupDriver d = new GroupDriver(g.targets(), 8);
             try {
                 d.steps(30, 0);
                 InstanceSpec victim = g.zk.getInstances().iterator().next();
@@ -290,7 +225,7 @@ class ControllerGroupTest {
     @Test
     void aPartitionedMemberStopsProgrammingBeforeAnotherTakesOver() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
-            Driver d = new Driver(g.targets(), 10);
+            GroupDriver d = new GroupDriver(g.targets(), 10);
             try {
                 d.steps(30, 0);
                 GroupFixture.Member cut = g.members.get(0);

@@ -37,10 +37,21 @@ final class GroupFixture implements AutoCloseable {
     /** Short sessions keep takeover tests quick; the servers' tick (250 ms) allows 0.5 s to 5 s. */
     static final Duration SESSION = Duration.ofSeconds(3);
 
+    static {
+        // a server restarted in a test can find its election port still held for a moment: it retries for a
+        // while (a second apart), and a server that fails anyway must fail the test, not exit its JVM (exit 14)
+        System.setProperty("zookeeper.electionPortBindRetry", "30");
+        org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
+    }
+
     record Ownership(String member, String sw, long nanos, boolean started) {
     }
 
     final TestingCluster zk;
+    /** How long an application keeps its registration without a heartbeat. */
+    final Duration lease;
+    /** The members' ZooKeeper session timeout ({@link #SESSION} unless a test needs another). */
+    final Duration session;
     final TopologyResolver topology = fatTree();
     final RecordingFabric fabric = new RecordingFabric();
     final List<Ownership> ownership = new CopyOnWriteArrayList<>();
@@ -68,7 +79,7 @@ final class GroupFixture implements AutoCloseable {
                 proxies.add(p);
                 connect.append(connect.length() == 0 ? "" : ",").append("127.0.0.1:").append(p.port());
             }
-            group = new ZkControllerGroup(new GroupSettings(connect.toString(), "saba-test", SESSION, id),
+            group = new ZkControllerGroup(new GroupSettings(connect.toString(), "saba-test", session, id),
                     topology.topology(), new OwnershipListener() {
                         @Override
                         public void started(String member, String sw, long nanos) {
@@ -81,7 +92,8 @@ final class GroupFixture implements AutoCloseable {
                         }
                     });
             controller = EmbeddedController.builder().topology(topology).table(catalog())
-                    .backend(fabric.backendFor(id), true).leaseTimeout(Duration.ofSeconds(60)).group(group).build();
+                    .backend(fabric.backendFor(id), true).leaseTimeout(lease).group(group)
+                    .http(new java.net.InetSocketAddress("127.0.0.1", 0)).build();
             controller.start();
             target = controller.target();
             dead = false;
@@ -117,10 +129,25 @@ final class GroupFixture implements AutoCloseable {
     }
 
     GroupFixture(int members) throws Exception {
+        this(members, Duration.ofSeconds(60));
+    }
+
+    GroupFixture(int members, Duration lease) throws Exception {
+        this(members, lease, SESSION);
+    }
+
+    GroupFixture(int members, Duration lease, Duration session) throws Exception {
+        this(members, lease, session, 250);
+    }
+
+    /** @param tickMillis the servers' tick: sessions may last 2 to 20 ticks */
+    GroupFixture(int members, Duration lease, Duration session, int tickMillis) throws Exception {
+        this.lease = lease;
+        this.session = session;
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             File dir = Files.createTempDirectory("saba-zk").toFile();
-            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, 250, 200));
+            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, tickMillis, 200));
         }
         zk = new TestingCluster(specs);
         try {
@@ -134,6 +161,14 @@ final class GroupFixture implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Adds and starts one more member. */
+    Member join(String id) throws Exception {
+        Member m = new Member(id);
+        members.add(m);
+        m.start();
+        return m;
     }
 
     List<Member> live() {

@@ -47,8 +47,9 @@ final class ZkProxy implements AutoCloseable {
 
     private void accept() {
         while (!closed) {
+            Socket in = null;
             try {
-                Socket in = server.accept();
+                in = server.accept();
                 sockets.add(in);
                 if (cut) {
                     pump(in, null); // accept, then swallow: a black hole
@@ -61,6 +62,9 @@ final class ZkProxy implements AutoCloseable {
                 pump(out, in);
             } catch (IOException e) {
                 // closed, or the server is down: the client sees a failed connection, as it would
+                if (in != null) {
+                    quietlyClose(in);
+                }
             }
         }
     }
