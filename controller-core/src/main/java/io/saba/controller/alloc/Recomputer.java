@@ -270,9 +270,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
                 }
                 continue;
             }
-            // outside the controller's lock: the snapshot is a copy
-            PortAllocation a = allocator.allocatePort(port, queuesOf.applyAsInt(port), e.getValue(), snap.plan());
+            // outside the controller's lock: the snapshot is a copy; the solver starts from the port's last answer
             PortAllocation before = current.get(port);
+            PortAllocation a = allocator.allocatePort(port, queuesOf.applyAsInt(port), e.getValue(), snap.plan(),
+                    before);
             if (before == null || !sameSwitchConfig(before, a)) {
                 changed.add(a);
             } else {

@@ -11,14 +11,28 @@ import java.util.List;
 final class Relaxation {
     final double[] x;
     final double lowerBound;
+    /** The multiplier the items were balanced at (NaN when every item is pinned to its bounds). */
+    final double lambda;
 
-    private Relaxation(double[] x, double lowerBound) {
+    private Relaxation(double[] x, double lowerBound, double lambda) {
         this.x = x;
         this.lowerBound = lowerBound;
+        this.lambda = lambda;
     }
 
     /** @return the relaxed optimum, or null if the items' bounds cannot meet the capacity */
     static Relaxation solve(List<Item> items, double capacity) {
+        return solve(items, capacity, Double.NaN);
+    }
+
+    /**
+     * @param lambdaHint where to start the search on λ, typically the multiplier of the same port before one
+     *                   application arrived or left (NaN or outside the bracket: start at equal shares); the
+     *                   stopping rule is the same either way, so the hint changes the steps, not the answer's
+     *                   accuracy
+     * @return the relaxed optimum, or null if the items' bounds cannot meet the capacity
+     */
+    static Relaxation solve(List<Item> items, double capacity, double lambdaHint) {
         double minTotal = 0;
         double maxTotal = 0;
         double minSlope = Double.POSITIVE_INFINITY;
@@ -38,11 +52,11 @@ final class Relaxation {
             for (int i = 0; i < x.length; i++) {
                 x[i] = items.get(i).lo;
             }
-            return of(items, x);
+            return of(items, x, Double.NaN);
         }
         double a = minSlope - 1 - Math.abs(minSlope);
         double b = maxSlope + 1 + Math.abs(maxSlope);
-        double lambda = firstGuess(items, capacity, a, b);
+        double lambda = lambdaHint > a && lambdaHint < b ? lambdaHint : firstGuess(items, capacity, a, b);
         double previousResidual = Double.POSITIVE_INFINITY;
         for (int iter = 0; iter < 400; iter++) {
             double total = 0;
@@ -57,7 +71,7 @@ final class Relaxation {
                 }
             }
             if (Math.abs(total - capacity) <= 1e-14 * capacity) {
-                return of(items, x);
+                return of(items, x, lambda);
             }
             if (total < capacity) {
                 a = lambda;
@@ -114,18 +128,17 @@ final class Relaxation {
             tb += it.count * xb[i];
         }
         double theta = tb > ta ? Math.min(1, Math.max(0, (capacity - ta) / (tb - ta))) : 0;
-        double[] x = new double[xa.length];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = xa[i] + theta * (xb[i] - xa[i]);
+        for (int i = 0; i < xa.length; i++) {
+            xa[i] += theta * (xb[i] - xa[i]);
         }
-        return of(items, x);
+        return of(items, xa, 0.5 * (a + b));
     }
 
-    private static Relaxation of(List<Item> items, double[] x) {
+    private static Relaxation of(List<Item> items, double[] x, double lambda) {
         double bound = 0;
         for (int i = 0; i < x.length; i++) {
             bound += items.get(i).count * items.get(i).envelope.value(x[i]);
         }
-        return new Relaxation(x, bound);
+        return new Relaxation(x, bound, lambda);
     }
 }
