@@ -1,5 +1,6 @@
 package io.saba.core.solve;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -86,6 +87,22 @@ final class Relaxation {
             previousResidual = residual;
             if (!(next > a && next < b)) {
                 next = 0.5 * (a + b);
+                if (derivative == 0) {
+                    // No application sits on a curved stretch (linear models, k = 1, always): the total is flat
+                    // here and moves only where a minimiser jumps, at a kink of its envelope. Bisecting the reals
+                    // would take ~50 halvings to close in on that jump; bisect over the kinks instead, and once
+                    // none is left inside (a, b), interpolate across the jump at its end.
+                    double kink = middleKink(items, a, b);
+                    if (!Double.isNaN(kink)) {
+                        next = kink;
+                    } else {
+                        double flatTotal = flatTotal(items, next);
+                        if (!Double.isNaN(flatTotal)) {
+                            return flatTotal < capacity ? interpolate(items, next, b, capacity)
+                                    : interpolate(items, a, next, capacity);
+                        }
+                    }
+                }
             }
             if (next == a || next == b || b - a <= 1e-15 * Math.max(1, Math.abs(lambda))) {
                 break; // the bracket cannot shrink further: the total jumps across the capacity at λ
@@ -93,6 +110,49 @@ final class Relaxation {
             lambda = next;
         }
         return interpolate(items, a, b, capacity);
+    }
+
+    /**
+     * The middle one of the envelopes' kinks strictly inside (a, b), NaN if none: where E'(lo+), E'(hi−) or a
+     * bridge's slope lie, the only places a minimiser of E(x) − λx jumps or starts to move.
+     */
+    private static double middleKink(List<Item> items, double a, double b) {
+        double[] kinks = new double[3 * items.size()];
+        int n = 0;
+        for (Item it : items) {
+            ConvexEnvelope e = it.envelope;
+            n = addInside(kinks, n, e.slopeLo, a, b);
+            n = addInside(kinks, n, e.slopeHi, a, b);
+            n = addInside(kinks, n, e.slope, a, b); // NaN without a bridge: never inside
+        }
+        if (n == 0) {
+            return Double.NaN;
+        }
+        Arrays.sort(kinks, 0, n);
+        return kinks[n / 2];
+    }
+
+    private static int addInside(double[] kinks, int n, double k, double a, double b) {
+        if (k > a && k < b) {
+            kinks[n++] = k;
+        }
+        return n;
+    }
+
+    /**
+     * The total Σ count·x at λ if no item is on a curved stretch there (every x at a bound or a bridge end, so
+     * with no kink nearby it stays put as λ moves), NaN otherwise.
+     */
+    private static double flatTotal(List<Item> items, double lambda) {
+        double total = 0;
+        for (Item it : items) {
+            double x = it.envelope.argminShifted(lambda, false);
+            if (it.envelope.curvature(x) > 0) {
+                return Double.NaN;
+            }
+            total += it.count * x;
+        }
+        return total;
     }
 
     /**
