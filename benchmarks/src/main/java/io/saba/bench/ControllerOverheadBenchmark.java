@@ -137,17 +137,31 @@ public final class ControllerOverheadBenchmark {
         return models;
     }
 
-    /** One scenario's per-port state, as a controller holds it: who crosses each port, and its last multiplier. */
+    /** One port as a controller holds it: applications per model, its queue count, its last multiplier. */
+    private static final class PortState {
+        final PortId port;
+        final int[] counts;
+        final int queues;
+        double lambda = Double.NaN;
+
+        PortState(PortId port, int[] counts, int queues) {
+            this.port = port;
+            this.counts = counts;
+            this.queues = queues;
+        }
+    }
+
+    /** One scenario's state: who crosses each port, and each port's {@link PortState}. */
     private static final class State {
         final Map<PortId, BitSet> appsOnPort;
-        final Map<PortId, int[]> modelCounts;
-        final Map<PortId, Double> lambda = new HashMap<>();
+        final Map<PortId, PortState> ports = new HashMap<>();
         final List<Application> apps;
 
-        State(Map<PortId, BitSet> appsOnPort, Map<PortId, int[]> modelCounts, List<Application> apps) {
+        State(Map<PortId, BitSet> appsOnPort, Map<PortId, int[]> modelCounts, List<Application> apps,
+              Map<PortId, Integer> queues) {
             this.appsOnPort = appsOnPort;
-            this.modelCounts = modelCounts;
             this.apps = apps;
+            modelCounts.forEach((p, c) -> ports.put(p, new PortState(p, c, queues.get(p))));
         }
     }
 
@@ -177,8 +191,8 @@ public final class ControllerOverheadBenchmark {
             }
             long t0 = System.nanoTime();
             Map<PortId, BitSet> appsOnPort = place(appCount, hosts, rnd);
-            State state = new State(appsOnPort, countModels(appsOnPort, apps, models), apps);
-            state.modelCounts.keySet().forEach(p -> queues.computeIfAbsent(p, topology::queues));
+            appsOnPort.keySet().forEach(p -> queues.computeIfAbsent(p, topology::queues));
+            State state = new State(appsOnPort, countModels(appsOnPort, apps, models), apps, queues);
             double pathMs = (System.nanoTime() - t0) / 1e6;
 
             long t1 = System.nanoTime();
@@ -192,7 +206,7 @@ public final class ControllerOverheadBenchmark {
             for (int m = 0; m < models.size(); m++) {
                 levelOfModel[m] = plan.levelOf(workload(m));
             }
-            long planned = planAll(allocator, state, queues, models, levelOfModel, plan, s.threads());
+            long planned = planAll(allocator, state, models, levelOfModel, plan, s.threads());
             double planMs = (System.nanoTime() - t1) / 1e6;
             double planCpuMs = (THREADS.getCurrentThreadCpuTime() - c1) / 1e6;
             if (planned != appsOnPort.size()) {
@@ -275,8 +289,8 @@ public final class ControllerOverheadBenchmark {
                 int m = models.indexOf(app.model());
                 for (PortId p : changed) {
                     state.appsOnPort.computeIfAbsent(p, x -> new BitSet()).set(id);
-                    state.modelCounts.computeIfAbsent(p, x -> new int[models.size()])[m]++;
-                    queues.computeIfAbsent(p, topology::queues);
+                    state.ports.computeIfAbsent(p, x -> new PortState(x, new int[models.size()],
+                            queues.computeIfAbsent(x, topology::queues))).counts[m]++;
                 }
             } else {
                 int id = leaver(state, rnd);
@@ -290,14 +304,13 @@ public final class ControllerOverheadBenchmark {
                     if (p.getValue().get(id)) {
                         p.getValue().clear(id);
                         changed.add(p.getKey());
-                        state.modelCounts.get(p.getKey())[m]--;
+                        state.ports.get(p.getKey()).counts[m]--;
                     }
                 }
                 changed.removeIf(p -> {
                     if (state.appsOnPort.get(p).isEmpty()) { // nobody left: the port is released, not planned
                         state.appsOnPort.remove(p);
-                        state.modelCounts.remove(p);
-                        state.lambda.remove(p);
+                        state.ports.remove(p);
                         return true;
                     }
                     return false;
@@ -305,12 +318,14 @@ public final class ControllerOverheadBenchmark {
                 state.apps.set(id, null);
             }
             samples.ports += changed.size();
+            List<PortState> touched = new ArrayList<>(changed.size());
+            changed.forEach(p -> touched.add(state.ports.get(p)));
             boolean warmFirst = (e / 2) % 2 == 0;
             for (int pass = 0; pass < 2; pass++) {
                 boolean warm = (pass == 0) == warmFirst;
                 long c0 = THREADS.getCurrentThreadCpuTime();
-                for (PortId p : changed) {
-                    plan(allocator, p, state, queues.get(p), models, levelOfModel, plan, warm);
+                for (PortState p : touched) {
+                    plan(allocator, p, models, levelOfModel, plan, warm);
                 }
                 double ms = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
                 (warm ? samples.warm : samples.cold).add(ms);
@@ -388,28 +403,20 @@ public final class ControllerOverheadBenchmark {
     }
 
     /** Plans every port, on {@code threads} threads (ports are independent: the paper's ground for distribution). */
-    private long planAll(Allocator allocator, State state, Map<PortId, Integer> queues, List<SensitivityModel> models,
+    private long planAll(Allocator allocator, State state, List<SensitivityModel> models,
                          int[] levelOfModel, LevelPlan plan, int threads) {
-        List<PortId> ports = new ArrayList<>(state.modelCounts.keySet());
+        List<PortState> ports = new ArrayList<>(state.ports.values());
         if (threads <= 1) {
             long n = 0;
-            for (PortId p : ports) {
-                n += plan(allocator, p, state, queues.get(p), models, levelOfModel, plan, false) ? 1 : 0;
+            for (PortState p : ports) {
+                n += plan(allocator, p, models, levelOfModel, plan, false) ? 1 : 0;
             }
             return n;
         }
-        Map<PortId, Double> lambdas = new java.util.concurrent.ConcurrentHashMap<>();
-        try {
-            long n = pool(threads).submit(() -> ports.parallelStream()
-                    .filter(p -> {
-                        QueuePlan q = planPort(allocator, p, state.modelCounts.get(p), queues.get(p), models,
-                                levelOfModel, plan, Double.NaN);
-                        lambdas.put(p, q.shares().lambda());
-                        return true;
-                    })
+        try { // each port's state is written by the one thread planning it
+            return pool(threads).submit(() -> ports.parallelStream()
+                    .filter(p -> plan(allocator, p, models, levelOfModel, plan, false))
                     .count()).get();
-            state.lambda.putAll(lambdas);
-            return n;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -431,11 +438,11 @@ public final class ControllerOverheadBenchmark {
      * Plans one port from its model counts, starting the solver from its last multiplier if {@code warm}, and
      * keeps the new multiplier; true once done (the result is what a backend would be pushed).
      */
-    private static boolean plan(Allocator allocator, PortId port, State state, int queues,
-                                List<SensitivityModel> models, int[] levelOfModel, LevelPlan plan, boolean warm) {
-        double hint = warm ? state.lambda.getOrDefault(port, Double.NaN) : Double.NaN;
-        QueuePlan q = planPort(allocator, port, state.modelCounts.get(port), queues, models, levelOfModel, plan, hint);
-        state.lambda.put(port, q.shares().lambda());
+    private static boolean plan(Allocator allocator, PortState port, List<SensitivityModel> models,
+                                int[] levelOfModel, LevelPlan plan, boolean warm) {
+        QueuePlan q = planPort(allocator, port.port, port.counts, port.queues, models, levelOfModel, plan,
+                warm ? port.lambda : Double.NaN);
+        port.lambda = q.shares().lambda();
         return q != null;
     }
 
