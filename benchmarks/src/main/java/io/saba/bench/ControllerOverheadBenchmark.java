@@ -42,8 +42,9 @@ import org.hipparchus.exception.MathRuntimeException;
  *
  * <p>Timed, "arrive" and "leave": after each full allocation, {@code events} times one application arrives (a
  * new one of a random workload, placed like the others) or one leaves (a random one), and only the ports whose
- * application set changed are planned again, each starting its solver from the port's previous multiplier, as the
- * controller's {@code Recomputer} does. The same ports are also planned without that start ("cold"), in
+ * application set changed are planned again, as the controller's {@code Recomputer} does, once with each solver
+ * started from the port's previous multiplier ("warm") and once without ("cold", what the controller runs: a
+ * warm start moves the weights' last bits, and a port's allocation must not depend on its history), in
  * alternating order, so the warm start's gain is measured in the same run. An event that brings a workload the
  * scenario did not have would change the levels and recompute everything; with 250 or more applications of the
  * table's 10 workloads that does not happen, and such events are counted and skipped.

@@ -270,10 +270,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
                 }
                 continue;
             }
-            // outside the controller's lock: the snapshot is a copy; the solver starts from the port's last answer
+            // outside the controller's lock: the snapshot is a copy
+            PortAllocation a = allocator.allocatePort(port, queuesOf.applyAsInt(port), e.getValue(), snap.plan());
             PortAllocation before = current.get(port);
-            PortAllocation a = allocator.allocatePort(port, queuesOf.applyAsInt(port), e.getValue(), snap.plan(),
-                    before);
             if (before == null || !sameSwitchConfig(before, a)) {
                 changed.add(a);
             } else {

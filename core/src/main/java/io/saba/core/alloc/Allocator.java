@@ -105,17 +105,6 @@ public final class Allocator {
      * @param apps   the applications with at least one connection across the port (each once, non-empty)
      */
     public PortAllocation allocatePort(PortId port, int queues, List<AppAtPort> apps, LevelPlan plan) {
-        return allocatePort(port, queues, apps, plan, null);
-    }
-
-    /**
-     * {@link #allocatePort(PortId, int, List, LevelPlan)} recomputing a port from its previous allocation: the
-     * solver starts from that allocation's multiplier, which saves steps when one application arrived or left.
-     *
-     * @param previous the port's last allocation, or null
-     */
-    public PortAllocation allocatePort(PortId port, int queues, List<AppAtPort> apps, LevelPlan plan,
-                                       PortAllocation previous) {
         if (apps.isEmpty()) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
@@ -138,11 +127,12 @@ public final class Allocator {
             counts[g]++;
             groupOfApp[i] = g;
         }
-        PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), sorted, groupOfApp,
-                previous == null ? Double.NaN : previous.lambda());
+        // no warm start here: a port's allocation must be the same bits whether computed incrementally, from
+        // scratch or after a replay (the Recomputer pushes a port when its weights differ at all)
+        PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), sorted, groupOfApp);
         QueuePlan q = planPort(demand, queues, levels.stream().mapToInt(Integer::intValue).toArray(), plan);
         return new PortAllocation(port, q.queueMap(), q.queueWeights(), demand.weightsOf(q.shares()),
-                q.shares().objective(), q.shares().lambda());
+                q.shares().objective());
     }
 
     /**

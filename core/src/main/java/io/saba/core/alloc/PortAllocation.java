@@ -13,21 +13,13 @@ import java.util.Map;
  * @param appWeights        application id → its weight at this port
  * @param predictedSlowdown the sum of the port's applications' predicted slowdowns at their weights, as the
  *                          {@link PortWeightDecision} that chose them predicts it (NaN when unknown)
- * @param lambda            the solver's multiplier ({@link io.saba.core.solve.GroupSolution#lambda()}), handed
- *                          back when the port is next recomputed (NaN when unknown)
  */
 public record PortAllocation(PortId port, Map<Integer, Integer> queueOfLevel, double[] queueWeights,
-                             Map<String, Double> appWeights, double predictedSlowdown, double lambda) {
+                             Map<String, Double> appWeights, double predictedSlowdown) {
     public PortAllocation {
         queueOfLevel = Map.copyOf(queueOfLevel);
         queueWeights = queueWeights.clone();
         appWeights = Map.copyOf(appWeights);
-    }
-
-    /** An allocation with no multiplier to start the next solve from. */
-    public PortAllocation(PortId port, Map<Integer, Integer> queueOfLevel, double[] queueWeights,
-                          Map<String, Double> appWeights, double predictedSlowdown) {
-        this(port, queueOfLevel, queueWeights, appWeights, predictedSlowdown, Double.NaN);
     }
 
     /** An allocation stated by hand (tests, fabrics' own plans), with no predicted slowdown. */
