@@ -6,6 +6,7 @@ import io.saba.core.alloc.Application;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortDemand;
 import io.saba.core.alloc.PortId;
+import io.saba.core.alloc.QueuePlan;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.SensitivityModel;
@@ -33,15 +34,30 @@ import org.hipparchus.exception.MathRuntimeException;
  * each placed at random on the 1,944-server spine-leaf, the time to compute every application's share at every
  * switch port, for model degrees k = 1, 2, 3; beside it, a generic SQP optimiser on a sample of the same ports.
  *
- * <p>Timed: the controller's allocation pipeline ({@link Allocator}): level assignment (K-means over the workloads
- * present) and the level hierarchy ({@link Allocator#planLevels}), then Eq. 2 plus the queue mapping at every port a
- * connection crosses (on one thread unless asked for more): what the controller recomputes when the application
- * set changes. Each port is solved from its state, the count of applications per workload model
- * ({@link Allocator#planPort});
- * every application's share is then its group's. Not timed: placing instances and resolving the ~1M
- * connections' paths into per-port state, which a controller maintains incrementally as connections arrive
- * (reported separately), and materialising a per-application weight map at every port (reported once per
- * cell as "per-app ms", what {@link Allocator#allocatePort} costs for status pages).
+ * <p>Timed, "full": the controller's allocation pipeline ({@link Allocator}): level assignment (K-means over the
+ * workloads present) and the level hierarchy ({@link Allocator#planLevels}), then Eq. 2 plus the queue mapping at
+ * every port a connection crosses (on one thread unless asked for more): what the controller recomputes when the
+ * set of workloads changes. Each port is solved from its state, the count of applications per workload model
+ * ({@link Allocator#planPort}); every application's share is then its group's.
+ *
+ * <p>Timed, "arrive" and "leave": after each full allocation, {@code events} times one application arrives (a
+ * new one of a random workload, placed like the others) or one leaves (a random one), and only the ports whose
+ * application set changed are planned again, as the controller's {@code Recomputer} does, once with each solver
+ * started from the port's previous multiplier ("warm") and once without ("cold", what the controller runs: a
+ * warm start moves the weights' last bits, and a port's allocation must not depend on its history), in
+ * alternating order, so the warm start's gain is measured in the same run. An event that brings a workload the
+ * scenario did not have would change the levels and recompute everything; with 250 or more applications of the
+ * table's 10 workloads that does not happen, and such events are counted and skipped.
+ *
+ * <p>Not timed: placing instances and resolving the ~1M connections' paths into per-port state, which a controller
+ * maintains incrementally as connections arrive (reported separately), and materialising a per-application weight
+ * map at every port (reported once per cell as "per-app ms", what {@link Allocator#allocatePort} costs for status
+ * pages).
+ *
+ * <p>Before any cell, {@code warmup} scenarios per degree run untimed: the JIT compiles the solver while it runs,
+ * and the branches a degree takes (k = 1 has no curvature) are in the compiled code before anything is timed.
+ * Without it the first cell measured the compiler (the 250-application, k = 1 cell's p99 of 114.8 ms in issue 19:
+ * C2 compiled the solver during that cell and again when k changed).
  */
 public final class ControllerOverheadBenchmark {
     /**
@@ -55,13 +71,35 @@ public final class ControllerOverheadBenchmark {
 
     /** Settings of one run. */
     public record Settings(List<Integer> appCounts, List<Integer> degrees, int scenarios, int sqpPortsPerScenario,
-                           int sqpMaxApps, int threads, long seed) {
+                           int sqpMaxApps, int threads, long seed, int warmup, int events) {
+        /** The settings before warm-up and events were configurable: two warm-up scenarios, 10 events. */
+        public Settings(List<Integer> appCounts, List<Integer> degrees, int scenarios, int sqpPortsPerScenario,
+                        int sqpMaxApps, int threads, long seed) {
+            this(appCounts, degrees, scenarios, sqpPortsPerScenario, sqpMaxApps, threads, seed, 2, 10);
+        }
+    }
+
+    /** A median with its distribution-free 95 % interval (order statistics), and the 99th percentile. */
+    public record Spread(double p50, double lo, double hi, double p99) {
+        static Spread of(double[] values) {
+            if (values.length == 0) {
+                return new Spread(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            }
+            double[] v = values.clone();
+            Arrays.sort(v);
+            int[] ranks = medianInterval(v.length);
+            return new Spread(percentile(v, 0.50), v[ranks[0]], v[ranks[1]], percentile(v, 0.99));
+        }
+    }
+
+    /** What one kind of event costs in one cell: CPU ms per event, warm-started and cold, and ports per event. */
+    public record EventCost(Spread warmCpuMs, Spread coldCpuMs, double meanPorts, int events, int skipped) {
     }
 
     /** One row of the result: one (applications, degree) cell. */
     public record Row(int apps, int degree, int scenarios, double meanPorts, double p50Ms, double p99Ms, double p99CpuMs,
                       double pathP50Ms, double perAppMs, int sqpPorts, int sqpFailures, double sqpTimeRatio, double objectiveRatioMean,
-                      double objectiveRatioMax) {
+                      double objectiveRatioMax, Spread fullCpuMs, EventCost arrive, EventCost leave) {
     }
 
     private final Topology topology;
@@ -75,11 +113,17 @@ public final class ControllerOverheadBenchmark {
     }
 
     public List<Row> run(Settings s) {
+        int largest = s.appCounts().stream().mapToInt(Integer::intValue).max().orElse(1);
+        for (int k : s.degrees()) {
+            Settings warm = new Settings(List.of(largest), List.of(k), s.warmup(), 0, 0, s.threads(), s.seed() + 7919,
+                    0, s.events());
+            cell(largest, k, refit(k), warm, true);
+        }
         List<Row> rows = new ArrayList<>();
         for (int k : s.degrees()) {
             List<SensitivityModel> models = refit(k);
             for (int apps : s.appCounts()) {
-                rows.add(cell(apps, k, models, s));
+                rows.add(cell(apps, k, models, s, false));
             }
         }
         return rows;
@@ -94,12 +138,42 @@ public final class ControllerOverheadBenchmark {
         return models;
     }
 
-    private Row cell(int appCount, int k, List<SensitivityModel> models, Settings s) {
+    /** One port as a controller holds it: applications per model, its queue count, its last multiplier. */
+    private static final class PortState {
+        final PortId port;
+        final int[] counts;
+        final int queues;
+        double lambda = Double.NaN;
+
+        PortState(PortId port, int[] counts, int queues) {
+            this.port = port;
+            this.counts = counts;
+            this.queues = queues;
+        }
+    }
+
+    /** One scenario's state: who crosses each port, and each port's {@link PortState}. */
+    private static final class State {
+        final Map<PortId, BitSet> appsOnPort;
+        final Map<PortId, PortState> ports = new HashMap<>();
+        final List<Application> apps;
+
+        State(Map<PortId, BitSet> appsOnPort, Map<PortId, int[]> modelCounts, List<Application> apps,
+              Map<PortId, Integer> queues) {
+            this.appsOnPort = appsOnPort;
+            this.apps = apps;
+            modelCounts.forEach((p, c) -> ports.put(p, new PortState(p, c, queues.get(p))));
+        }
+    }
+
+    private Row cell(int appCount, int k, List<SensitivityModel> models, Settings s, boolean warmUpOnly) {
         Random rnd = new Random(s.seed() * 31 + appCount * 7L + k);
         List<String> hosts = new ArrayList<>(topology.hosts());
         double[] times = new double[s.scenarios()];
         double[] pathTimes = new double[s.scenarios()];
         double[] cpuTimes = new double[s.scenarios()];
+        EventSamples arrive = new EventSamples();
+        EventSamples leave = new EventSamples();
         long ports = 0;
         double oursSqpNanos = 0;
         double sqpNanos = 0;
@@ -109,16 +183,17 @@ public final class ControllerOverheadBenchmark {
         int sqpFailures = 0;
         double perAppMs = Double.NaN;
         Allocator allocator = new Allocator(new MinSlowdownSolver(), LevelAssigner.INFINIBAND_LEVELS, 1.0);
-        for (int sc = -1; sc < s.scenarios(); sc++) { // scenario −1 warms the JIT up and is not recorded
-            boolean warmUp = sc < 0;
+        Map<PortId, Integer> queues = new HashMap<>(); // a controller holds each port's queue count with its state
+        for (int sc = warmUpOnly ? 0 : -1; sc < s.scenarios(); sc++) { // scenario −1 is not recorded
+            boolean record = sc >= 0 && !warmUpOnly;
             List<Application> apps = new ArrayList<>(appCount);
             for (int a = 0; a < appCount; a++) {
-                int m = rnd.nextInt(models.size());
-                apps.add(new Application(String.format("app%04d", a), workload(m), models.get(m)));
+                apps.add(newApplication(a, models, rnd));
             }
             long t0 = System.nanoTime();
             Map<PortId, BitSet> appsOnPort = place(appCount, hosts, rnd);
-            Map<PortId, int[]> modelCounts = countModels(appsOnPort, apps, models);
+            appsOnPort.keySet().forEach(p -> queues.computeIfAbsent(p, topology::queues));
+            State state = new State(appsOnPort, countModels(appsOnPort, apps, models), apps, queues);
             double pathMs = (System.nanoTime() - t0) / 1e6;
 
             long t1 = System.nanoTime();
@@ -132,13 +207,15 @@ public final class ControllerOverheadBenchmark {
             for (int m = 0; m < models.size(); m++) {
                 levelOfModel[m] = plan.levelOf(workload(m));
             }
-            long planned = planAll(allocator, modelCounts, models, levelOfModel, plan, s.threads());
+            long planned = planAll(allocator, state, models, levelOfModel, plan, s.threads());
             double planMs = (System.nanoTime() - t1) / 1e6;
             double planCpuMs = (THREADS.getCurrentThreadCpuTime() - c1) / 1e6;
             if (planned != appsOnPort.size()) {
                 throw new IllegalStateException("planned " + planned + " of " + appsOnPort.size() + " ports");
             }
-            if (warmUp) {
+            if (!record) {
+                events(allocator, state, queues, models, levelOfModel, plan, present.keySet(), hosts, s.events(), rnd,
+                        new EventSamples(), new EventSamples());
                 continue;
             }
             times[sc] = planMs;
@@ -146,15 +223,7 @@ public final class ControllerOverheadBenchmark {
             pathTimes[sc] = pathMs;
             ports += appsOnPort.size();
             if (sc == 0) {
-                long t2 = System.nanoTime();
-                for (Map.Entry<PortId, BitSet> e : appsOnPort.entrySet()) {
-                    List<AppAtPort> onPort = new ArrayList<>(e.getValue().cardinality());
-                    e.getValue().stream().forEach(i -> onPort.add(new AppAtPort(apps.get(i).id(),
-                            apps.get(i).workload(), levelOfModel[models.indexOf(apps.get(i).model())],
-                            apps.get(i).model(), 1)));
-                    allocator.allocatePort(e.getKey(), topology.queues(e.getKey()), onPort, plan);
-                }
-                perAppMs = (System.nanoTime() - t2) / 1e6;
+                perAppMs = perAppMaps(allocator, appsOnPort, apps, models, levelOfModel, plan);
             }
             if (appCount <= s.sqpMaxApps()) {
                 double[] cmp = compareWithSqp(appsOnPort, apps, s.sqpPortsPerScenario(), rnd);
@@ -165,14 +234,152 @@ public final class ControllerOverheadBenchmark {
                 sqpPorts += (int) cmp[4];
                 sqpFailures += (int) cmp[5];
             }
+            events(allocator, state, queues, models, levelOfModel, plan, present.keySet(), hosts, s.events(), rnd,
+                    arrive, leave);
             progress.printf("\rfig12: %4d apps, k=%d, scenario %d/%d", appCount, k, sc + 1, s.scenarios());
         }
-        progress.println();
+        progress.println(warmUpOnly ? String.format("\rfig12: warmed up on %d apps, k=%d", appCount, k) : "");
         return new Row(appCount, k, s.scenarios(), (double) ports / s.scenarios(), percentile(times, 0.50),
                 percentile(times, 0.99), s.threads() <= 1 ? percentile(cpuTimes, 0.99) : Double.NaN,
                 percentile(pathTimes, 0.50), perAppMs, sqpPorts, sqpFailures,
                 sqpPorts == 0 ? Double.NaN : sqpNanos / oursSqpNanos,
-                sqpPorts == 0 ? Double.NaN : ratioSum / sqpPorts, sqpPorts == 0 ? Double.NaN : ratioMax);
+                sqpPorts == 0 ? Double.NaN : ratioSum / sqpPorts, sqpPorts == 0 ? Double.NaN : ratioMax,
+                s.threads() <= 1 ? Spread.of(cpuTimes) : Spread.of(new double[0]), arrive.cost(), leave.cost());
+    }
+
+    private static Application newApplication(int a, List<SensitivityModel> models, Random rnd) {
+        int m = rnd.nextInt(models.size());
+        return new Application(String.format("app%04d", a), workload(m), models.get(m));
+    }
+
+    /** CPU times of one kind of event over a cell. */
+    private static final class EventSamples {
+        final List<Double> warm = new ArrayList<>();
+        final List<Double> cold = new ArrayList<>();
+        long ports;
+        int skipped;
+
+        EventCost cost() {
+            return new EventCost(Spread.of(warm.stream().mapToDouble(Double::doubleValue).toArray()),
+                    Spread.of(cold.stream().mapToDouble(Double::doubleValue).toArray()),
+                    warm.isEmpty() ? Double.NaN : (double) ports / warm.size(), warm.size(), skipped);
+        }
+    }
+
+    /**
+     * {@code count} arrivals and {@code count} departures, alternating, on the scenario's state. For each, the
+     * per-port state is updated untimed (a controller does that as connections arrive), then the ports whose
+     * application set changed are planned twice, warm and cold, the order alternating.
+     */
+    private void events(Allocator allocator, State state, Map<PortId, Integer> queues, List<SensitivityModel> models,
+                        int[] levelOfModel, LevelPlan plan, java.util.Set<String> workloads, List<String> hosts,
+                        int count, Random rnd, EventSamples arrive, EventSamples leave) {
+        for (int e = 0; e < 2 * count; e++) {
+            boolean arriving = e % 2 == 0;
+            EventSamples samples = arriving ? arrive : leave;
+            List<PortId> changed;
+            if (arriving) {
+                int id = state.apps.size();
+                Application app = newApplication(id, models, rnd);
+                if (!workloads.contains(app.workload())) {
+                    samples.skipped++; // a new workload changes the levels: a full recomputation, timed above
+                    continue;
+                }
+                state.apps.add(app);
+                changed = new ArrayList<>(portsOf(pick(hosts, INSTANCES, rnd)));
+                int m = models.indexOf(app.model());
+                for (PortId p : changed) {
+                    state.appsOnPort.computeIfAbsent(p, x -> new BitSet()).set(id);
+                    state.ports.computeIfAbsent(p, x -> new PortState(x, new int[models.size()],
+                            queues.computeIfAbsent(x, topology::queues))).counts[m]++;
+                }
+            } else {
+                int id = leaver(state, rnd);
+                if (workloadLeaves(state, id)) {
+                    samples.skipped++; // the last application of its workload: the levels change
+                    continue;
+                }
+                int m = models.indexOf(state.apps.get(id).model());
+                changed = new ArrayList<>();
+                for (Map.Entry<PortId, BitSet> p : state.appsOnPort.entrySet()) {
+                    if (p.getValue().get(id)) {
+                        p.getValue().clear(id);
+                        changed.add(p.getKey());
+                        state.ports.get(p.getKey()).counts[m]--;
+                    }
+                }
+                changed.removeIf(p -> {
+                    if (state.appsOnPort.get(p).isEmpty()) { // nobody left: the port is released, not planned
+                        state.appsOnPort.remove(p);
+                        state.ports.remove(p);
+                        return true;
+                    }
+                    return false;
+                });
+                state.apps.set(id, null);
+            }
+            samples.ports += changed.size();
+            List<PortState> touched = new ArrayList<>(changed.size());
+            changed.forEach(p -> touched.add(state.ports.get(p)));
+            boolean warmFirst = (e / 2) % 2 == 0;
+            for (int pass = 0; pass < 2; pass++) {
+                boolean warm = (pass == 0) == warmFirst;
+                long c0 = THREADS.getCurrentThreadCpuTime();
+                for (PortState p : touched) {
+                    plan(allocator, p, models, levelOfModel, plan, warm);
+                }
+                double ms = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
+                (warm ? samples.warm : samples.cold).add(ms);
+            }
+        }
+    }
+
+    /** A random application still present. */
+    private static int leaver(State state, Random rnd) {
+        while (true) {
+            int id = rnd.nextInt(state.apps.size());
+            if (state.apps.get(id) != null) {
+                return id;
+            }
+        }
+    }
+
+    /** Whether application {@code id} is the last present one of its workload. */
+    private static boolean workloadLeaves(State state, int id) {
+        String w = state.apps.get(id).workload();
+        for (int a = 0; a < state.apps.size(); a++) {
+            if (a != id && state.apps.get(a) != null && state.apps.get(a).workload().equals(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The ports the connections among these instances cross. */
+    private java.util.Set<PortId> portsOf(List<String> instances) {
+        java.util.Set<PortId> out = new java.util.HashSet<>();
+        for (String src : instances) {
+            for (String dst : instances) {
+                if (!src.equals(dst)) {
+                    out.addAll(topology.path(src, dst));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One scenario again with a per-application weight map at every port (what status pages cost). */
+    private double perAppMaps(Allocator allocator, Map<PortId, BitSet> appsOnPort, List<Application> apps,
+                              List<SensitivityModel> models, int[] levelOfModel, LevelPlan plan) {
+        long t2 = System.nanoTime();
+        for (Map.Entry<PortId, BitSet> e : appsOnPort.entrySet()) {
+            List<AppAtPort> onPort = new ArrayList<>(e.getValue().cardinality());
+            e.getValue().stream().forEach(i -> onPort.add(new AppAtPort(apps.get(i).id(),
+                    apps.get(i).workload(), levelOfModel[models.indexOf(apps.get(i).model())],
+                    apps.get(i).model(), 1)));
+            allocator.allocatePort(e.getKey(), topology.queues(e.getKey()), onPort, plan);
+        }
+        return (System.nanoTime() - t2) / 1e6;
     }
 
     /** Model m's workload: every model of the benchmark is a workload of its own. */
@@ -197,19 +404,19 @@ public final class ControllerOverheadBenchmark {
     }
 
     /** Plans every port, on {@code threads} threads (ports are independent: the paper's ground for distribution). */
-    private long planAll(Allocator allocator, Map<PortId, int[]> modelCounts, List<SensitivityModel> models,
+    private long planAll(Allocator allocator, State state, List<SensitivityModel> models,
                          int[] levelOfModel, LevelPlan plan, int threads) {
-        List<Map.Entry<PortId, int[]>> entries = new ArrayList<>(modelCounts.entrySet());
+        List<PortState> ports = new ArrayList<>(state.ports.values());
         if (threads <= 1) {
             long n = 0;
-            for (Map.Entry<PortId, int[]> e : entries) {
-                n += plan(allocator, e.getKey(), e.getValue(), models, levelOfModel, plan) ? 1 : 0;
+            for (PortState p : ports) {
+                n += plan(allocator, p, models, levelOfModel, plan, false) ? 1 : 0;
             }
             return n;
         }
-        try {
-            return pool(threads).submit(() -> entries.parallelStream()
-                    .filter(e -> plan(allocator, e.getKey(), e.getValue(), models, levelOfModel, plan))
+        try { // each port's state is written by the one thread planning it
+            return pool(threads).submit(() -> ports.parallelStream()
+                    .filter(p -> plan(allocator, p, models, levelOfModel, plan, false))
                     .count()).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -228,9 +435,20 @@ public final class ControllerOverheadBenchmark {
         return pool;
     }
 
-    /** Plans one port from its model counts; true once done (the result is what a backend would be pushed). */
-    private boolean plan(Allocator allocator, PortId port, int[] counts, List<SensitivityModel> models,
-                         int[] levelOfModel, LevelPlan plan) {
+    /**
+     * Plans one port from its model counts, starting the solver from its last multiplier if {@code warm}, and
+     * keeps the new multiplier; true once done (the result is what a backend would be pushed).
+     */
+    private static boolean plan(Allocator allocator, PortState port, List<SensitivityModel> models,
+                                int[] levelOfModel, LevelPlan plan, boolean warm) {
+        QueuePlan q = planPort(allocator, port.port, port.counts, port.queues, models, levelOfModel, plan,
+                warm ? port.lambda : Double.NaN);
+        port.lambda = q.shares().lambda();
+        return q != null;
+    }
+
+    private static QueuePlan planPort(Allocator allocator, PortId port, int[] counts, int queues,
+                                      List<SensitivityModel> models, int[] levelOfModel, LevelPlan plan, double hint) {
         int groups = 0;
         for (int c : counts) {
             groups += c > 0 ? 1 : 0;
@@ -245,8 +463,7 @@ public final class ControllerOverheadBenchmark {
                 presentLevels[g++] = levelOfModel[m];
             }
         }
-        return allocator.planPort(PortDemand.ofGroups(port, present, presentCounts), topology.queues(port),
-                presentLevels, plan) != null;
+        return allocator.planPort(PortDemand.ofGroups(port, present, presentCounts, hint), queues, presentLevels, plan);
     }
 
     /** Places every application's instances on distinct random servers and collects, per port, who crosses it. */
@@ -320,7 +537,31 @@ public final class ControllerOverheadBenchmark {
         return r;
     }
 
+    /**
+     * Ranks (0-based, of the sorted sample) of a distribution-free interval for the median with at least 95 %
+     * coverage: [v(j), v(n−1−j)] with the largest j such that P(Binomial(n, ½) ≤ j) ≤ 2.5 %; the whole range when
+     * n is too small for that (n ≤ 5).
+     */
+    static int[] medianInterval(int n) {
+        double cdf = 0;
+        double p = Math.pow(0.5, n); // P(X = 0)
+        int j = -1;
+        for (int i = 0; i < n; i++) {
+            cdf += p;
+            if (cdf > 0.025) {
+                break;
+            }
+            j = i;
+            p = p * (n - i) / (i + 1);
+        }
+        int lo = Math.max(0, j);
+        return new int[] {lo, n - 1 - lo};
+    }
+
     static double percentile(double[] values, double q) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
         double[] v = values.clone();
         Arrays.sort(v);
         int idx = (int) Math.ceil(q * v.length) - 1;

@@ -65,14 +65,29 @@ final class BenchCommand {
         @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
         long seed;
 
+        @Option(names = "--warmup", defaultValue = "2",
+                description = "Untimed scenarios per degree before any cell, so the JIT has compiled the solver (default ${DEFAULT-VALUE}).")
+        int warmup;
+
+        @Option(names = "--events", defaultValue = "10",
+                description = "Applications arriving, and as many leaving, after each scenario's full allocation (default ${DEFAULT-VALUE}).")
+        int events;
+
+        @Option(names = "--baseline",
+                description = "The printed output of an earlier run (e.g. of another commit) to show beside this one, cell by cell.")
+        Path baseline;
+
         @Override
         public Integer call() throws IOException {
             SensitivityTable t = SensitivityTableCodec.parse(Files.readString(table), table.toString());
             var bench = new ControllerOverheadBenchmark(Topologies.spineLeaf(), t, System.err);
-            List<Row> rows = bench.run(new Settings(apps, degrees, scenarios, sqpPorts, sqpMaxApps, threads, seed));
+            Map<String, double[]> before = baseline == null ? Map.of() : AllocationReport.parseBaseline(baseline);
+            List<Row> rows = bench.run(new Settings(apps, degrees, scenarios, sqpPorts, sqpMaxApps, threads, seed,
+                    warmup, events));
             PrintWriter o = spec.commandLine().getOut();
             o.printf("Controller overhead on the 1,944-server spine-leaf, %d instances per application, %d thread(s), "
-                    + "%d scenarios per cell after one warm-up%n", ControllerOverheadBenchmark.INSTANCES, threads, scenarios);
+                    + "%d scenarios per cell after %d warm-up scenario(s) per degree and one per cell%n",
+                    ControllerOverheadBenchmark.INSTANCES, threads, scenarios, warmup);
             o.printf("%5s %2s %5s %7s %9s %9s %11s %11s | %10s %11s | %6s %7s %12s %12s %12s%n", "apps", "k", "runs", "ports",
                     "p50 ms", "p99 ms", "p99 cpu ms", "paper p99", "paths ms", "per-app ms", "sqp n", "failed", "SQP/ours t", "obj ours/SQP", "worst");
             for (Row r : rows) {
@@ -86,13 +101,24 @@ final class BenchCommand {
             o.println("per-app ms: one scenario again with a per-application weight map at every port (Allocator.allocatePort).");
             o.println("SQP: Hipparchus SQPOptimizerS on sampled ports of the same scenarios; obj ratio < 1 means ours is better;");
             o.println("     failed = ports where SQP stopped without converging (excluded from the ratios).");
+            AllocationReport.medians(o, rows);
+            AllocationReport.events(o, rows);
+            if (baseline != null) {
+                AllocationReport.beside(o, rows, before, baseline.toString(), (apps, k) -> paper(apps, k));
+            }
             o.flush();
             return 0;
         }
 
         private static String paper(Row r) {
-            double[] p = r.apps() <= 250 ? PAPER_P99.get(250) : PAPER_P99.get(1000);
-            return r.degree() >= 1 && r.degree() <= 3 ? String.format("%.0f ms", 1000 * p[r.degree() - 1]) : "-";
+            double ms = paper(r.apps(), r.degree());
+            return Double.isNaN(ms) ? "-" : String.format("%.0f ms", ms);
+        }
+
+        /** The paper's p99 in ms for this cell, NaN where it gives none. */
+        private static double paper(int apps, int k) {
+            double[] p = apps <= 250 ? PAPER_P99.get(250) : PAPER_P99.get(1000);
+            return k >= 1 && k <= 3 ? 1000 * p[k - 1] : Double.NaN;
         }
 
         private static String fmt(double v, String f) {

@@ -137,6 +137,8 @@ public final class Allocator {
             counts[g]++;
             groupOfApp[i] = g;
         }
+        // no warm start here: a port's allocation must be the same bits whether computed incrementally, from
+        // scratch or after a replay (the Recomputer pushes a port when its weights differ at all)
         PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), sorted, groupOfApp);
         QueuePlan q = planPort(demand, queues, levels.stream().mapToInt(Integer::intValue).toArray(), plan);
         return new PortAllocation(port, q.queueMap(), q.queueWeights(), demand.weightsOf(q.shares()),

@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * Saba's per-port decision (paper Eq. 2): the weights that minimise the sum of the applications' predicted
- * slowdowns, found by a {@link PortSolver} on the port's model groups. A lone application gets the whole capacity
- * without asking the solver.
+ * slowdowns, found by a {@link PortSolver} on the port's model groups, started from the port's previous multiplier
+ * when the demand carries one. A lone application gets the whole capacity without asking the solver.
  */
 public final class MinSlowdownDecision implements PortWeightDecision {
     private final PortSolver solver;
@@ -22,6 +22,6 @@ public final class MinSlowdownDecision implements PortWeightDecision {
             return new GroupSolution(new double[][] {{capacity}}, new int[][] {{1}},
                     d.models().get(0).slowdown(capacity));
         }
-        return solver.solveGroups(d.models(), d.counts(), capacity);
+        return solver.solveGroups(d.models(), d.counts(), capacity, d.lambdaHint());
     }
 }

@@ -15,12 +15,25 @@ import java.util.Map;
  * @param counts     applications per model
  * @param apps       the applications, sorted by id; empty when only the groups are known (the overhead benchmark)
  * @param groupOfApp each application's group, in {@code apps} order
+ * @param lambdaHint the port's previous multiplier ({@link GroupSolution#lambda()}), where the solver starts;
+ *                   NaN for none. It changes the solver's steps, not its answer
  */
 public record PortDemand(PortId port, List<SensitivityModel> models, int[] counts, List<AppAtPort> apps,
-                         int[] groupOfApp) {
+                         int[] groupOfApp, double lambdaHint) {
+    /** A demand without a previous solution to start from. */
+    public PortDemand(PortId port, List<SensitivityModel> models, int[] counts, List<AppAtPort> apps,
+                      int[] groupOfApp) {
+        this(port, models, counts, apps, groupOfApp, Double.NaN);
+    }
+
     /** The groups alone. */
     public static PortDemand ofGroups(PortId port, List<SensitivityModel> models, int[] counts) {
-        return new PortDemand(port, models, counts, List.of(), new int[0]);
+        return ofGroups(port, models, counts, Double.NaN);
+    }
+
+    /** The groups alone, with the port's previous multiplier (NaN: none). */
+    public static PortDemand ofGroups(PortId port, List<SensitivityModel> models, int[] counts, double lambdaHint) {
+        return new PortDemand(port, models, counts, List.of(), new int[0], lambdaHint);
     }
 
     /**

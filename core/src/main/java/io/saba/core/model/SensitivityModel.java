@@ -31,6 +31,8 @@ public final class SensitivityModel {
     private final double slopeA;
     private final double slopeB;
     private final double slopeC;
+    /** Models key the solver's envelope cache, looked up at every port: the hash is computed once. */
+    private final int hash;
 
     private SensitivityModel(double[] polynomial, double inverse) {
         this.c = polynomial;
@@ -38,6 +40,7 @@ public final class SensitivityModel {
         this.slopeA = 3 * coefficient(3);
         this.slopeB = 2 * coefficient(2);
         this.slopeC = coefficient(1);
+        this.hash = 31 * Arrays.hashCode(c) + Double.hashCode(r);
     }
 
     /**
@@ -265,7 +268,7 @@ public final class SensitivityModel {
 
     @Override
     public int hashCode() {
-        return 31 * Arrays.hashCode(c) + Double.hashCode(r);
+        return hash;
     }
 
     @Override

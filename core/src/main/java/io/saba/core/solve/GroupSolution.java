@@ -9,8 +9,16 @@ package io.saba.core.solve;
  * @param values    per group, the distinct weights (fractions of the link)
  * @param counts    per group, how many applications take each weight
  * @param objective Σ D_i(w_i) over all applications
+ * @param lambda    the Lagrange multiplier of Σ w = C in the solver's relaxation (the marginal slowdown the
+ *                  groups were balanced at), NaN when the solver did not compute one; given back to the solver
+ *                  the next time the port's applications change, it starts the search next to the answer
  */
-public record GroupSolution(double[][] values, int[][] counts, double objective) {
+public record GroupSolution(double[][] values, int[][] counts, double objective, double lambda) {
+    /** A solution without a multiplier. */
+    public GroupSolution(double[][] values, int[][] counts, double objective) {
+        this(values, counts, objective, Double.NaN);
+    }
+
     /** The weight of the k-th application (0-based) of group g. */
     public double weight(int g, int k) {
         int left = k;

@@ -15,16 +15,21 @@ final class Item {
     final ConvexEnvelope envelope;
 
     Item(int group, SensitivityModel model, int count, double lo, double hi) {
+        this(group, count, new ConvexEnvelope(model, lo, hi));
+    }
+
+    /** An item on an envelope already built (the solver keeps the root envelopes between ports). */
+    Item(int group, int count, ConvexEnvelope envelope) {
         this.group = group;
-        this.model = model;
+        this.model = envelope.model;
         this.count = count;
-        this.lo = lo;
-        this.hi = hi;
-        this.envelope = new ConvexEnvelope(model, lo, hi);
+        this.lo = envelope.lo;
+        this.hi = envelope.hi;
+        this.envelope = envelope;
     }
 
     Item withCount(int newCount) {
-        return new Item(group, model, newCount, lo, hi);
+        return new Item(group, newCount, envelope);
     }
 
     Item single(double newLo, double newHi) {

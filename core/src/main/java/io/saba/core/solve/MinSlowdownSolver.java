@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The global optimum of the paper's Eq. 2 for one port: minimise Σ D_i(w_i) subject to Σ w_i = C_Saba and
@@ -41,9 +42,17 @@ public final class MinSlowdownSolver implements PortSolver {
     public static final double DEFAULT_FLOOR = 0.05;
     private static final double DEFAULT_TOLERANCE = 1e-9;
     private static final int MAX_NODES = 20_000;
+    /** Root envelopes kept; past this the cache starts again (models come and go as tables are reloaded). */
+    private static final int MAX_ENVELOPES = 4096;
 
     private final double floor;
     private final double tolerance;
+    /**
+     * The envelope of a model on a port's root interval [lo, hi] depends only on the model and the port's
+     * application count (lo and hi follow from it), and a fabric has few of each: kept here, an envelope (a
+     * search for models with a 1/b term) is built once rather than at every port.
+     */
+    private final Map<EnvelopeKey, ConvexEnvelope> envelopes = new ConcurrentHashMap<>();
 
     public MinSlowdownSolver() {
         this(DEFAULT_FLOOR);
@@ -88,6 +97,11 @@ public final class MinSlowdownSolver implements PortSolver {
 
     @Override
     public GroupSolution solveGroups(List<SensitivityModel> models, int[] counts, double capacity) {
+        return solveGroups(models, counts, capacity, Double.NaN);
+    }
+
+    @Override
+    public GroupSolution solveGroups(List<SensitivityModel> models, int[] counts, double capacity, double lambdaHint) {
         if (!(capacity > 0 && capacity <= 1)) {
             throw new IllegalArgumentException("capacity (C_Saba) must be in (0, 1], got " + capacity);
         }
@@ -113,14 +127,30 @@ public final class MinSlowdownSolver implements PortSolver {
         }
         List<Item> root = new ArrayList<>(models.size());
         for (int g = 0; g < models.size(); g++) {
-            root.add(new Item(g, models.get(g), counts[g], lo, hi));
+            root.add(new Item(g, counts[g], envelope(models.get(g), lo, hi)));
         }
-        return branchAndBound(root, capacity).perGroup(models.size());
+        Relaxation first = Relaxation.solve(root, capacity, lambdaHint);
+        return branchAndBound(root, first, capacity).perGroup(models.size(), first.lambda);
+    }
+
+    private ConvexEnvelope envelope(SensitivityModel model, double lo, double hi) {
+        EnvelopeKey key = new EnvelopeKey(model, lo, hi);
+        ConvexEnvelope e = envelopes.get(key);
+        if (e == null) {
+            if (envelopes.size() >= MAX_ENVELOPES) {
+                envelopes.clear();
+            }
+            e = new ConvexEnvelope(model, lo, hi);
+            envelopes.put(key, e);
+        }
+        return e;
+    }
+
+    private record EnvelopeKey(SensitivityModel model, double lo, double hi) {
     }
 
     /** @return the best point found: globally optimal within the tolerance unless the node limit was hit */
-    private Rounding branchAndBound(List<Item> root, double capacity) {
-        Relaxation first = Relaxation.solve(root, capacity);
+    private Rounding branchAndBound(List<Item> root, Relaxation first, double capacity) {
         Rounding direct = Rounding.of(root, first);
         if (direct.branchItem < 0) {
             return direct; // the relaxation is attained: globally optimal

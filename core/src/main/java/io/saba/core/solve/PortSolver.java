@@ -45,4 +45,14 @@ public interface PortSolver {
         }
         return new GroupSolution(values, ones, s.objective());
     }
+
+    /**
+     * {@link #solveGroups(List, int[], double)} started from a previous solution of the same port: {@code
+     * lambdaHint} is that solution's {@link GroupSolution#lambda()} (NaN: none). The answer is the same optimum
+     * whatever the hint (within the solver's tolerance); only the work to reach it changes. The default ignores
+     * the hint.
+     */
+    default GroupSolution solveGroups(List<SensitivityModel> models, int[] counts, double capacity, double lambdaHint) {
+        return solveGroups(models, counts, capacity);
+    }
 }

@@ -1,5 +1,6 @@
 package io.saba.core.solve;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -11,14 +12,28 @@ import java.util.List;
 final class Relaxation {
     final double[] x;
     final double lowerBound;
+    /** The multiplier the items were balanced at (NaN when every item is pinned to its bounds). */
+    final double lambda;
 
-    private Relaxation(double[] x, double lowerBound) {
+    private Relaxation(double[] x, double lowerBound, double lambda) {
         this.x = x;
         this.lowerBound = lowerBound;
+        this.lambda = lambda;
     }
 
     /** @return the relaxed optimum, or null if the items' bounds cannot meet the capacity */
     static Relaxation solve(List<Item> items, double capacity) {
+        return solve(items, capacity, Double.NaN);
+    }
+
+    /**
+     * @param lambdaHint where to start the search on λ, typically the multiplier of the same port before one
+     *                   application arrived or left (NaN or outside the bracket: start at equal shares); the
+     *                   stopping rule is the same either way, so the hint changes the steps, not the answer's
+     *                   accuracy
+     * @return the relaxed optimum, or null if the items' bounds cannot meet the capacity
+     */
+    static Relaxation solve(List<Item> items, double capacity, double lambdaHint) {
         double minTotal = 0;
         double maxTotal = 0;
         double minSlope = Double.POSITIVE_INFINITY;
@@ -38,11 +53,11 @@ final class Relaxation {
             for (int i = 0; i < x.length; i++) {
                 x[i] = items.get(i).lo;
             }
-            return of(items, x);
+            return of(items, x, Double.NaN);
         }
         double a = minSlope - 1 - Math.abs(minSlope);
         double b = maxSlope + 1 + Math.abs(maxSlope);
-        double lambda = firstGuess(items, capacity, a, b);
+        double lambda = lambdaHint > a && lambdaHint < b ? lambdaHint : firstGuess(items, capacity, a, b);
         double previousResidual = Double.POSITIVE_INFINITY;
         for (int iter = 0; iter < 400; iter++) {
             double total = 0;
@@ -57,7 +72,7 @@ final class Relaxation {
                 }
             }
             if (Math.abs(total - capacity) <= 1e-14 * capacity) {
-                return of(items, x);
+                return of(items, x, lambda);
             }
             if (total < capacity) {
                 a = lambda;
@@ -72,6 +87,22 @@ final class Relaxation {
             previousResidual = residual;
             if (!(next > a && next < b)) {
                 next = 0.5 * (a + b);
+                if (derivative == 0) {
+                    // No application sits on a curved stretch (linear models, k = 1, always): the total is flat
+                    // here and moves only where a minimiser jumps, at a kink of its envelope. Bisecting the reals
+                    // would take ~50 halvings to close in on that jump; bisect over the kinks instead, and once
+                    // none is left inside (a, b), interpolate across the jump at its end.
+                    double kink = middleKink(items, a, b);
+                    if (!Double.isNaN(kink)) {
+                        next = kink;
+                    } else {
+                        double flatTotal = flatTotal(items, next);
+                        if (!Double.isNaN(flatTotal)) {
+                            return flatTotal < capacity ? interpolate(items, next, b, capacity)
+                                    : interpolate(items, a, next, capacity);
+                        }
+                    }
+                }
             }
             if (next == a || next == b || b - a <= 1e-15 * Math.max(1, Math.abs(lambda))) {
                 break; // the bracket cannot shrink further: the total jumps across the capacity at λ
@@ -79,6 +110,49 @@ final class Relaxation {
             lambda = next;
         }
         return interpolate(items, a, b, capacity);
+    }
+
+    /**
+     * The middle one of the envelopes' kinks strictly inside (a, b), NaN if none: where E'(lo+), E'(hi−) or a
+     * bridge's slope lie, the only places a minimiser of E(x) − λx jumps or starts to move.
+     */
+    private static double middleKink(List<Item> items, double a, double b) {
+        double[] kinks = new double[3 * items.size()];
+        int n = 0;
+        for (Item it : items) {
+            ConvexEnvelope e = it.envelope;
+            n = addInside(kinks, n, e.slopeLo, a, b);
+            n = addInside(kinks, n, e.slopeHi, a, b);
+            n = addInside(kinks, n, e.slope, a, b); // NaN without a bridge: never inside
+        }
+        if (n == 0) {
+            return Double.NaN;
+        }
+        Arrays.sort(kinks, 0, n);
+        return kinks[n / 2];
+    }
+
+    private static int addInside(double[] kinks, int n, double k, double a, double b) {
+        if (k > a && k < b) {
+            kinks[n++] = k;
+        }
+        return n;
+    }
+
+    /**
+     * The total Σ count·x at λ if no item is on a curved stretch there (every x at a bound or a bridge end, so
+     * with no kink nearby it stays put as λ moves), NaN otherwise.
+     */
+    private static double flatTotal(List<Item> items, double lambda) {
+        double total = 0;
+        for (Item it : items) {
+            double x = it.envelope.argminShifted(lambda, false);
+            if (it.envelope.curvature(x) > 0) {
+                return Double.NaN;
+            }
+            total += it.count * x;
+        }
+        return total;
     }
 
     /**
@@ -114,18 +188,17 @@ final class Relaxation {
             tb += it.count * xb[i];
         }
         double theta = tb > ta ? Math.min(1, Math.max(0, (capacity - ta) / (tb - ta))) : 0;
-        double[] x = new double[xa.length];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = xa[i] + theta * (xb[i] - xa[i]);
+        for (int i = 0; i < xa.length; i++) {
+            xa[i] += theta * (xb[i] - xa[i]);
         }
-        return of(items, x);
+        return of(items, xa, 0.5 * (a + b));
     }
 
-    private static Relaxation of(List<Item> items, double[] x) {
+    private static Relaxation of(List<Item> items, double[] x, double lambda) {
         double bound = 0;
         for (int i = 0; i < x.length; i++) {
             bound += items.get(i).count * items.get(i).envelope.value(x[i]);
         }
-        return new Relaxation(x, bound);
+        return new Relaxation(x, bound, lambda);
     }
 }

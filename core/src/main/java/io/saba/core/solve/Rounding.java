@@ -73,10 +73,14 @@ final class Rounding {
         return new Rounding(items, values, counts, total, branchItem, branchAt);
     }
 
-    /** The point as runs per input group, groups in order (items split off one group are merged back). */
-    GroupSolution perGroup(int groups) {
+    /**
+     * The point as runs per input group, groups in order (items split off one group are merged back).
+     *
+     * @param lambda the root relaxation's multiplier, kept with the solution for the port's next solve
+     */
+    GroupSolution perGroup(int groups, double lambda) {
         if (items.size() == groups && identityGroups()) {
-            return new GroupSolution(runValues, runCounts, value); // no branching happened: items are the groups
+            return new GroupSolution(runValues, runCounts, value, lambda); // no branching: items are the groups
         }
         List<List<double[]>> runs = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
@@ -100,7 +104,7 @@ final class Rounding {
                 counts[g][r] = (int) list.get(r)[1];
             }
         }
-        return new GroupSolution(values, counts, value);
+        return new GroupSolution(values, counts, value, lambda);
     }
 
     private boolean identityGroups() {

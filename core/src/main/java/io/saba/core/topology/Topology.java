@@ -112,7 +112,8 @@ public final class Topology {
                 throw new IllegalArgumentException("host " + hosts[h] + " has no link to a switch");
             }
         }
-        this.gbpsOfPort = Collections.unmodifiableMap(new TreeMap<>(gbps));
+        // hash maps: queues(port) and gbps(port) are looked up for every port of every allocation round
+        this.gbpsOfPort = Collections.unmodifiableMap(new HashMap<>(gbps));
         this.switchPorts = Collections.unmodifiableSortedSet(new TreeSet<>(gbps.keySet()));
         Map<PortId, Integer> queues = new TreeMap<>();
         for (PortId port : switchPorts) {
@@ -123,7 +124,7 @@ public final class Topology {
                 throw new IllegalArgumentException("queue count given for " + port + ", which is not a linked switch port");
             }
         }
-        this.queuesOfPort = Collections.unmodifiableMap(queues);
+        this.queuesOfPort = Collections.unmodifiableMap(new HashMap<>(queues));
         neighbours = new int[switches.length][];
         portToNeighbour = new PortId[switches.length][];
         for (int s = 0; s < switches.length; s++) {
@@ -175,8 +176,11 @@ public final class Topology {
 
     /** The number of queues of a switch output port. */
     public int queues(PortId port) {
-        requirePort(port);
-        return queuesOfPort.get(port);
+        Integer q = queuesOfPort.get(Objects.requireNonNull(port, "port"));
+        if (q == null) {
+            throw new IllegalArgumentException("unknown switch port " + port);
+        }
+        return q;
     }
 
     /** The capacity of a switch output port, Gbit/s. */
