@@ -144,8 +144,9 @@ final class ProfileCommand implements Callable<Integer> {
             if (what.builtins != null && spec != null && master == null) {
                 new TestbedRateLimiter(spec, new ProcessRunner()).reset();
                 // corun: two applications at once, so each worker offers a core and 1 GB to each
+                // (5 minutes to register, as the real-Spark campaign allows: JVMs start slowly on a busy machine)
                 cluster = how.corun() ? TestbedSparkCluster.start(spec, launcher, 1, workers(spec), 2, "2g",
-                        dir.resolve("spark"), Duration.ofSeconds(120))
+                        dir.resolve("spark"), Duration.ofMinutes(5))
                         : TestbedSparkCluster.start(spec, launcher, dir.resolve("spark"));
                 TestbedSparkCluster started = cluster;
                 // ^C: stop the master, workers and executors too (the limit stays; `testbed down` clears all)

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code saba profile --method corun} end to end (root; CI runs it): wordcount profiled beside sort on a 3-host
@@ -32,14 +31,19 @@ class CorunProfileTest {
     private static final String NAME = "cprof";
     private static final String SUBNET = "10.88.0";
 
-    @TempDir
-    Path dir;
+    /** Kept after the run (Spark's, the controller's and every run's logs), cleared before it. */
+    private final Path dir = Path.of("target", "corun-profile-test");
 
     @Test
     @Timeout(value = 20, unit = TimeUnit.MINUTES) // a guard against a hang: about 2 minutes on a quiet machine
     void wordcountBesideSortGivesACorunEntryWithSamplesAtBothLevelsAndATrafficRecord() throws Exception {
         String why = TestbedSparkCampaignTest.missing();
         assumeTrue(why == null, why);
+        if (Files.exists(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         var cl = SabaCli.newCommandLine();
