@@ -91,7 +91,8 @@ public final class CorunSetup implements AutoCloseable {
         ProfilingContext ctx = new ProfilingContext(null, null, null, null,
                 "corun profiling's controller: only the order of the two levels matters");
         return SensitivityTable.empty()
-                .with(new TableEntry(PROFILED_KEY, SensitivityModel.flat(), 1, List.of(), ctx))
+                // D = 1 as a polynomial of degree 1: a table stores degrees 1 to 3
+                .with(new TableEntry(PROFILED_KEY, SensitivityModel.of(1, 0), 1, List.of(), ctx))
                 .with(new TableEntry(COMPETITOR_KEY, SensitivityModel.inverse(0, 1), 1, List.of(), ctx));
     }
 
