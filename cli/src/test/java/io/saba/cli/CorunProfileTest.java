@@ -49,6 +49,16 @@ class CorunProfileTest {
         var cl = SabaCli.newCommandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
+        // the profile's progress lines go to standard output: keep a copy
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                printed.write(b);
+                stdout.write(b);
+            }
+        }, true));
         Path table = dir.resolve("table.json");
         Path profile = dir.resolve("profile");
         assertEquals(0, cl.execute("testbed", "up", "--name", NAME, "--hosts", "3", "--subnet", SUBNET,
@@ -63,6 +73,7 @@ class CorunProfileTest {
             assertTrue(TestbedSparkCampaignTest.run("ps", "-eo", "args").lines()
                     .noneMatch(l -> l.contains(SUBNET + ".")), "no process with the testbed's addresses left");
         } finally {
+            System.setOut(stdout);
             cl.execute("testbed", "down", "--name", NAME);
         }
         TableEntry e = SensitivityTableCodec.parse(Files.readString(table), "table.json").find("wordcount")
@@ -82,6 +93,6 @@ class CorunProfileTest {
             assertTrue(logs.anyMatch(p -> p.getFileName().toString().startsWith("wordcount-b25-r0-sort-")),
                     "the competitor ran beside the 25 % run");
         }
-        assertTrue(out.toString().contains("wordcount at  25.0 % rep 0: "), out.toString());
+        assertTrue(printed.toString().contains("wordcount at  25.0 % rep 0: "), printed.toString());
     }
 }
