@@ -69,6 +69,52 @@ class ProfileAndHibenchCommandTest {
     }
 
     @Test
+    void corunRefusesBadInputInOneLineBeforeAnythingStarts() {
+        // no testbed named nosuch is up: each fault is found before the testbed is even looked for
+        String[] corun = {"profile", "--workload", "pagerank", "--testbed", "nosuch", "--method", "corun",
+                "--competitor", "sort", "--out", dir.resolve("t.json").toString()};
+        assertRefused("saba profile: --competitor: unknown workload 'kmeans' (known: lr, rf, gbt, svm, pagerank, "
+                + "nweight, sql, wordcount, sort, nutchindexing)", with(corun, "--competitor", "kmeans"));
+        assertRefused("saba profile: bandwidth level 150.0 is outside (0, 100]", with(corun, "--levels", "25,150,100"));
+        assertRefused("saba profile: bandwidth level 0.0 is outside (0, 100]", with(corun, "--levels", "0,100"));
+        assertRefused("saba profile: --method: unknown method 'paced' (expected cap or corun)",
+                with(corun, "--method", "paced"));
+        assertRefused("saba profile: --competitor-factor must be a positive number, got -1.0",
+                with(corun, "--competitor-factor", "-1"));
+        assertRefused("saba profile: --method corun needs --testbed: it sets weights on the testbed's ports and runs "
+                + "the competitor there", "profile", "--workload", "pagerank", "--rate-hook", "true", "--method",
+                "corun", "--competitor", "sort", "--out", "t.json");
+        assertRefused("saba profile: --method corun needs --competitor NAME, a built-in workload that sends in bursts "
+                + "(e.g. sort)", "profile", "--workload", "pagerank", "--testbed", "nosuch", "--method", "corun",
+                "--out", "t.json");
+        assertRefused("saba profile: --method corun profiles built-in workloads (--workload): both applications must "
+                + "run on Saba's shuffle manager to be told apart on the ports", "profile", "--command", "true",
+                "--name", "x", "--testbed", "nosuch", "--method", "corun", "--competitor", "sort", "--out", "t.json");
+        assertRefused("saba profile: --competitor is for --method corun", "profile", "--workload", "pagerank",
+                "--testbed", "nosuch", "--competitor", "sort", "--out", "t.json");
+        assertTrue(!Files.exists(dir.resolve("t.json")), "nothing written");
+    }
+
+    /** Exit status 2 and exactly {@code line} on stderr: no stack trace, no second line. */
+    private void assertRefused(String line, String... args) {
+        err.getBuffer().setLength(0);
+        assertEquals(2, run(args), err.toString());
+        assertEquals(line, err.toString().strip());
+    }
+
+    /** {@code args} with {@code option} set to {@code value} (replacing it if present). */
+    private static String[] with(String[] args, String option, String value) {
+        java.util.List<String> out = new java.util.ArrayList<>(java.util.List.of(args));
+        int i = out.indexOf(option);
+        if (i >= 0) {
+            out.set(i + 1, value);
+        } else {
+            out.addAll(java.util.List.of(option, value));
+        }
+        return out.toArray(String[]::new);
+    }
+
+    @Test
     void hibenchPlanAndResults() throws Exception {
         Path hosts = dir.resolve("hosts");
         Files.writeString(hosts, "# workers\nn1\nn2\nn3\nn4\n");

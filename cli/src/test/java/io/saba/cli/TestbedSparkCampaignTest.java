@@ -139,7 +139,7 @@ class TestbedSparkCampaignTest {
     }
 
     /** Why this machine cannot run the campaign, or null. */
-    private static String missing() throws Exception {
+    static String missing() throws Exception {
         if (!run("id", "-u").strip().equals("0")) {
             return "needs root (network namespaces, tc)";
         }
@@ -159,7 +159,7 @@ class TestbedSparkCampaignTest {
         return null;
     }
 
-    private static String run(String... cmd) throws Exception {
+    static String run(String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String s = new String(p.getInputStream().readAllBytes());
         p.waitFor();

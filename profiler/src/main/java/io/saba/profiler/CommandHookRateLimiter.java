@@ -70,7 +70,8 @@ public final class CommandHookRateLimiter implements RateLimiter {
         return fabric;
     }
 
-    static String number(double v) {
+    /** A level as files and journals write it: "25", "12.5". */
+    public static String number(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
     }
 }

@@ -35,6 +35,7 @@ public final class Profiler {
 
     private final RateLimiter limiter;
     private final TrafficRecorder recorder;
+    private final Competition competition;
     private final Consumer<String> progress;
 
     public Profiler(RateLimiter limiter, Consumer<String> progress) {
@@ -43,8 +44,18 @@ public final class Profiler {
 
     /** @param recorder records each full-rate run's traffic beside its log (for the co-run predictor) */
     public Profiler(RateLimiter limiter, TrafficRecorder recorder, Consumer<String> progress) {
+        this(limiter, recorder, Competition.NONE, progress);
+    }
+
+    /**
+     * @param limiter     sets each level: a cap (the paper's method) or weights beside a competitor (corun)
+     * @param competition what runs beside each run (a competitor for the corun method, else nothing)
+     */
+    public Profiler(RateLimiter limiter, TrafficRecorder recorder, Competition competition,
+                    Consumer<String> progress) {
         this.limiter = limiter;
         this.recorder = recorder;
+        this.competition = competition;
         this.progress = progress;
     }
 
@@ -103,8 +114,23 @@ public final class Profiler {
         return new Outcome(o.workload(), o.runs(), o.selection(), o.entry(), medianTraffic(runs, workload, logDir));
     }
 
-    /** Runs once; at full rate, records its traffic beside the log. */
+    /**
+     * Runs once beside what the competition puts there (a run it spoils is journaled as failed, never sampled); at
+     * full rate, records its traffic beside the log.
+     */
     private RunRecord run(CommandWorkload command, double level, int rep, Path log) throws IOException {
+        RunRecord r;
+        try (Competition.Running beside = competition.start(level, rep, log)) {
+            r = runAlone(command, level, rep, log);
+            String spoiled = beside.stop();
+            if (r.completed() && spoiled != null) {
+                return RunRecord.failed(level, rep, RunRecord.Outcome.FAILED, spoiled);
+            }
+        }
+        return r;
+    }
+
+    private RunRecord runAlone(CommandWorkload command, double level, int rep, Path log) throws IOException {
         if (level != SlowdownSamples.FULL_RATE || recorder == TrafficRecorder.NONE) {
             return command.run(level, rep, log);
         }
@@ -160,7 +186,8 @@ public final class Profiler {
         ProfilingContext ctx = new ProfilingContext(context.nodes(), context.datasetSize(),
                 context.date() != null ? context.date() : java.time.LocalDate.now().toString(),
                 context.fabric() != null ? context.fabric() : limiter.fabric(),
-                context.source() != null ? context.source() : "measured", context.machine(), context.settings(), r2);
+                context.source() != null ? context.source() : "measured", context.machine(), context.settings(), r2,
+                context.method());
         return new Outcome(workload, List.copyOf(runs), selection, TableEntry.of(workload, selection, ctx), null);
     }
 

@@ -1,16 +1,9 @@
 package io.saba.cli.testbed;
 
-import io.saba.wire.DscpMap;
-import io.saba.controller.fabric.ApplyResult;
-import io.saba.controller.fabric.linux.LinuxPort;
-import io.saba.controller.fabric.linux.LinuxPortResolver;
-import io.saba.controller.fabric.linux.LinuxTcBackend;
 import io.saba.controller.fabric.linux.PlainLink;
 import io.saba.controller.shell.ProcessRunner;
-import io.saba.testbed.TestbedPorts;
 import io.saba.testbed.TestbedSpec;
-import io.saba.core.alloc.PortAllocation;
-import io.saba.core.alloc.PortId;
+import io.saba.testbed.TestbedWeights;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,53 +35,33 @@ public final class ApplyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         return TestbedCommand.report(() -> {
             TestbedSpec spec = TestbedSpec.load(name);
-            Map<PortId, LinuxPort> devices = new LinkedHashMap<>();
-            for (String port : ports) {
-                int colon = port.lastIndexOf(':');
-                if (colon < 0) {
-                    throw new IllegalArgumentException("--port '" + port + "' is not node:port");
-                }
-                PortId id = new PortId(port.substring(0, colon), Integer.parseInt(port.substring(colon + 1)));
-                devices.put(id, LinuxPortResolver.of(new TestbedPorts().ports(spec)).resolve(id).orElseThrow(
-                        () -> new IllegalArgumentException("testbed " + name + " has no port " + id)));
-            }
             ProcessRunner shell = new ProcessRunner();
+            TestbedWeights set = new TestbedWeights(shell, TestbedWeights.ports(spec, ports), 1.0);
             if (reset) {
-                for (Map.Entry<PortId, LinuxPort> e : devices.entrySet()) {
-                    PlainLink.install(shell, e.getValue());
-                    System.out.println(e.getKey() + ": plain link at " + e.getValue().linkRateBps() + " bit/s");
-                }
+                set.reset();
+                set.devices().forEach((id, port) -> System.out.println(id + ": plain link at " + port.linkRateBps()
+                        + " bit/s"));
                 return 0;
             }
             if (weights == null) {
                 throw new IllegalArgumentException("give --weights level=weight,... or --reset");
             }
-            Map<Integer, Integer> queueOfLevel = new LinkedHashMap<>();
-            Map<String, Double> appWeights = new LinkedHashMap<>();
-            List<String> pairs = List.of(weights.split(","));
-            double[] w = new double[pairs.size()];
-            for (int q = 0; q < pairs.size(); q++) {
-                String[] kv = pairs.get(q).trim().split("=");
-                if (kv.length != 2) {
-                    throw new IllegalArgumentException("--weights: '" + pairs.get(q).trim() + "' is not level=weight");
+            Map<Integer, Double> weightOfLevel = new LinkedHashMap<>();
+            for (String pair : weights.split(",")) {
+                String[] kv = pair.trim().split("=");
+                try {
+                    if (kv.length != 2) {
+                        throw new NumberFormatException();
+                    }
+                    weightOfLevel.put(Integer.parseInt(kv[0].trim()), Double.parseDouble(kv[1].trim()));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--weights: '" + pair.trim() + "' is not level=weight");
                 }
-                queueOfLevel.put(Integer.parseInt(kv[0].trim()), q);
-                w[q] = Double.parseDouble(kv[1].trim());
-                appWeights.put("level" + kv[0].trim(), w[q]);
             }
-            // Not closed on purpose: the point is to leave the configuration in place.
-            LinuxTcBackend backend = new LinuxTcBackend(LinuxPortResolver.of(devices), DscpMap.classSelectors(), 1.0,
-                    shell);
-            List<PortAllocation> allocations = new java.util.ArrayList<>();
-            devices.keySet().forEach(id -> allocations.add(new PortAllocation(id, queueOfLevel, w, appWeights)));
-            ApplyResult r = backend.apply(allocations);
-            if (!r.ok()) {
-                throw new IllegalStateException(r.failed().toString());
-            }
-            for (Map.Entry<PortId, LinuxPort> e : devices.entrySet()) {
-                System.out.println(e.getKey() + ": " + backend.installedPlan(e.getKey()).orElseThrow());
-                System.out.print(PlainLink.describe(shell, e.getValue()) + "\n");
-            }
+            set.apply(weightOfLevel).forEach((id, plan) -> {
+                System.out.println(id + ": " + plan);
+                System.out.print(PlainLink.describe(shell, set.devices().get(id)) + "\n");
+            });
             return 0;
         });
     }

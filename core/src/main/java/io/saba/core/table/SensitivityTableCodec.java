@@ -288,7 +288,35 @@ public final class SensitivityTableCodec {
             }
         }
         return new ProfilingContext(nodes, text(node, "dataset_size"), text(node, "date"), text(node, "fabric"),
-                text(node, "source"), text(node, "machine"), text(node, "settings"), r2ByDegree);
+                text(node, "source"), text(node, "machine"), text(node, "settings"), r2ByDegree, method(node, where));
+    }
+
+    /** {@code method} ("cap" or "corun"), with a corun entry's {@code competitor} and {@code competitor_factor}. */
+    private static ProfilingMethod method(JsonNode node, String where) {
+        if (!node.hasNonNull("method")) {
+            if (node.hasNonNull("competitor")) {
+                throw new MalformedTableException(where + ": field 'context.competitor' needs 'context.method': "
+                        + "\"corun\"");
+            }
+            return null;
+        }
+        try {
+            ProfilingMethod.Kind kind = ProfilingMethod.Kind.parse(node.get("method").asText(),
+                    where + ": field 'context.method'");
+            if (kind == ProfilingMethod.Kind.CAP) {
+                return new ProfilingMethod(kind, text(node, "competitor"), null);
+            }
+            Double factor = null;
+            if (node.hasNonNull("competitor_factor")) {
+                factor = number(node.get("competitor_factor"), where + ": field 'context.competitor_factor'");
+            }
+            return new ProfilingMethod(kind, text(node, "competitor"), factor);
+        } catch (MalformedTableException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new MalformedTableException(e.getMessage().startsWith(where) ? e.getMessage()
+                    : where + ": field 'context': " + e.getMessage(), e);
+        }
     }
 
     private static String text(JsonNode node, String field) {
@@ -327,8 +355,11 @@ public final class SensitivityTableCodec {
             if (e.traffic() != null) {
                 ObjectNode t = w.putObject("traffic");
                 t.put("interval_seconds", e.traffic().intervalSeconds());
-                // for readers: the share of the run the samples say it waits on the network (recomputed on load)
-                t.put("network_bound", e.corunProfile().networkBound());
+                // for readers: the share of the run the samples say it waits on the network (recomputed on load;
+                // absent for a corun-profiled entry, which gives the co-run predictor no profile)
+                if (e.corunProfile() != null) {
+                    t.put("network_bound", e.corunProfile().networkBound());
+                }
                 ArrayNode u = t.putArray("utilisation");
                 for (double v : e.traffic().utilisation()) {
                     u.add(Math.round(v * 10_000) / 10_000.0);
@@ -345,6 +376,13 @@ public final class SensitivityTableCodec {
             putIfPresent(cn, "source", ctx.source());
             putIfPresent(cn, "machine", ctx.machine());
             putIfPresent(cn, "settings", ctx.settings());
+            if (ctx.method() != null) {
+                cn.put("method", ctx.method().kind().label());
+                putIfPresent(cn, "competitor", ctx.method().competitor());
+                if (ctx.method().competitorFactor() != null) {
+                    cn.put("competitor_factor", ctx.method().competitorFactor());
+                }
+            }
             if (!ctx.r2ByDegree().isEmpty()) {
                 ObjectNode fits = cn.putObject("r2_by_degree");
                 ctx.r2ByDegree().forEach((k, v) -> fits.put(Integer.toString(k), v));

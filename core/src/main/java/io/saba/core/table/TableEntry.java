@@ -77,10 +77,15 @@ public record TableEntry(String workload, FittedModel fit, ProfilingContext cont
 
     /**
      * What the co-run predictor knows of this workload: its traffic record, scaled to the share of its run its
-     * samples say it waits on the network; null without a record.
+     * samples say it waits on the network; null without a record, and null for a corun-profiled entry.
+     *
+     * <p>A corun entry's samples were taken beside a bursty competitor on work-conserving queues: they already hold
+     * what the competitor's idle time gives back, which is exactly what the predictor's replay adds. The share read
+     * off them would count that twice and make the workload look insensitive, so such an entry is used as it is, by
+     * Eq. 2 on its curve (a port with it keeps Eq. 2's weights under {@code allocation: corun}).
      */
     public CorunProfile corunProfile() {
-        if (traffic == null) {
+        if (traffic == null || (context != null && context.corun())) {
             return null;
         }
         return samples().isEmpty() ? CorunProfile.of(traffic) : new CorunProfile(traffic, NetworkBound.of(samples()));

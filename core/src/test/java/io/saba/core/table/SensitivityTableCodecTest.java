@@ -97,6 +97,36 @@ class SensitivityTableCodecTest {
     }
 
     @Test
+    void aCorunEntryKeepsItsMethodAndCompetitorAndGivesThePredictorNoProfile() {
+        List<Sample> samples = List.of(new Sample(25, 1.4), new Sample(50, 1.2), new Sample(100, 1.0));
+        TrafficRecord record = new TrafficRecord(0.1, new double[] {0.0, 0.9, 1.0, 0.1});
+        ProfilingContext ctx = new ProfilingContext(2, "tiny", "2026-01-02", "netns testbed", "measured", null, null,
+                java.util.Map.of(), ProfilingMethod.corun("sort", 0.5));
+        TableEntry corun = TableEntry.of("pagerank", ModelFitter.fit(samples, 1), ctx).withTraffic(record);
+        String json = SensitivityTableCodec.toJson(SensitivityTable.empty().with(corun));
+        assertTrue(json.contains("\"method\" : \"corun\"") && json.contains("\"competitor\" : \"sort\"")
+                && json.contains("\"competitor_factor\" : 0.5"), json);
+        assertTrue(!json.contains("network_bound"), "a corun entry has no network-bound share: " + json);
+        TableEntry back = SensitivityTableCodec.parse(json, "t.json").find("pagerank").orElseThrow();
+        assertEquals(ctx, back.context());
+        assertEquals(record, back.traffic());
+        // its curve already holds the competitor's idle time: the co-run predictor must not replay it again
+        assertEquals(null, back.corunProfile());
+        // the same samples taken under a cap do give a profile
+        TableEntry cap = TableEntry.of("pagerank", ModelFitter.fit(samples, 1), ctx.withMethod(ProfilingMethod.CAP))
+                .withTraffic(record);
+        assertTrue(cap.corunProfile() != null);
+        assertTrue(SensitivityTableCodec.toJson(SensitivityTable.empty().with(cap)).contains("\"method\" : \"cap\""));
+
+        assertEquals("t.json: workload 'pagerank': field 'context.method': unknown method 'paced' (expected cap or "
+                + "corun)", error(json.replace("\"corun\"", "\"paced\"")));
+        assertEquals("t.json: workload 'pagerank': field 'context': corun profiling needs its competitor",
+                error(json.replace("\"competitor\" : \"sort\",", "")));
+        assertEquals("t.json: workload 'pagerank': field 'context.competitor' needs 'context.method': \"corun\"",
+                error(json.replace("\"method\" : \"corun\",", "")));
+    }
+
+    @Test
     void selectionRoundTripsWithFamilyParametersAndCandidates() {
         List<Sample> samples = List.of(new Sample(10, 7.2), new Sample(25, 3.1), new Sample(50, 1.8), new Sample(75, 1.3),
                 new Sample(100, 1.0), new Sample(10, 6.8), new Sample(50, 1.7));
