@@ -54,6 +54,8 @@ class ControllerFailureTest {
             Fixtures.await("the outage noticed", Duration.ofSeconds(60), () -> !d.client().controllerReachable());
             Thread.sleep(2_000);
             assertEquals(warningsBefore + 1, d.client().outageWarnings(), "one warning for the whole outage");
+            assertTrue(d.client().droppedSignals() > 0, "stages ended during the outage: their signals dropped, "
+                    + "the jobs unaffected");
         }
     }
 
