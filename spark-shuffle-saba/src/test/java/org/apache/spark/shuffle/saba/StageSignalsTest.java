@@ -73,10 +73,13 @@ class StageSignalsTest {
                 WorkSignals reduce = byUnit.get("stage 1.0");
                 assertEquals(4, map.tasks());
                 assertEquals(4, reduce.tasks());
-                assertTrue(map.bytes("shuffle_write") > 1_000_000, "60,000 records of ~50 B: " + map);
+                // 60,000 records of ~50 B, LZ4-compressed by the shuffle (about 0.55 MB)
+                assertTrue(map.bytes("shuffle_write") > 200_000, map.toString());
+                assertEquals(60_000, map.count("shuffle_records_written"));
                 assertEquals(0, map.bytes("shuffle_remote_read"));
                 assertTrue(reduce.bytes("shuffle_remote_read") > 100_000, "the other executor's blocks: " + reduce);
                 assertTrue(reduce.count("shuffle_remote_blocks") > 0);
+                assertEquals(60_000, reduce.count("shuffle_records_read"));
                 assertTrue(reduce.bytes("task_result") > 0, "collect returns results");
                 assertTrue(reduce.networkWaitMillis() >= 0);
                 assertEquals(reduce.timeMillis("shuffle_fetch_wait"), reduce.networkWaitMillis());
