@@ -50,20 +50,21 @@ class ContractRevisionTest {
             c.start();
             ManagedChannel ch = Fixtures.channel(c);
             try {
-                ControllerGrpc.ControllerBlockingStub old = ControllerGrpc.newBlockingStub(ch)
-                        .withDeadlineAfter(10, TimeUnit.SECONDS);
-                RegisterResponse r = old.register(RegisterRequest.newBuilder().setAppId("old-app").setWorkload("lr")
+                // a deadline per call (a stub's deadline counts from the stub's creation)
+                java.util.function.Supplier<ControllerGrpc.ControllerBlockingStub> old =
+                        () -> ControllerGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS);
+                RegisterResponse r = old.get().register(RegisterRequest.newBuilder().setAppId("old-app").setWorkload("lr")
                         .setFramework("spark").build());
                 assertTrue(r.getLeaseMillis() > 0);
                 assertFalse(r.getUnknownFields().asMap().isEmpty(), "it got the revision field and skipped it");
-                EventAck ack = old.reportConnections(ConnectionBatch.newBuilder().addEvents(BatchedEvent.newBuilder()
+                EventAck ack = old.get().reportConnections(ConnectionBatch.newBuilder().addEvents(BatchedEvent.newBuilder()
                         .setOpen(true).setEvent(io.saba.proto.v1.rev1.ConnectionEvent.newBuilder().setAppId("old-app")
                                 .setConnection(io.saba.proto.v1.rev1.Connection.parseFrom(
                                         Fixtures.conn(1, 40_000, 2, 7337).toByteArray())).setSeq(1))).build());
                 assertEquals(1, ack.getApplied());
-                HeartbeatResponse hb = old.heartbeat(HeartbeatRequest.newBuilder().setAppId("old-app").build());
+                HeartbeatResponse hb = old.get().heartbeat(HeartbeatRequest.newBuilder().setAppId("old-app").build());
                 assertEquals(r.getLevel(), hb.getLevel());
-                StatusResponse s = old.status(StatusRequest.getDefaultInstance());
+                StatusResponse s = old.get().status(StatusRequest.getDefaultInstance());
                 AppStatus a = s.getApps(0);
                 assertEquals("old-app", a.getAppId());
                 assertEquals(1, a.getConnections());
@@ -99,7 +100,7 @@ class ContractRevisionTest {
                     .usePlaintext().build();
             try {
                 io.saba.proto.v1.EventAck ack = io.saba.proto.v1.ControllerGrpc.newBlockingStub(ch)
-                        .withDeadlineAfter(10, TimeUnit.SECONDS).reportConnections(io.saba.proto.v1.ConnectionBatch
+                        .withDeadlineAfter(30, TimeUnit.SECONDS).reportConnections(io.saba.proto.v1.ConnectionBatch
                                 .newBuilder().addEvents(io.saba.proto.v1.BatchedEvent.newBuilder().setOpen(true)
                                         .setEvent(Fixtures.event("new-app", Fixtures.conn(1, 40_001, 2, 7337), 9)))
                                 .addSignals(SignalsProto.toProto("new-app", WorkSignalsTest.stage(2))).build());

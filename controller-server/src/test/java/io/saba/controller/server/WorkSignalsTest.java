@@ -57,11 +57,10 @@ class WorkSignalsTest {
                 for (int i = 1; i <= n; i++) {
                     app.report(stage(i));
                 }
-                ControllerGrpc.ControllerBlockingStub stub = Fixtures.stub(ch);
-                Fixtures.eventually("all signals kept", () -> reported(stub) == n);
+                Fixtures.eventually("all signals kept", () -> reported(Fixtures.stub(ch)) == n);
                 assertEquals(0, client.droppedSignals());
 
-                AppStatus a = stub.status(StatusRequest.newBuilder().setIncludeSignals(true).build()).getApps(0);
+                AppStatus a = Fixtures.stub(ch).status(StatusRequest.newBuilder().setIncludeSignals(true).build()).getApps(0);
                 assertEquals(SignalStore.KEEP, a.getSignalsCount(), "bounded: the latest units only");
                 assertEquals("stage 9.0", a.getSignals(0).getUnit());
                 assertEquals(stage(n), SignalsProto.fromProto(a.getSignals(SignalStore.KEEP - 1)));
@@ -97,11 +96,9 @@ class WorkSignalsTest {
             c.start();
             ManagedChannel ch = Fixtures.channel(c);
             try {
-                ControllerGrpc.ControllerBlockingStub alice = Fixtures.stub(ch, "token-a");
-                ControllerGrpc.ControllerBlockingStub bob = Fixtures.stub(ch, "token-b");
-                alice.register(Fixtures.register("a", "lr"));
+                Fixtures.stub(ch, "token-a").register(Fixtures.register("a", "lr"));
                 io.saba.proto.v1.WorkSignals ok = SignalsProto.toProto("a", stage(1));
-                EventAck ack = alice.reportConnections(ConnectionBatch.newBuilder()
+                EventAck ack = Fixtures.stub(ch, "token-a").reportConnections(ConnectionBatch.newBuilder()
                         .addEvents(BatchedEvent.newBuilder().setOpen(true)
                                 .setEvent(Fixtures.event("a", Fixtures.conn(1, 40_000, 2, 7337), 1)))
                         .addSignals(ok)
@@ -115,7 +112,7 @@ class WorkSignalsTest {
                         ack.getFirstRejection());
                 assertEquals(List.of("ghost"), ack.getUnknownAppsList(), "the client registers it again");
 
-                EventAck foreign = bob.reportConnections(ConnectionBatch.newBuilder().addSignals(ok).build());
+                EventAck foreign = Fixtures.stub(ch, "token-b").reportConnections(ConnectionBatch.newBuilder().addSignals(ok).build());
                 assertEquals(0, foreign.getSignalsStored());
                 assertEquals(1, foreign.getRejected());
                 assertEquals("application a belongs to another tenant", foreign.getFirstRejection());
