@@ -2,6 +2,7 @@ package io.saba.client;
 
 import io.saba.wire.Transport;
 import io.saba.wire.ConnectionKey;
+import io.saba.wire.WorkSignals;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
@@ -72,6 +73,17 @@ public final class SabaApplication {
             seq = client.nextSeq();
         }
         client.enqueueEvent(this, false, key, seq);
+    }
+
+    /**
+     * Reports what a unit of the application's work (a stage, a task) spent and moved. Sent with the next batched
+     * report to a controller that keeps signals (contract revision 2 or later); dropped, never queued without
+     * bound, when the client's queue is full, while the controller is unreachable, or when it is older.
+     */
+    public void report(WorkSignals signals) {
+        if (!deregistered && refusal == null) {
+            client.enqueueSignals(this, signals);
+        }
     }
 
     /** Tells the controller the application ended; its connections go with it. */

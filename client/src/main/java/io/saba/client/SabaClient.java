@@ -3,6 +3,7 @@ package io.saba.client;
 import io.saba.wire.Transport;
 import io.saba.wire.DscpMap;
 import io.saba.wire.ConnectionKey;
+import io.saba.wire.WorkSignals;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -53,6 +54,7 @@ public final class SabaClient implements AutoCloseable {
     private final AtomicLong seq = new AtomicLong();
     private final AtomicBoolean overflowed = new AtomicBoolean();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong droppedSignals = new AtomicLong();
     private final Sender sender;
     private final Thread senderThread;
 
@@ -153,6 +155,19 @@ public final class SabaClient implements AutoCloseable {
         return dropped.get();
     }
 
+    /**
+     * Work signals not sent: the queue was full, the controller was unreachable when their turn came, or it keeps
+     * none (an older contract revision).
+     */
+    public long droppedSignals() {
+        return droppedSignals.get();
+    }
+
+    /** Whether the controller that answered the last registration keeps work signals (false until one answered). */
+    public boolean controllerTakesSignals() {
+        return sender.controllerTakesSignals();
+    }
+
     /** Events waiting for the sender. */
     public int queued() {
         return queue.size();
@@ -200,6 +215,17 @@ public final class SabaClient implements AutoCloseable {
         offer(new Op.Event(app, open, key, s));
     }
 
+    /** Signals are observations, not state: when the queue is full they are dropped, and no re-sync is owed. */
+    void enqueueSignals(SabaApplication app, WorkSignals signals) {
+        if (!queue.offer(new Op.Signals(app, signals))) {
+            droppedSignals.incrementAndGet();
+        }
+    }
+
+    void signalsDropped(int n) {
+        droppedSignals.addAndGet(n);
+    }
+
     void enqueueDeregister(SabaApplication app) {
         apps.remove(app.spec().appId(), app);
         offer(new Op.Deregister(app));
@@ -237,6 +263,9 @@ public final class SabaClient implements AutoCloseable {
         }
 
         record Deregister(SabaApplication app) implements Op {
+        }
+
+        record Signals(SabaApplication app, WorkSignals signals) implements Op {
         }
 
         /** One cheap call to the controller ({@link SabaClient#warmUp()}). */

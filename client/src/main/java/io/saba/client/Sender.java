@@ -2,6 +2,8 @@ package io.saba.client;
 
 import io.saba.wire.ConnectionKey;
 import io.saba.wire.ConnectionProto;
+import io.saba.wire.Contract;
+import io.saba.wire.SignalsProto;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -37,6 +39,8 @@ import org.slf4j.LoggerFactory;
 final class Sender implements Runnable {
     /** How long a call waits for more events after the first (see {@link #withFollowers}). */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Work signals in one ReportConnections call (the contract's limit). */
+    static final int MAX_SIGNALS = 1_000;
     private static final Logger LOG = LoggerFactory.getLogger(Sender.class);
 
     private final SabaClient client;
@@ -49,6 +53,9 @@ final class Sender implements Runnable {
     private volatile boolean resync;
     private volatile boolean stopped;
     private volatile boolean draining;
+    /** What the controller said in its last answer to a registration: whether it keeps work signals. */
+    private volatile boolean takesSignals;
+    private boolean toldOldController;
     private volatile long heartbeatIntervalNanos = TimeUnit.SECONDS.toNanos(5);
     private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
     private long backoffMillis;
@@ -67,6 +74,10 @@ final class Sender implements Runnable {
 
     boolean healthy() {
         return healthy;
+    }
+
+    boolean controllerTakesSignals() {
+        return takesSignals;
     }
 
     long outageWarnings() {
@@ -148,14 +159,22 @@ final class Sender implements Runnable {
         return stubs.get(current).withDeadlineAfter(config.deadline().toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Sends the ops in order: runs of connection events and work signals go in one ReportConnections call each, and
+     * anything else (a registration, say) first flushes the run before it.
+     */
     private void process(List<SabaClient.Op> ops) {
-        List<BatchedEvent> batch = new ArrayList<>();
+        Batch batch = new Batch();
         for (SabaClient.Op op : ops) {
             if (op instanceof SabaClient.Op.Event e) {
                 if (!e.app().isDeregistered() && e.app().refusal() == null) {
-                    batch.add(BatchedEvent.newBuilder().setOpen(e.open())
+                    batch.events.add(BatchedEvent.newBuilder().setOpen(e.open())
                             .setEvent(event(e.app().spec().appId(), e.key(), e.seq())).build());
                 }
+                continue;
+            }
+            if (op instanceof SabaClient.Op.Signals s) {
+                signals(batch, s);
                 continue;
             }
             flush(batch);
@@ -168,6 +187,41 @@ final class Sender implements Runnable {
             }
         }
         flush(batch);
+    }
+
+    /** What one ReportConnections call carries. */
+    private static final class Batch {
+        final List<BatchedEvent> events = new ArrayList<>();
+        final List<io.saba.proto.v1.WorkSignals> signals = new ArrayList<>();
+
+        boolean isEmpty() {
+            return events.isEmpty() && signals.isEmpty();
+        }
+
+        void clear() {
+            events.clear();
+            signals.clear();
+        }
+    }
+
+    private void signals(Batch batch, SabaClient.Op.Signals s) {
+        if (s.app().isDeregistered() || s.app().refusal() != null) {
+            return;
+        }
+        if (!takesSignals) {
+            // an older controller (contract revision 1) would ignore them: spare the bytes
+            client.signalsDropped(1);
+            if (!toldOldController) {
+                toldOldController = true;
+                LOG.info("Saba controller at {} predates work signals (contract revision 1); the client does not "
+                        + "send them", currentTarget());
+            }
+            return;
+        }
+        batch.signals.add(SignalsProto.toProto(s.app().spec().appId(), s.signals()));
+        if (batch.signals.size() >= MAX_SIGNALS) {
+            flush(batch);
+        }
     }
 
     /**
@@ -206,21 +260,34 @@ final class Sender implements Runnable {
         }
     }
 
-    private void flush(List<BatchedEvent> batch) {
+    private void flush(Batch batch) {
         if (batch.isEmpty()) {
             return;
         }
         EventAck[] answer = new EventAck[1];
-        refusable(batch.size() + " connection events", () -> answer[0] =
-                stub().reportConnections(ConnectionBatch.newBuilder().addAllEvents(batch).build()));
-        batch.clear();
+        ConnectionBatch call = ConnectionBatch.newBuilder().addAllEvents(batch.events)
+                .addAllSignals(batch.signals).build();
+        try {
+            refusable(batch.events.size() + " connection events and " + batch.signals.size() + " work signals",
+                    () -> answer[0] = stub().reportConnections(call));
+        } catch (StatusRuntimeException e) {
+            // events live on in the applications' mirrors and are re-synced; signals have no mirror
+            client.signalsDropped(call.getSignalsCount());
+            throw e;
+        } finally {
+            batch.clear();
+        }
         EventAck ack = answer[0];
         if (ack == null) {
+            client.signalsDropped(call.getSignalsCount());
             return;
         }
         if (ack.getRejected() > 0) {
-            LOG.debug("controller skipped {} connection events: {}", ack.getRejected(), ack.getFirstRejection());
+            LOG.debug("controller skipped {} connection events or work signals: {}", ack.getRejected(),
+                    ack.getFirstRejection());
         }
+        client.signalsDropped(call.getSignalsCount() - (int) Math.min(ack.getSignalsStored(),
+                call.getSignalsCount()));
         for (String appId : ack.getUnknownAppsList()) {
             SabaApplication app = client.application(appId);
             if (app != null && app.refusal() == null) {
@@ -235,8 +302,10 @@ final class Sender implements Runnable {
         AppSpec s = app.spec();
         try {
             RegisterRequest req = RegisterRequest.newBuilder().setAppId(s.appId()).setWorkload(s.workload())
-                    .setFramework(s.framework()).setUser(s.user()).setAttempt(s.attempt()).build();
+                    .setFramework(s.framework()).setUser(s.user()).setAttempt(s.attempt())
+                    .setContractRevision(Contract.REVISION).build();
             RegisterResponse r = stub().register(req);
+            takesSignals = Contract.takesSignals(r.getContractRevision());
             app.levelAssigned(r.getLevel());
             if (r.getLeaseMillis() > 0) {
                 heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(50, r.getLeaseMillis() / 3));
@@ -299,6 +368,7 @@ final class Sender implements Runnable {
         client.overflowHandled();
         List<SabaClient.Op> pending = new ArrayList<>();
         client.queue().drainTo(pending);
+        client.signalsDropped((int) pending.stream().filter(op -> op instanceof SabaClient.Op.Signals).count());
         Set<String> deregistered = new HashSet<>();
         try {
             for (SabaClient.Op op : pending) {

@@ -1,6 +1,7 @@
 package io.saba.controller;
 
 import io.saba.controller.alloc.PortChanges;
+import io.saba.controller.signals.ReportedSignals;
 import io.saba.controller.state.Mutation;
 import java.util.List;
 import java.util.function.Consumer;
@@ -26,6 +27,12 @@ public interface ControllerApi {
 
     /** Applies valid events in order and skips invalid ones. */
     BatchResult batch(String tenant, List<Mutation> events);
+
+    /**
+     * Keeps work signals of the caller's registered applications; like a batch, skips the others (applied: kept;
+     * unknown applications listed, so the client registers them again).
+     */
+    BatchResult signals(String tenant, List<ReportedSignals> signals);
 
     /** Replaces the sensitivity table; returns the workloads it holds. */
     int reloadTable(String json);

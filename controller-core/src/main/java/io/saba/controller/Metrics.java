@@ -25,6 +25,7 @@ public final class Metrics {
     public final LongAdder backendPushes = new LongAdder();
     public final LongAdder backendFailures = new LongAdder();
     public final LongAdder tableReloads = new LongAdder();
+    public final LongAdder workSignals = new LongAdder();
     public final SecondsHistogram recomputeSeconds = new SecondsHistogram();
     public final LagRecorder pushLag = new LagRecorder();
     private final Map<String, Supplier<String>> gauges = new LinkedHashMap<>();
@@ -56,6 +57,8 @@ public final class Metrics {
         counter(s, "saba_backend_pushes_total", "calls to the fabric backend", backendPushes);
         counter(s, "saba_backend_failures_total", "ports the fabric backend failed to configure", backendFailures);
         counter(s, "saba_table_reloads_total", "sensitivity table reloads", tableReloads);
+        counter(s, "saba_work_signals_total", "work signals kept (units of applications' work reported)",
+                workSignals);
         recomputeSeconds.write(s, "saba_recompute_seconds", "duration of a recomputation round");
         Histogram lag = pushLag.cumulative();
         s.append("# HELP saba_push_lag_seconds time from a state change to its backend push\n");

@@ -6,6 +6,8 @@ import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.Replica;
 import io.saba.controller.log.StateLog;
+import io.saba.controller.signals.ReportedSignals;
+import io.saba.controller.signals.SignalStore;
 import io.saba.controller.state.AppView;
 import io.saba.controller.state.Mutation;
 import io.saba.controller.topology.PathResolver;
@@ -41,6 +43,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final FabricBackend backend;
     private final PathResolver resolver;
     private final Metrics metrics;
+    private final SignalStore signals = new SignalStore();
     private LeaseReaper reaper;
     private volatile String tableInForce = "";
     private volatile java.util.function.Supplier<GroupView> group = () -> null;
@@ -141,6 +144,41 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     }
 
     /**
+     * Keeps the work signals of the caller's registered applications, here only: observations are neither logged
+     * nor replicated (see {@link SignalStore}).
+     */
+    @Override
+    public BatchResult signals(String tenant, List<ReportedSignals> reported) {
+        int kept = 0;
+        int rejected = 0;
+        String first = "";
+        java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
+        java.util.Map<String, String> tenantOf = new java.util.HashMap<>();
+        replica.views(false).forEach(a -> tenantOf.put(a.appId(), a.tenant()));
+        for (ReportedSignals r : reported) {
+            String owner = tenantOf.get(r.appId());
+            String why = owner == null ? "application " + r.appId() + " is not registered"
+                    : !owner.equals(tenant) ? "application " + r.appId() + " belongs to another tenant" : null;
+            if (why != null) {
+                rejected++;
+                if (owner == null) {
+                    unknown.add(r.appId());
+                }
+                first = first.isEmpty() ? why : first;
+                continue;
+            }
+            signals.put(r.appId(), r.signals());
+            kept++;
+        }
+        if (signals.size() > tenantOf.size()) {
+            signals.retain(tenantOf::containsKey); // applications gone since: bounded by the registered ones
+        }
+        metrics.workSignals.add(kept);
+        metrics.requestsRejected.add(rejected);
+        return new BatchResult(kept, rejected, first, unknown);
+    }
+
+    /**
      * Replaces the sensitivity table without a restart; the log keeps it, so a restart (or a new group member)
      * uses it.
      *
@@ -188,8 +226,12 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     @Override
     public StatusView status(boolean withConnections) {
         List<AppView> apps = replica.views(withConnections);
+        java.util.Set<String> registered = new java.util.HashSet<>();
+        apps.forEach(a -> registered.add(a.appId()));
+        signals.retain(registered::contains);
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
-                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce, group.get());
+                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce, group.get(),
+                new TreeMap<>(signals.snapshot()));
     }
 
     public AppView app(String appId) {

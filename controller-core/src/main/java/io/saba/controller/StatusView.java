@@ -1,5 +1,6 @@
 package io.saba.controller;
 
+import io.saba.controller.signals.AppSignals;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
@@ -14,10 +15,12 @@ import java.util.stream.Collectors;
  * A consistent picture for status pages: the applications, what each port this controller programs holds, the
  * allocation version, the backend's name, the open connections, the ports the backend found drifted from what it
  * wrote (port → what differs), which sensitivity table is in force (where it came from), and, for a member of a
- * controller group, its view of the group (null for a lone controller).
+ * controller group, its view of the group (null for a lone controller), and the work signals of the applications
+ * that reported any (application id → signals).
  */
 public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, String backend,
-                         long connections, Map<PortId, String> drift, String table, GroupView group) {
+                         long connections, Map<PortId, String> drift, String table, GroupView group,
+                         Map<String, AppSignals> signals) {
 
     /**
      * What one tenant may see (when tokens are configured and it is no admin): its own applications and their
@@ -37,7 +40,10 @@ public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, 
         Map<PortId, String> visibleDrift = new TreeMap<>(drift);
         visibleDrift.keySet().retainAll(visible.keySet());
         long connectionsOfTenant = own.stream().mapToLong(AppView::connections).sum();
-        return new StatusView(own, visible, version, backend, connectionsOfTenant, visibleDrift, table, group);
+        Map<String, AppSignals> ownSignals = new TreeMap<>(signals);
+        ownSignals.keySet().retainAll(ids);
+        return new StatusView(own, visible, version, backend, connectionsOfTenant, visibleDrift, table, group,
+                ownSignals);
     }
 
     /** The port with only these applications' weights, or null when none of them crosses it. */

@@ -11,9 +11,14 @@ import io.saba.controller.ControllerApi;
 import io.saba.controller.SabaController;
 import io.saba.controller.Tenants;
 import io.saba.controller.alloc.PortChanges;
+import io.saba.controller.signals.AppSignals;
+import io.saba.controller.signals.ReportedSignals;
 import io.saba.controller.state.AppView;
 import io.saba.wire.ConnectionKey;
 import io.saba.wire.ConnectionProto;
+import io.saba.wire.Contract;
+import io.saba.wire.SignalsProto;
+import io.saba.wire.WorkSignals;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.Mutation;
 import io.saba.core.alloc.PortAllocation;
@@ -75,7 +80,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                     RequestFields.label("framework", r.getFramework()), RequestFields.label("user", r.getUser()),
                     r.getAttempt(), AuthInterceptor.tenant()));
             return RegisterResponse.newBuilder().setLevel(reg.level()).setLeaseMillis(reg.leaseMillis())
-                    .setWorkloadKnown(reg.workloadKnown()).build();
+                    .setWorkloadKnown(reg.workloadKnown()).setContractRevision(Contract.REVISION).build();
         });
     }
 
@@ -111,6 +116,10 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                 throw ControllerException.invalid("batch has " + b.getEventsCount() + " events; at most "
                         + RequestFields.MAX_BATCH + " allowed");
             }
+            if (b.getSignalsCount() > RequestFields.MAX_SIGNALS) {
+                throw ControllerException.invalid("batch has " + b.getSignalsCount() + " work signals; at most "
+                        + RequestFields.MAX_SIGNALS + " allowed");
+            }
             List<Mutation> events = new ArrayList<>(b.getEventsCount());
             int malformed = 0;
             String first = "";
@@ -122,11 +131,27 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                     first = first.isEmpty() ? ex.getMessage() : first;
                 }
             }
-            BatchResult r = controller.batch(AuthInterceptor.tenant(), events);
-            controller.metrics().requestsRejected.add(r.rejected() + malformed);
-            return EventAck.newBuilder().setApplied(r.applied()).setRejected(r.rejected() + malformed)
-                    .setFirstRejection(first.isEmpty() ? r.firstRejection() : first)
-                    .addAllUnknownApps(r.unknownApps()).build();
+            List<ReportedSignals> signals = new ArrayList<>(b.getSignalsCount());
+            for (io.saba.proto.v1.WorkSignals w : b.getSignalsList()) {
+                try {
+                    signals.add(new ReportedSignals(RequestFields.appId(w.getAppId()), SignalsProto.fromProto(w)));
+                } catch (ControllerException | IllegalArgumentException ex) {
+                    malformed++;
+                    first = first.isEmpty() ? "work signals: " + ex.getMessage() : first;
+                }
+            }
+            BatchResult r = events.isEmpty() ? new BatchResult(0, 0, "", Set.of())
+                    : controller.batch(AuthInterceptor.tenant(), events);
+            BatchResult kept = signals.isEmpty() ? new BatchResult(0, 0, "", Set.of())
+                    : controller.signals(AuthInterceptor.tenant(), signals);
+            Set<String> unknown = new java.util.LinkedHashSet<>(r.unknownApps());
+            unknown.addAll(kept.unknownApps());
+            String firstInController = r.firstRejection().isEmpty() ? kept.firstRejection() : r.firstRejection();
+            controller.metrics().requestsRejected.add(r.rejected() + kept.rejected() + malformed);
+            return EventAck.newBuilder().setApplied(r.applied())
+                    .setRejected(r.rejected() + kept.rejected() + malformed)
+                    .setFirstRejection(first.isEmpty() ? firstInController : first)
+                    .addAllUnknownApps(unknown).setSignalsStored(kept.applied()).build();
         });
     }
 
@@ -159,6 +184,14 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
                         .setLeaseRemainingMillis(a.leaseRemainingMillis()).setWorkloadKnown(a.workloadKnown());
                 for (ConnectionKey k : a.open()) {
                     s.addOpen(ConnectionProto.toProto(k));
+                }
+                AppSignals signals = v.signals().get(a.appId());
+                if (r.getIncludeSignals() && signals != null) {
+                    for (WorkSignals w : signals.latest()) {
+                        s.addSignals(SignalsProto.toProto(a.appId(), w));
+                    }
+                    s.setSignalsTotal(SignalsProto.toProto(a.appId(), signals.total()))
+                            .setSignalsReported(signals.reported());
                 }
                 b.addApps(s);
             }

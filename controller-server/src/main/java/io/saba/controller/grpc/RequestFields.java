@@ -13,6 +13,7 @@ final class RequestFields {
     static final int MAX_APP_ID = 256;
     static final int MAX_LABEL = 128;
     static final int MAX_BATCH = 10_000;
+    static final int MAX_SIGNALS = 1_000;
     static final int MAX_SYNC = 1_000_000;
 
     private RequestFields() {

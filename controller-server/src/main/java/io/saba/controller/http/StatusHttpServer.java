@@ -3,11 +3,13 @@ package io.saba.controller.http;
 import io.saba.controller.GroupView;
 import io.saba.controller.StatusView;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.saba.controller.ControllerApi;
 import io.saba.controller.Tenants;
+import io.saba.controller.signals.AppSignals;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
 import java.io.IOException;
@@ -41,7 +43,9 @@ public final class StatusHttpServer implements AutoCloseable {
     private final ExecutorService executor;
     private final ControllerApi controller;
     private final Tenants tenants;
-    private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Records (the work signals) with the saba.v1 message's field names: network_wait_millis, not networkWaitMillis. */
+    private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
     public StatusHttpServer(InetSocketAddress listen, ControllerApi controller, Tenants tenants) {
         this.controller = controller;
@@ -167,6 +171,10 @@ public final class StatusHttpServer implements AutoCloseable {
             m.put("level", a.level());
             m.put("connections", a.connections());
             m.put("lease_remaining_ms", a.leaseRemainingMillis());
+            AppSignals signals = v.signals().get(a.appId());
+            if (signals != null) {
+                m.put("signals", signals(signals));
+            }
             apps.add(m);
         }
         root.put("applications", apps);
@@ -207,6 +215,20 @@ public final class StatusHttpServer implements AutoCloseable {
         return m;
     }
 
+    /**
+     * An application's raw work signals: how many units it reported, network wait over run time summed over all of
+     * them, the sum, and the latest units (an estimate of sensitivity from them is a later step, issue #20).
+     */
+    private static Map<String, Object> signals(AppSignals s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("reported", s.reported());
+        double share = s.networkWaitShare();
+        m.put("network_wait_share", Double.isNaN(share) ? null : share);
+        m.put("total", s.total());
+        m.put("latest", s.latest());
+        return m;
+    }
+
     private String statusJson(String tenant) throws IOException {
         return json.writeValueAsString(statusModel(tenant));
     }
@@ -224,14 +246,15 @@ public final class StatusHttpServer implements AutoCloseable {
                 .append("</p><p>access: ").append(esc(s.get("access")))
                 .append("</p><h2>Applications</h2><table><tr><th>app</th>")
                 .append("<th>workload</th><th>framework</th><th>user</th><th>tenant</th><th>level</th>")
-                .append("<th>connections</th><th>lease left (ms)</th></tr>");
+                .append("<th>connections</th><th>lease left (ms)</th><th>work signals</th></tr>");
         for (Map<String, Object> a : (List<Map<String, Object>>) s.get("applications")) {
             h.append("<tr><td>").append(esc(a.get("app_id"))).append("</td><td>").append(esc(a.get("workload")))
                     .append(Boolean.TRUE.equals(a.get("workload_known")) ? "" : " (default model)")
                     .append("</td><td>").append(esc(a.get("framework"))).append("</td><td>")
                     .append(esc(a.get("user"))).append("</td><td>").append(esc(a.get("tenant")))
                     .append("</td><td>").append(a.get("level")).append("</td><td>").append(a.get("connections"))
-                    .append("</td><td>").append(a.get("lease_remaining_ms")).append("</td></tr>");
+                    .append("</td><td>").append(a.get("lease_remaining_ms")).append("</td><td>")
+                    .append(signalsCell((Map<String, Object>) a.get("signals"))).append("</td></tr>");
         }
         h.append("</table><h2>Ports</h2><table><tr><th>port</th><th>level → queue</th><th>queue weights</th>")
                 .append("<th>predicted slowdown (sum)</th></tr>");
@@ -262,6 +285,16 @@ public final class StatusHttpServer implements AutoCloseable {
             h.append("</table>");
         }
         return h.append("</body></html>").toString();
+    }
+
+    /** "12 units, network wait 8.1 % of run time" (raw; the JSON has the rest). */
+    private static String signalsCell(Map<String, Object> s) {
+        if (s == null) {
+            return "";
+        }
+        Object share = s.get("network_wait_share");
+        return s.get("reported") + " units" + (share == null ? ""
+                : String.format(", network wait %.1f %% of run time", 100 * (Double) share));
     }
 
     private static String esc(Object o) {

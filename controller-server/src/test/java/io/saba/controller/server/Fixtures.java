@@ -54,8 +54,18 @@ final class Fixtures {
         return NettyChannelBuilder.forTarget(c.target()).usePlaintext().build();
     }
 
+    /**
+     * A stub whose every call gets 10 s (a stub's own withDeadlineAfter counts from the stub's creation, so a stub
+     * kept by a test for longer than that, as a lease test waiting for an expiry on a loaded machine, failed).
+     */
     static ControllerGrpc.ControllerBlockingStub stub(ManagedChannel ch) {
-        return ControllerGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS);
+        return ControllerGrpc.newBlockingStub(ch).withInterceptors(new io.grpc.ClientInterceptor() {
+            @Override
+            public <Q, R> io.grpc.ClientCall<Q, R> interceptCall(io.grpc.MethodDescriptor<Q, R> method,
+                                                                  io.grpc.CallOptions options, io.grpc.Channel next) {
+                return next.newCall(method, options.withDeadlineAfter(10, TimeUnit.SECONDS));
+            }
+        });
     }
 
     static ControllerGrpc.ControllerBlockingStub stub(ManagedChannel ch, String token) {

@@ -25,10 +25,13 @@ import org.apache.spark.SparkConf;
  * @param levelRefresh      how often executors ask the driver for the application's current level
  * @param embeddedTopology  embedded controller: topology YAML, or null for "this machine is one host"
  * @param embeddedTable     embedded controller: sensitivity table JSON, or null for none (every workload default)
+ * @param signals           whether the driver reports each stage's work signals to the controller
+ * @param signalsPath       a directory for each application's JSON-lines record of its work signals, or null
  */
 public record SabaConf(String controllerAddress, String workload, FallbackPolicy fallback, DscpMap dscpMap,
                        String token, Path tlsTrust, Duration registerTimeout, Duration rpcDeadline,
-                       Duration levelRefresh, Path embeddedTopology, Path embeddedTable) {
+                       Duration levelRefresh, Path embeddedTopology, Path embeddedTable, boolean signals,
+                       Path signalsPath) {
     public static final String ADDRESS = "spark.saba.controller.address";
     public static final String WORKLOAD = "spark.saba.workload";
     public static final String FALLBACK = "spark.saba.fallback";
@@ -40,6 +43,8 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
     public static final String LEVEL_REFRESH = "spark.saba.level.refresh";
     public static final String EMBEDDED_TOPOLOGY = "spark.saba.embedded.topology";
     public static final String EMBEDDED_TABLE = "spark.saba.embedded.table";
+    public static final String SIGNALS = "spark.saba.signals.enabled";
+    public static final String SIGNALS_PATH = "spark.saba.signals.path";
 
     /** Reads and checks the configuration; throws IllegalArgumentException naming the offending key. */
     public static SabaConf from(SparkConf conf) {
@@ -58,7 +63,7 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
         return new SabaConf(address, workload, fallback, dscp, trimmed(conf, TOKEN), trust,
                 duration(conf, REGISTER_TIMEOUT, "10s"), duration(conf, RPC_DEADLINE, "5s"),
                 duration(conf, LEVEL_REFRESH, "1s"), existingFile(conf, EMBEDDED_TOPOLOGY),
-                existingFile(conf, EMBEDDED_TABLE));
+                existingFile(conf, EMBEDDED_TABLE), bool(conf, SIGNALS, true), directory(conf, SIGNALS_PATH));
     }
 
     /**
@@ -119,6 +124,28 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
             throw new IllegalArgumentException(key + ": must be positive, got '" + v + "'");
         }
         return Duration.ofMillis(ms);
+    }
+
+    private static boolean bool(SparkConf conf, String key, boolean dflt) {
+        String v = conf.get(key, Boolean.toString(dflt)).trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + ": '" + v + "' is not true or false");
+        };
+    }
+
+    /** A directory that exists or can be created later (the record creates it); not a file. */
+    private static Path directory(SparkConf conf, String key) {
+        String v = trimmed(conf, key);
+        if (v == null) {
+            return null;
+        }
+        Path p = Path.of(v);
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+            throw new IllegalArgumentException(key + ": '" + v + "' is a file, not a directory");
+        }
+        return p;
     }
 
     private static Path existingFile(SparkConf conf, String key) {

@@ -3,6 +3,8 @@ package org.apache.spark.shuffle.saba;
 import io.saba.client.AppSpec;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
+import io.saba.client.SignalsFile;
+import io.saba.wire.WorkSignals;
 import io.saba.wire.Transport;
 import io.saba.controller.server.EmbeddedController;
 import java.net.InetSocketAddress;
@@ -30,6 +32,7 @@ final class SabaDriver implements AutoCloseable {
     private final SabaClient client;
     private final List<Messages.ConnectionEvent> early = new ArrayList<>();
     private volatile SabaApplication app;
+    private volatile SignalsFile signalsFile;
 
     private SabaDriver(SabaConf conf, EmbeddedController embedded, SabaClient client) {
         this.conf = conf;
@@ -80,6 +83,10 @@ final class SabaDriver implements AutoCloseable {
     synchronized SabaApplication register(String appId, int attempt, String user) {
         if (app == null) {
             app = client.register(new AppSpec(appId, conf.workload(), "spark", user, attempt));
+            if (conf.signals() && conf.signalsPath() != null) {
+                signalsFile = SignalsFile.in(conf.signalsPath(), app.spec());
+                LOG.info("Saba: work signals of {} recorded in {}", appId, signalsFile.file());
+            }
             LOG.info("Saba: registered {} (workload '{}', attempt {}) with the controller at {}", appId,
                     conf.workload(), attempt, conf.controllerAddress() == null ? "embedded" : conf.controllerAddress());
             early.forEach(this::apply);
@@ -92,6 +99,21 @@ final class SabaDriver implements AutoCloseable {
     int tos() {
         SabaApplication a = app;
         return a == null ? conf.dscpMap().tos(0) : a.tos();
+    }
+
+    /**
+     * A stage's work signals (from the listener bus): to the controller with the next batched report, and to the
+     * record when one is configured. Never blocks; before registration (no job runs then) there is nobody to report.
+     */
+    void onStageSignals(WorkSignals s) {
+        SabaApplication a = app;
+        if (a != null) {
+            a.report(s);
+        }
+        SignalsFile f = signalsFile;
+        if (f != null) {
+            f.append(s);
+        }
     }
 
     synchronized void onEvents(List<Messages.ConnectionEvent> events) {
@@ -157,6 +179,9 @@ final class SabaDriver implements AutoCloseable {
             a.deregister();
         }
         client.close();
+        if (signalsFile != null) {
+            signalsFile.close();
+        }
         if (embedded != null) {
             embedded.close();
         }

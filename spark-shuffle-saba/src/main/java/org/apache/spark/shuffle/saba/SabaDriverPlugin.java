@@ -17,6 +17,9 @@ import org.apache.spark.api.plugin.PluginContext;
  * application's executors and not the standalone master); its block-transfer server serves broadcast blocks and
  * is reported here; what it opens itself (fetching large task results, talking to the master) only carries
  * requests.
+ *
+ * <p>With {@code spark.saba.signals.enabled} (the default) a {@link StageSignalsListener} on Spark's listener bus
+ * reports each stage's work signals.
  */
 final class SabaDriverPlugin implements DriverPlugin {
     private SparkContext sc;
@@ -33,6 +36,9 @@ final class SabaDriverPlugin implements DriverPlugin {
             SabaDriver d = driver;
             tagging = new JvmTagging("driver", d.tos(), d::tos, conf.levelRefresh(), d::onEvents);
             tagging.hook("RPC", SparkEnv.get().rpcEnv(), SocketTagger.Reporting.NONE, SocketTagger.Reporting.NONE);
+            if (conf.signals()) {
+                sc.addSparkListener(new StageSignalsListener(d::onStageSignals));
+            }
         }
         return Map.of();
     }

@@ -33,6 +33,9 @@ class ConfigurationTest {
         assertEquals(32, c.dscpMap().tos(1), "CS1 for level 1");
         assertEquals("default", SabaConf.workloadFromAppName("  !! "));
         assertEquals(FallbackPolicy.NEVER, SabaConf.from(base().set(SabaConf.FALLBACK, "never")).fallback());
+        assertTrue(c.signals(), "work signals reported by default");
+        assertNull(c.signalsPath(), "no record by default");
+        assertFalse(SabaConf.from(base().set(SabaConf.SIGNALS, "FALSE")).signals());
     }
 
     @Test
@@ -46,7 +49,9 @@ class ConfigurationTest {
                 new String[] {SabaConf.DSCP_MAP, "0:0,2:8"},
                 new String[] {SabaConf.LEVEL_REFRESH, "soon"},
                 new String[] {SabaConf.REGISTER_TIMEOUT, "0s"},
-                new String[] {SabaConf.EMBEDDED_TOPOLOGY, "/no/such/topology.yaml"});
+                new String[] {SabaConf.EMBEDDED_TOPOLOGY, "/no/such/topology.yaml"},
+                new String[] {SabaConf.SIGNALS, "yes"},
+                new String[] {SabaConf.SIGNALS_PATH, "/etc/passwd"});
         for (String[] kv : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> SabaConf.from(base().set(kv[0], kv[1])), Arrays.toString(kv));

@@ -54,6 +54,9 @@ class ControllerFailureTest {
             Fixtures.await("the outage noticed", Duration.ofSeconds(60), () -> !d.client().controllerReachable());
             Thread.sleep(2_000);
             assertEquals(warningsBefore + 1, d.client().outageWarnings(), "one warning for the whole outage");
+            // stages ended during the outage: their signals are dropped (when the sender next drains its queue,
+            // after its backoff), the jobs unaffected
+            Fixtures.await("signals dropped", Duration.ofSeconds(90), () -> d.client().droppedSignals() > 0);
         }
     }
 

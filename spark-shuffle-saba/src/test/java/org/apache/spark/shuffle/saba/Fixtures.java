@@ -18,10 +18,19 @@ final class Fixtures {
      * running them get different levels; this machine is one topology host.
      */
     static EmbeddedController controller() {
+        return controller(false);
+    }
+
+    /** The same, with its status page ({@code /status.json}) on an ephemeral loopback port when {@code http}. */
+    static EmbeddedController controller(boolean http) {
         ModelCatalog table = new ModelCatalog(Map.of("lr", SensitivityModel.of(5, -8, 4),
                 "wc", SensitivityModel.of(1.2, -0.2)));
-        EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
-                .table(table).grpcThreads(2).build();
+        EmbeddedController.Builder b = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
+                .table(table).grpcThreads(2);
+        if (http) {
+            b.http(new java.net.InetSocketAddress("127.0.0.1", 0));
+        }
+        EmbeddedController c = b.build();
         c.start();
         return c;
     }
