@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ProfilingContext;
@@ -45,7 +46,7 @@ class TestbedValidationTest {
     @Test
     void eachMeasuredJobGetsTheSpeedupTheSimulatorPredictsForItsSetup() throws IOException {
         CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L,
-                io.saba.controller.alloc.AllocationPipeline.Allocation.CORUN, 0.9, "x");
+                Allocation.CORUN, 0.9, "x");
         TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured());
         assertEquals(1, r.incompleteSetups(), "setup 2 has a failed run");
         assertEquals(3, r.rows().size());
@@ -72,7 +73,7 @@ class TestbedValidationTest {
         SensitivityTable noTraffic = SensitivityTable.empty()
                 .with(new TableEntry("long", SensitivityModel.of(3, -2), 1, List.of(), TWO_NODES));
         CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L,
-                io.saba.controller.alloc.AllocationPipeline.Allocation.EQ2, 0.9, "x");
+                Allocation.EQ2, 0.9, "x");
         Map<Integer, List<JobRow>> rows = measured();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> TestbedValidation.run(campaign, noTraffic, rows));
@@ -86,7 +87,7 @@ class TestbedValidationTest {
                 + "table-sha256=abc\n");
         CampaignFingerprint f = CampaignFingerprint.read(dir);
         assertEquals(new CampaignFingerprint(5, 20_000_000L,
-                io.saba.controller.alloc.AllocationPipeline.Allocation.CORUN, 0.9, "abc"), f);
+                Allocation.CORUN, 0.9, "abc"), f);
         Files.writeString(dir.resolve("campaign.fingerprint"), "fig9\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CampaignFingerprint.read(dir));
         assertTrue(e.getMessage().contains("is not a real-Spark testbed campaign's"), e.getMessage());
