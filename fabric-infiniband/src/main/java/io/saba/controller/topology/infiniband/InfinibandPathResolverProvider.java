@@ -26,9 +26,10 @@ public final class InfinibandPathResolverProvider implements PathResolverProvide
     private static final Set<String> KEYS = Set.of("discover", "ibsim", "env", "ca", "ca-port",
             "tool-timeout-seconds", "addresses", "queues", "multipath", "refresh-seconds", "subnet-wait-seconds");
     /**
-     * A discovery (ibnetdiscover + dump_fts) costs tens of milliseconds of SMPs on a small subnet (measured on
-     * ibsim, see the module's README), so re-discovering every 5 s bounds how long traffic keeps a pulled cable's
-     * tables, and how long connections wait for routes after the subnet manager's first sweep, at little cost.
+     * How often to re-discover by default: how long a re-route (or OpenSM's first sweep) takes to reach Saba's
+     * tables, against a discovery's cost, about 13 SMPs per host and tens of milliseconds of the tools' CPU
+     * (measured on ibsim, module README): cheap for the controller's host, and for the subnet up to a few hundred
+     * hosts; large fabrics raise it.
      */
     public static final int DEFAULT_REFRESH_SECONDS = 5;
 
