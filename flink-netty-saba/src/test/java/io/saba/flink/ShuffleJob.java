@@ -62,7 +62,9 @@ public final class ShuffleJob {
                     .rebalance()
                     .map(new Gate(gate, keys, 0))
                     .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.PRIMITIVE_ARRAY(Types.BYTE)))
-                    .sinkTo(new DiscardingSink<>());
+                    .setParallelism(parallelism)
+                    .sinkTo(new DiscardingSink<>())
+                    .setParallelism(parallelism);
         });
     }
 
@@ -86,7 +88,11 @@ public final class ShuffleJob {
         shuffled(env, n, keys, payload, gate).sinkTo(new DiscardingSink<>());
     }
 
-    /** Numbers keyed, shuffled, summed per key and added to the accumulators; the gate is before the shuffle. */
+    /**
+     * Numbers keyed, shuffled, summed per key and added to the accumulators; the gate is before the shuffle. The
+     * reducers' parallelism is set (the environment's), since Flink's adaptive batch scheduler would otherwise size
+     * them to the data.
+     */
     private static DataStream<Long> shuffled(StreamExecutionEnvironment env, long n, int keys, int payload,
                                              String gate) {
         return env.fromSequence(0, n - 1)
@@ -94,7 +100,9 @@ public final class ShuffleJob {
                 .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.PRIMITIVE_ARRAY(Types.BYTE)))
                 .keyBy(t -> t.f0)
                 .reduce((a, b) -> Tuple3.of(a.f0, a.f1 + b.f1, a.f2))
-                .map(new Checksum());
+                .setParallelism(env.getParallelism())
+                .map(new Checksum())
+                .setParallelism(env.getParallelism());
     }
 
     /**

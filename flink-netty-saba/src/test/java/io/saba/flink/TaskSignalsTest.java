@@ -171,7 +171,7 @@ class TaskSignalsTest {
             Map<String, Object> acc = Clusters.await(m, id);
             assertEquals(ShuffleJob.expected(N, KEYS)[1], acc.get(ShuffleJob.CHECKSUM));
             Path file = record.resolve(id.toHexString() + ".jsonl");
-            Controllers.eventually("both vertices' tasks recorded", () -> lines(file) == 2 * P);
+            Controllers.eventually("both vertices' 8 tasks recorded", () -> lines(file) == 2 * P);
             assertTrue(Files.readAllLines(file).get(0).contains("\"workload\":\"alone\""), "named after the job");
         }
     }
