@@ -94,11 +94,6 @@ final class TaskManagerReports implements AutoCloseable {
                 settings.signalsPath() == null ? "" : " and records them in " + settings.signalsPath());
     }
 
-    /** Signals the client could not send (queue full, controller away or too old); 0 without a client. */
-    synchronized long droppedSignals() {
-        return client == null ? 0 : client.droppedSignals();
-    }
-
     /** Sends what is queued (bounded by the controller timeout) and closes the records. */
     @Override
     public void close() {
