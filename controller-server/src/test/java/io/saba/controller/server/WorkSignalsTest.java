@@ -136,8 +136,9 @@ class WorkSignalsTest {
                 assertFalse(taskManager.controllerTakesSignals(), "not known before an answer");
                 taskManager.report("job-1", stage(1));
                 taskManager.report("job-1", stage(2));
-                Fixtures.eventually("both kept", () -> kept(c, "job-1") == 2);
-                assertTrue(taskManager.controllerTakesSignals(), "learnt from the answer to its batch");
+                // the controller keeps them before its answer reaches the client
+                Fixtures.eventually("both kept, and the answer read", () -> kept(c, "job-1") == 2
+                        && taskManager.controllerTakesSignals());
                 assertEquals(0, taskManager.droppedSignals());
                 assertEquals(null, taskManager.application("job-1"), "it registered nothing");
 
