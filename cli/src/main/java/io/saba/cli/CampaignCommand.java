@@ -44,6 +44,11 @@ public final class CampaignCommand implements Callable<Integer> {
             + "saba campaign --testbed run; --table: the table it ran with (checked against its fingerprint)")
     Path measured;
 
+    @Option(names = "--shared-cores", paramLabel = "N", description = "testbed-validation: simulate every host "
+            + "computing on one pool of N cores, as the namespace testbed's hosts share their machine's (its nproc); "
+            + "0 = each instance on cores of its own (default 0)")
+    Double sharedCores;
+
     @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
     Integer setups;
 
@@ -88,7 +93,7 @@ public final class CampaignCommand implements Callable<Integer> {
         if (testbed.testbed) {
             List<String> simOnly = new ArrayList<>();
             for (String o : List.of("--figure", "--degree", "--queues", "--hol-blocking", "--oversubscription",
-                    "--threads", "--master", "--conf")) {
+                    "--threads", "--master", "--conf", "--measured", "--shared-cores")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     simOnly.add(o);
                 }
@@ -101,10 +106,12 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         String f = figure.toLowerCase(Locale.ROOT);
         if (f.equals("testbed-validation")) {
-            return testbed.validate(spec, measured, out != null ? out : Path.of("campaign-testbed-validation"));
+            return testbed.validate(spec, measured, sharedCores != null ? sharedCores : 0,
+                    out != null ? out : Path.of("campaign-testbed-validation"));
         }
-        if (measured != null) {
-            throw new IllegalArgumentException("--measured applies to --figure testbed-validation only");
+        if (measured != null || sharedCores != null) {
+            throw new IllegalArgumentException((measured != null ? "--measured" : "--shared-cores")
+                    + " applies to --figure testbed-validation only");
         }
         List<String> testbedOnly = new ArrayList<>(testbed.testbedOnlyGiven());
         if (f.equals("fig8")) {

@@ -101,7 +101,7 @@ final class TestbedCampaignOptions {
      * {@code --figure testbed-validation}: the simulator on a finished campaign's setups, beside its measurements.
      * Only {@code --table} of this mixin applies: the campaign's settings come from its fingerprint.
      */
-    int validate(CommandSpec spec, Path measured, Path out) {
+    int validate(CommandSpec spec, Path measured, double sharedCores, Path out) {
         if (measured == null) {
             throw new IllegalArgumentException("--figure testbed-validation needs --measured DIR (a saba campaign "
                     + "--testbed folder)");
@@ -126,13 +126,23 @@ final class TestbedCampaignOptions {
         }
         SensitivityTable parsed = SensitivityTableCodec.parse(json, t.toString());
         TestbedValidation.Result r = TestbedValidation.run(campaign, parsed,
-                new JobsCsv(measured.resolve("jobs.csv")).read());
-        OutputFolder.prepare(out, "testbed-validation of " + measured.toAbsolutePath().normalize());
+                new JobsCsv(measured.resolve("jobs.csv")).read(), sharedCores);
+        // named by what the campaign ran, not by where its folder is, so a moved checkout can write it again
+        OutputFolder.prepare(out, "testbed-validation of " + fingerprintText(measured));
         TestbedValidation.write(out, r);
         spec.commandLine().getOut().print(TestbedValidation.report(r));
         spec.commandLine().getOut().printf("output in %s%n", out);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    private static String fingerprintText(Path measured) {
+        try {
+            return Files.readString(measured.resolve("campaign.fingerprint")).trim();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + measured.resolve("campaign.fingerprint") + ": "
+                    + e.getMessage());
+        }
     }
 
     /** A file of examples/ in the checkout bin/saba runs from (the working directory without bin/saba). */

@@ -113,6 +113,27 @@ class CampaignCommandTest {
         for (String f : new String[] {"testbed-validation.csv", "testbed-validation.png", "summary.txt"}) {
             assertTrue(Files.exists(out.resolve(f)), f);
         }
+        // the folder is named by what it validates, not where it was: a moved checkout writes it again
+        Path moved = dir.resolve("moved");
+        Files.move(measured, moved);
+        assertEquals(0, run("campaign", "--figure", "testbed-validation", "--measured", moved.toString(),
+                "--table", table.toString(), "--out", out.toString(), "--shared-cores", "2"), err.toString());
+        assertTrue(Files.readString(out.resolve("summary.txt")).contains("one pool of 2.0 cores"));
+    }
+
+    @Test
+    void aFolderOfAnotherCampaignIsRefusedInOneLine() throws Exception {
+        Path out = dir.resolve("fig9-out");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("campaign.fingerprint"), "fig9\n");
+        Path table = tableWithTraffic();
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--measured",
+                measuredCampaign(table).toString(), "--table", table.toString(), "--out", out.toString()));
+        assertTrue(err.toString().contains("holds another campaign (fig9)"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
+        assertEquals(2, run("campaign", "--figure", "fig9", "--shared-cores", "2"));
+        assertTrue(err.toString().contains("--shared-cores applies to --figure testbed-validation only"),
+                err.toString());
     }
 
     @Test

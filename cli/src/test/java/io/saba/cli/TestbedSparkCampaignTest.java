@@ -103,7 +103,10 @@ class TestbedSparkCampaignTest {
         String subnet = "10.96.0";
         Path log = dir.resolve("campaign.log");
         Path out = dir.resolve("out");
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(), "-cp",
+        // env resets SIGINT to its default: a build started in the background (nohup, &) hands its children SIGINT
+        // ignored, and a JVM that inherits it ignored never sees ^C, as a terminal's job would
+        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT",
+                ProcessHandle.current().info().command().orElseThrow(), "-cp",
                 System.getProperty("java.class.path"), SabaCli.class.getName(), "campaign", "--testbed", "--setups",
                 "1", "--seed", "7", "--hosts", "3", "--scale", "tiny", "--name", name, "--subnet", subnet,
                 "--table", Path.of("..", "examples", "measured-testbed-table.json").toString(), "--spark-home",

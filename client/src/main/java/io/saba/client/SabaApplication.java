@@ -82,7 +82,7 @@ public final class SabaApplication {
      */
     public void report(WorkSignals signals) {
         if (!deregistered && refusal == null) {
-            client.enqueueSignals(this, signals);
+            client.enqueueSignals(spec.appId(), this, signals);
         }
     }
 

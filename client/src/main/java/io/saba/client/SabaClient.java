@@ -163,9 +163,23 @@ public final class SabaClient implements AutoCloseable {
         return droppedSignals.get();
     }
 
-    /** Whether the controller that answered the last registration keeps work signals (false until one answered). */
+    /**
+     * Whether the controller is known to keep work signals: it said so when it answered a registration, or it kept
+     * some of a batch. False until then.
+     */
     public boolean controllerTakesSignals() {
         return sender.controllerTakesSignals();
+    }
+
+    /**
+     * Reports a unit of work of an application that another process registered under the same tenant (the same
+     * token): a Flink TaskManager's task, whose job the JobManager registered. Sent like
+     * {@link SabaApplication#report}; a controller that does not know the application skips it (and says so in
+     * its answer, which this client ignores, since it has no registration to renew). This client learns whether
+     * the controller keeps signals from its answer to the first batch that carries some, as it registers nothing.
+     */
+    public void report(String appId, WorkSignals signals) {
+        enqueueSignals(appId, null, signals);
     }
 
     /** Events waiting for the sender. */
@@ -215,9 +229,13 @@ public final class SabaClient implements AutoCloseable {
         offer(new Op.Event(app, open, key, s));
     }
 
-    /** Signals are observations, not state: when the queue is full they are dropped, and no re-sync is owed. */
-    void enqueueSignals(SabaApplication app, WorkSignals signals) {
-        if (!queue.offer(new Op.Signals(app, signals))) {
+    /**
+     * Signals are observations, not state: when the queue is full they are dropped, and no re-sync is owed.
+     *
+     * @param app the handle of {@code appId} when this client registered it, or null
+     */
+    void enqueueSignals(String appId, SabaApplication app, WorkSignals signals) {
+        if (!queue.offer(new Op.Signals(appId, app, signals))) {
             droppedSignals.incrementAndGet();
         }
     }
@@ -265,7 +283,8 @@ public final class SabaClient implements AutoCloseable {
         record Deregister(SabaApplication app) implements Op {
         }
 
-        record Signals(SabaApplication app, WorkSignals signals) implements Op {
+        /** A unit's signals for {@code appId}; {@code app} is its handle when this client registered it, or null. */
+        record Signals(String appId, SabaApplication app, WorkSignals signals) implements Op {
         }
 
         /** One cheap call to the controller ({@link SabaClient#warmUp()}). */

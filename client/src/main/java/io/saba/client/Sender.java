@@ -53,8 +53,12 @@ final class Sender implements Runnable {
     private volatile boolean resync;
     private volatile boolean stopped;
     private volatile boolean draining;
-    /** What the controller said in its last answer to a registration: whether it keeps work signals. */
-    private volatile boolean takesSignals;
+    /**
+     * Whether the current controller keeps work signals: what it said in its last answer to a registration, or what
+     * its answer to a batch of signals showed (for a client that registers nothing); null while unknown, and then
+     * signals are sent.
+     */
+    private volatile Boolean takesSignals;
     private boolean toldOldController;
     private volatile long heartbeatIntervalNanos = TimeUnit.SECONDS.toNanos(5);
     private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
@@ -77,7 +81,7 @@ final class Sender implements Runnable {
     }
 
     boolean controllerTakesSignals() {
-        return takesSignals;
+        return Boolean.TRUE.equals(takesSignals);
     }
 
     long outageWarnings() {
@@ -205,22 +209,43 @@ final class Sender implements Runnable {
     }
 
     private void signals(Batch batch, SabaClient.Op.Signals s) {
-        if (s.app().isDeregistered() || s.app().refusal() != null) {
+        if (s.app() != null && (s.app().isDeregistered() || s.app().refusal() != null)) {
             return;
         }
-        if (!takesSignals) {
+        if (Boolean.FALSE.equals(takesSignals)) {
             // an older controller (contract revision 1) would ignore them: spare the bytes
             client.signalsDropped(1);
-            if (!toldOldController) {
-                toldOldController = true;
-                LOG.info("Saba controller at {} predates work signals (contract revision 1); the client does not "
-                        + "send them", currentTarget());
-            }
+            tellOldController();
             return;
         }
-        batch.signals.add(SignalsProto.toProto(s.app().spec().appId(), s.signals()));
+        batch.signals.add(SignalsProto.toProto(s.appId(), s.signals()));
         if (batch.signals.size() >= MAX_SIGNALS) {
             flush(batch);
+        }
+    }
+
+    private void tellOldController() {
+        if (!toldOldController) {
+            toldOldController = true;
+            LOG.info("Saba controller at {} predates work signals (contract revision 1); the client does not send "
+                    + "them", currentTarget());
+        }
+    }
+
+    /**
+     * What an answer to a batch that carried signals shows, for a client that learnt nothing from a registration:
+     * a controller of revision 2 or later accounts for each signal, kept or rejected; revision 1 skips the field
+     * unread, so it keeps none and rejects fewer than were sent (only events).
+     */
+    private void learnFromAck(int sent, EventAck ack) {
+        if (sent == 0 || takesSignals != null) {
+            return;
+        }
+        if (ack.getSignalsStored() > 0) {
+            takesSignals = true;
+        } else if (ack.getRejected() < sent) {
+            takesSignals = false;
+            tellOldController();
         }
     }
 
@@ -288,6 +313,7 @@ final class Sender implements Runnable {
         }
         client.signalsDropped(call.getSignalsCount() - (int) Math.min(ack.getSignalsStored(),
                 call.getSignalsCount()));
+        learnFromAck(call.getSignalsCount(), ack);
         for (String appId : ack.getUnknownAppsList()) {
             SabaApplication app = client.application(appId);
             if (app != null && app.refusal() == null) {
@@ -405,6 +431,7 @@ final class Sender implements Runnable {
     }
 
     private void failed(StatusRuntimeException e) {
+        takesSignals = null; // the controller that answers next may be another one, or another version
         if (stubs.size() > 1) {
             // several controllers (a group): the next attempt, a full re-sync, goes to the next one
             current = (current + 1) % stubs.size();

@@ -141,15 +141,23 @@ public final class SignalsFile implements AutoCloseable {
     }
 
     /**
+     * Like {@link #close()}, but returns at once: the writer's thread writes what is queued, closes the file and
+     * ends. For a caller that must not wait, such as a task's thread at its end.
+     */
+    public void closeWhenWritten() {
+        if (!writer.isShutdown()) {
+            writer.execute(this::closeFile);
+        }
+        writer.shutdown();
+    }
+
+    /**
      * Writes what is queued, then closes the file, on the writer's thread; waits at most ten seconds (a stuck disk
      * must not hold up the driver's exit; every line already written was flushed).
      */
     @Override
     public void close() {
-        if (!writer.isShutdown()) {
-            writer.execute(this::closeFile);
-        }
-        writer.shutdown();
+        closeWhenWritten();
         try {
             if (!writer.awaitTermination(10, TimeUnit.SECONDS)) {
                 writer.shutdownNow();

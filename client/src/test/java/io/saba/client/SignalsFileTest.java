@@ -44,6 +44,31 @@ class SignalsFileTest {
     }
 
     @Test
+    void twoWritersOfOneApplicationAppendWholeLinesWithoutWaiting() throws Exception {
+        // two TaskManagers of one host record the same job's tasks, each from a task's thread that must not wait
+        AppSpec job = new AppSpec("job-1", "sort", "flink", "", 0);
+        SignalsFile a = SignalsFile.in(dir, job);
+        SignalsFile b = SignalsFile.in(dir, job);
+        int n = 500;
+        for (int i = 0; i < n; i++) {
+            a.append(stage(i));
+            b.append(stage(n + i));
+        }
+        a.closeWhenWritten();
+        b.closeWhenWritten();
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+        while (!Files.exists(a.file()) || Files.readAllLines(a.file()).size() < 2 * n) {
+            assertTrue(System.nanoTime() < end, "all lines written");
+            Thread.sleep(20);
+        }
+        List<WorkSignals> lines = SignalsFile.read(a.file()); // each line whole, or this throws
+        assertEquals(2 * n, lines.size());
+        assertEquals(2 * n, lines.stream().map(WorkSignals::unit).distinct().count());
+        a.append(stage(-1)); // after closing: ignored, never thrown
+        a.close();
+    }
+
+    @Test
     void anUnwritableDirectoryStopsTheRecordNotTheCaller() throws Exception {
         Path notADir = Files.writeString(dir.resolve("file"), "x");
         try (SignalsFile f = SignalsFile.in(notADir, new AppSpec("a", "sort", "spark", "", 0))) {

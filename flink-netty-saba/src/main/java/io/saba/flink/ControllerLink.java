@@ -4,6 +4,7 @@ import io.saba.client.SabaClient;
 import io.saba.controller.server.EmbeddedController;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ControllerLink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerLink.class);
+    /**
+     * The embedded controller running in this JVM, if any: TaskManagers that share the JobManager's JVM (a
+     * MiniCluster, a local execution environment) send their tasks' work signals to it; TaskManagers of their own
+     * cannot learn its address and need {@code saba.controller.address}.
+     */
+    private static final AtomicReference<String> EMBEDDED_HERE = new AtomicReference<>();
 
     private final EmbeddedController embedded;
     private final SabaClient client;
@@ -35,6 +42,7 @@ final class ControllerLink implements AutoCloseable {
         if (target == null) {
             embedded = embedded(s); // started
             target = embedded.target();
+            EMBEDDED_HERE.set(target);
             LOG.info("Saba: started an embedded controller at {} ({})", target,
                     s.embeddedConfig() == null ? "default: dry-run, this machine as one host" : s.embeddedConfig());
         } else {
@@ -56,6 +64,11 @@ final class ControllerLink implements AutoCloseable {
         }
     }
 
+    /** The address of an embedded controller that runs in this JVM, or null. */
+    static String embeddedInThisJvm() {
+        return EMBEDDED_HERE.get();
+    }
+
     SabaClient client() {
         return client;
     }
@@ -68,6 +81,7 @@ final class ControllerLink implements AutoCloseable {
     public void close() {
         client.close();
         if (embedded != null) {
+            EMBEDDED_HERE.compareAndSet(target, null);
             embedded.close();
         }
     }

@@ -8,7 +8,7 @@ import org.apache.flink.configuration.ConfigOptions;
 /**
  * The extension's configuration keys, all read from the cluster configuration ({@code config.yaml}). The JobManager
  * reads the controller keys; JobManager and TaskManagers both read {@link #DSCP_MAP}, so it must be the same
- * cluster-wide.
+ * cluster-wide. The TaskManagers read the signals keys, and with them the controller's address and token.
  */
 public final class SabaOptions {
     private SabaOptions() {
@@ -65,6 +65,18 @@ public final class SabaOptions {
     public static final ConfigOption<String> DSCP_MAP = ConfigOptions.key("saba.dscp-map")
             .stringType().noDefaultValue()
             .withDescription("level:dscp pairs, e.g. '0:0,1:8,2:16'. Unset: class selectors CS0..CS7.");
+
+    public static final ConfigOption<Boolean> SIGNALS_ENABLED = ConfigOptions.key("saba.signals.enabled")
+            .booleanType().defaultValue(true)
+            .withDescription("Each TaskManager reports each task's work signals (busy, idle and back-pressured time, "
+                    + "bytes read and written) to the controller when the task ends, as spark.saba.signals.enabled "
+                    + "reports Spark's stages. Read by the TaskManagers.");
+
+    public static final ConfigOption<String> SIGNALS_PATH = ConfigOptions.key("saba.signals.path")
+            .stringType().noDefaultValue()
+            .withDescription("A directory: each TaskManager also appends its tasks' work signals to "
+                    + "DIR/<job id>.jsonl on its own host, one JSON line per task (created on the first line), as "
+                    + "spark.saba.signals.path does. Unset: no record.");
 
     public static final ConfigOption<Boolean> TAG_CONNECTIONS = ConfigOptions.key("saba.tag-connections")
             .booleanType().defaultValue(true)

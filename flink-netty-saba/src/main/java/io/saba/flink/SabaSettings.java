@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.wire.DscpMap;
 import io.saba.client.FallbackPolicy;
@@ -20,10 +21,12 @@ import org.slf4j.LoggerFactory;
  * @param controllerAddress "host:port", or null for an embedded controller
  * @param embeddedConfig    controller YAML for the embedded controller, or null for the built-in default
  * @param workload          the cluster-wide workload, or "" when unset (then each job's own, or its name)
+ * @param signals           whether TaskManagers report their tasks' work signals
+ * @param signalsPath       a directory for the JSON-lines record of the tasks' work signals, or null
  */
 public record SabaSettings(String controllerAddress, Path embeddedConfig, String workload, Duration timeout,
                            Duration registerWait, FallbackPolicy fallback, String token, DscpMap dscpMap,
-                           boolean tagConnections) {
+                           boolean tagConnections, boolean signals, Path signalsPath) {
     private static final Logger LOG = LoggerFactory.getLogger(SabaSettings.class);
 
     public static SabaSettings from(Configuration conf) {
@@ -55,7 +58,34 @@ public record SabaSettings(String controllerAddress, Path embeddedConfig, String
             throw new IllegalConfigurationException(e.getMessage(), e);
         }
         return new SabaSettings(address, embeddedPath, get(conf, SabaOptions.WORKLOAD).trim(), timeout, wait,
-                fallback(conf), trimmedOrNull(conf, SabaOptions.TOKEN), dscp, get(conf, SabaOptions.TAG_CONNECTIONS));
+                fallback(conf), trimmedOrNull(conf, SabaOptions.TOKEN), dscp, get(conf, SabaOptions.TAG_CONNECTIONS),
+                get(conf, SabaOptions.SIGNALS_ENABLED), directory(conf, SabaOptions.SIGNALS_PATH));
+    }
+
+    /**
+     * A job's workload: its own {@code saba.workload} (from its configuration), else the cluster's, else one derived
+     * from its name as Spark derives it from the application's; a blank result is the default workload
+     * ({@link AppSpec}). The JobManager registers the job under it and the TaskManagers record it with their tasks'
+     * signals.
+     *
+     * @param jobConfiguration the job's own configuration, or null when unknown
+     */
+    public String workloadOf(Configuration jobConfiguration, String jobName) {
+        String own = jobConfiguration == null ? "" : jobConfiguration.get(SabaOptions.WORKLOAD).trim();
+        return !own.isEmpty() ? own : !workload.isEmpty() ? workload : AppSpec.workloadFromName(jobName);
+    }
+
+    /** A directory that exists or can be created later (the record creates it); not a file. */
+    private static Path directory(Configuration conf, ConfigOption<String> key) {
+        String v = trimmedOrNull(conf, key);
+        if (v == null) {
+            return null;
+        }
+        Path p = Path.of(v);
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+            throw bad(key, "'" + v + "' is a file, not a directory");
+        }
+        return p;
     }
 
     /** {@code saba.fallback}, or the deprecated {@code saba.fail-fast} when only that is set. */

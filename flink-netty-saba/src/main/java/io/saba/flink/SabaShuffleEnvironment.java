@@ -25,17 +25,25 @@ import org.apache.flink.runtime.shuffle.ShuffleMetrics;
  * data must carry: the Saba master encoded the job's level in the descriptor's connection index
  * ({@link LevelConnections}). (A descriptor subclass cannot carry it: Flink's input gates accept exactly
  * {@code NettyShuffleDescriptor}.) Everything else is Flink's own environment; the tagging
- * itself happens in {@link TaggingPartitionProvider}, which Flink's Netty server calls.
+ * itself happens in {@link TaggingPartitionProvider}, which Flink's Netty server calls. It also sees every task
+ * the TaskManager deploys, and so reports each task's work signals when it ends ({@link TaskSignals}).
  */
 public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPartition, SingleInputGate> {
     private final NettyShuffleEnvironment netty;
     private final PartitionTosRegistry registry;
     private final DscpMap dscpMap;
+    private final TaskSignals signals;
 
-    SabaShuffleEnvironment(NettyShuffleEnvironment netty, PartitionTosRegistry registry, DscpMap dscpMap) {
+    /**
+     * @param registry where partitions' TOS go for the tagging, or null when {@code saba.tag-connections} is false
+     * @param signals  the tasks' work signals, or null when {@code saba.signals.enabled} is false
+     */
+    SabaShuffleEnvironment(NettyShuffleEnvironment netty, PartitionTosRegistry registry, DscpMap dscpMap,
+                           TaskSignals signals) {
         this.netty = netty;
         this.registry = registry;
         this.dscpMap = dscpMap;
+        this.signals = signals;
     }
 
     @Override
@@ -46,13 +54,17 @@ public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPa
     @Override
     public ShuffleIOOwnerContext createShuffleIOOwnerContext(String ownerName, ExecutionAttemptID executionAttemptID,
                                                              MetricGroup parentGroup) {
-        return netty.createShuffleIOOwnerContext(ownerName, executionAttemptID, parentGroup);
+        ShuffleIOOwnerContext c = netty.createShuffleIOOwnerContext(ownerName, executionAttemptID, parentGroup);
+        return signals == null ? c : signals.withInputCounters(c);
     }
 
     @Override
     public List<ResultPartition> createResultPartitionWriters(ShuffleIOOwnerContext ownerContext,
                                                               List<ResultPartitionDeploymentDescriptor> descriptors) {
         List<ResultPartition> partitions = netty.createResultPartitionWriters(ownerContext, descriptors);
+        if (registry == null) {
+            return partitions; // saba.tag-connections is false
+        }
         for (int i = 0; i < descriptors.size(); i++) {
             ResultPartition partition = partitions.get(i);
             if (descriptors.get(i).getShuffleDescriptor() instanceof NettyShuffleDescriptor d && !d.isUnknown()) {
@@ -75,7 +87,9 @@ public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPa
     @Override
     public void releasePartitionsLocally(Collection<ResultPartitionID> partitionIds) {
         netty.releasePartitionsLocally(partitionIds);
-        registry.forget(partitionIds);
+        if (registry != null) {
+            registry.forget(partitionIds);
+        }
     }
 
     @Override
@@ -92,7 +106,11 @@ public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPa
     public List<SingleInputGate> createInputGates(ShuffleIOOwnerContext ownerContext,
                                                   PartitionProducerStateProvider producerStateProvider,
                                                   List<InputGateDeploymentDescriptor> descriptors) {
-        return netty.createInputGates(ownerContext, producerStateProvider, descriptors);
+        List<SingleInputGate> gates = netty.createInputGates(ownerContext, producerStateProvider, descriptors);
+        if (signals != null) {
+            signals.watch(ownerContext, producerStateProvider, gates.size());
+        }
+        return gates;
     }
 
     @Override
@@ -103,16 +121,22 @@ public final class SabaShuffleEnvironment implements ShuffleEnvironment<ResultPa
 
     /** Sockets tagged so far (a socket re-tagged counts again). */
     public long taggedConnections() {
-        return registry.tagged();
+        return registry == null ? 0 : registry.tagged();
     }
 
     /** Tag changes on live sockets (levels sharing a socket). */
     public long retaggedConnections() {
-        return registry.retagged();
+        return registry == null ? 0 : registry.retagged();
     }
 
     @Override
     public void close() throws Exception {
-        netty.close();
+        try {
+            netty.close();
+        } finally {
+            if (signals != null) {
+                signals.close();
+            }
+        }
     }
 }

@@ -104,7 +104,9 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
     public void registerJob(JobShuffleContext context) {
         netty.registerJob(context);
         JobID id = context.getJobId();
-        String workload = workload(JobGraphs.of(context));
+        Optional<JobGraph> graph = JobGraphs.of(context);
+        String workload = settings.workloadOf(graph.map(JobGraph::getJobConfiguration).orElse(null),
+                graph.map(JobGraph::getName).orElse(""));
         long start = System.nanoTime();
         SabaApplication app = link().client().register(new AppSpec(id.toHexString(), workload, "flink",
                 System.getProperty("user.name", ""), 0));
@@ -119,16 +121,6 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
                 : app.assigned().copy().completeOnTimeout(0, settings.registerWait().toNanos(), TimeUnit.NANOSECONDS);
         app.assigned().thenRun(() -> logAnswer(id, app, System.nanoTime() - start));
         jobs.put(id, new JobState(app, firstLevel, null));
-    }
-
-    /**
-     * The job's own {@code saba.workload}, else the cluster's, else one derived from the job's name as Spark
-     * derives it from the application's; a blank result is the default workload ({@link AppSpec}).
-     */
-    private String workload(Optional<JobGraph> graph) {
-        return graph.map(g -> g.getJobConfiguration().get(SabaOptions.WORKLOAD).trim()).filter(w -> !w.isEmpty())
-                .orElseGet(() -> !settings.workload().isEmpty() ? settings.workload()
-                        : AppSpec.workloadFromName(graph.map(JobGraph::getName).orElse("")));
     }
 
     private void logAnswer(JobID id, SabaApplication app, long nanos) {

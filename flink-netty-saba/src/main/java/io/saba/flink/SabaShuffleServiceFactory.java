@@ -53,34 +53,52 @@ public final class SabaShuffleServiceFactory
     public ShuffleEnvironment<ResultPartition, SingleInputGate> createShuffleEnvironment(
             ShuffleEnvironmentContext context) {
         SabaSettings settings = SabaSettings.from(context.getConfiguration());
-        if (!settings.tagConnections() || settings.fallback() == FallbackPolicy.ALWAYS) {
+        if (settings.fallback() == FallbackPolicy.ALWAYS || !settings.tagConnections() && !settings.signals()) {
             return netty.createShuffleEnvironment(context);
         }
         Configuration conf = new Configuration(context.getConfiguration());
-        int levels = settings.dscpMap().levels();
-        int configured = conf.get(NettyShuffleEnvironmentOptions.MAX_NUM_TCP_CONNECTIONS);
-        int connections = LevelConnections.connectionCount(configured, levels);
-        if (connections != configured) {
-            LOG.info("Saba: {} raised from {} to {} so that each of the {} levels has its own connections",
-                    NettyShuffleEnvironmentOptions.MAX_NUM_TCP_CONNECTIONS.key(), configured, connections, levels);
-            conf.set(NettyShuffleEnvironmentOptions.MAX_NUM_TCP_CONNECTIONS, connections);
+        if (settings.tagConnections()) {
+            int levels = settings.dscpMap().levels();
+            int configured = conf.get(NettyShuffleEnvironmentOptions.MAX_NUM_TCP_CONNECTIONS);
+            int connections = LevelConnections.connectionCount(configured, levels);
+            if (connections != configured) {
+                LOG.info("Saba: {} raised from {} to {} so that each of the {} levels has its own connections",
+                        NettyShuffleEnvironmentOptions.MAX_NUM_TCP_CONNECTIONS.key(), configured, connections,
+                        levels);
+                conf.set(NettyShuffleEnvironmentOptions.MAX_NUM_TCP_CONNECTIONS, connections);
+            }
         }
         NettyShuffleEnvironmentConfiguration nc = NettyShuffleEnvironmentConfiguration.fromConfiguration(conf,
                 context.getNetworkMemorySize(), context.isLocalCommunicationOnly(), context.getHostAddress());
         ResultPartitionManager partitions = new ResultPartitionManager(nc.getPartitionRequestListenerTimeout(),
                 context.getScheduledExecutor());
-        PartitionTosRegistry registry = new PartitionTosRegistry();
-        // the connection manager Flink builds, except that its server asks our provider, which tags the server
-        // sockets, and its client sockets are tagged as they are created
-        ConnectionManager connections0 = nc.nettyConfig() == null ? new LocalConnectionManager()
-                : new TaggingConnectionManager(new NettyConnectionManager(
-                        new TaggingPartitionProvider(partitions, registry), context.getEventPublisher(),
-                        nc.nettyConfig(), nc.getMaxNumberOfConnections(), nc.isConnectionReuseEnabled()),
-                registry, settings.dscpMap());
+        PartitionTosRegistry registry = settings.tagConnections() ? new PartitionTosRegistry() : null;
         NettyShuffleEnvironment env = NettyShuffleServiceFactory.createNettyShuffleEnvironment(nc,
-                context.getTaskExecutorResourceId(), context.getEventPublisher(), partitions, connections0,
-                context.getParentMetricGroup(), context.getIoExecutor(), context.getNumberOfSlots(),
-                context.getTmpDirPaths());
-        return new SabaShuffleEnvironment(env, registry, settings.dscpMap());
+                context.getTaskExecutorResourceId(), context.getEventPublisher(), partitions,
+                connections(context, nc, partitions, registry, settings), context.getParentMetricGroup(),
+                context.getIoExecutor(), context.getNumberOfSlots(), context.getTmpDirPaths());
+        TaskSignals signals = settings.signals() ? new TaskSignals(settings, new TaskManagerReports(settings)) : null;
+        return new SabaShuffleEnvironment(env, registry, settings.dscpMap(), signals);
+    }
+
+    /**
+     * The connection manager Flink builds, except that, with tagging, its server asks our provider, which tags the
+     * server sockets, and its client sockets are tagged as they are created.
+     */
+    private static ConnectionManager connections(ShuffleEnvironmentContext context,
+                                                 NettyShuffleEnvironmentConfiguration nc,
+                                                 ResultPartitionManager partitions, PartitionTosRegistry registry,
+                                                 SabaSettings settings) {
+        if (nc.nettyConfig() == null) {
+            return new LocalConnectionManager();
+        }
+        if (registry == null) {
+            return new NettyConnectionManager(partitions, context.getEventPublisher(), nc.nettyConfig(),
+                    nc.getMaxNumberOfConnections(), nc.isConnectionReuseEnabled());
+        }
+        return new TaggingConnectionManager(new NettyConnectionManager(
+                new TaggingPartitionProvider(partitions, registry), context.getEventPublisher(),
+                nc.nettyConfig(), nc.getMaxNumberOfConnections(), nc.isConnectionReuseEnabled()),
+                registry, settings.dscpMap());
     }
 }

@@ -1,12 +1,15 @@
 package io.saba.flink;
 
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.ClusterOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.clusterframework.types.ResourceID;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -15,6 +18,9 @@ import org.apache.flink.runtime.shuffle.ShuffleServiceOptions;
 
 /** MiniClusters of two TaskManagers with two slots each: real Netty data connections over loopback. */
 final class Clusters {
+    private static final int TASK_MANAGERS = 2;
+    private static final int SLOTS_PER_TASK_MANAGER = 2;
+
     private Clusters() {
     }
 
@@ -42,9 +48,28 @@ final class Clusters {
         c.set(ClusterOptions.EVENLY_SPREAD_OUT_SLOTS_STRATEGY, true);
         c.addAll(extra);
         MiniCluster m = new MiniCluster(new MiniClusterConfiguration.Builder().withRandomPorts()
-                .setConfiguration(c).setNumTaskManagers(2).setNumSlotsPerTaskManager(2).build());
+                .setConfiguration(c).setNumTaskManagers(TASK_MANAGERS)
+                .setNumSlotsPerTaskManager(SLOTS_PER_TASK_MANAGER).build());
         m.start();
+        // start() returns before the TaskManagers register with the ResourceManager, and a job's slots come from
+        // those registered when its requirements are matched: with one registered, a job of parallelism 2 gets both
+        // slots there, its shuffle stays inside one JVM and nothing crosses the loopback
+        try {
+            Controllers.eventually("every TaskManager registered its slots", () -> m.getResourceOverview().join()
+                    .getNumberRegisteredSlots() == TASK_MANAGERS * SLOTS_PER_TASK_MANAGER);
+        } catch (Throwable t) {
+            m.close();
+            throw t;
+        }
         return m;
+    }
+
+    /** How many TaskManagers ran the (finished) job's subtasks: 2 when its shuffle can have crossed the network. */
+    static int taskManagersOf(MiniCluster m, JobID id) throws Exception {
+        Set<ResourceID> ran = new HashSet<>();
+        m.getArchivedExecutionGraph(id).get(1, TimeUnit.MINUTES).getAllExecutionVertices().forEach(v ->
+                ran.add(v.getCurrentExecutionAttempt().getAssignedResourceLocation().getResourceID()));
+        return ran.size();
     }
 
     static JobID submit(MiniCluster m, JobGraph g) throws Exception {

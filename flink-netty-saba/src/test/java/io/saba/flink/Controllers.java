@@ -7,6 +7,7 @@ import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.topology.Topologies;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 
-/** A real controller on loopback whose one host is 127.0.0.1 (every MiniCluster TaskManager), two workloads. */
+/**
+ * A real controller on loopback, with its status pages, whose one host is 127.0.0.1 (every MiniCluster TaskManager),
+ * two workloads.
+ */
 final class Controllers {
     private Controllers() {
     }
@@ -30,6 +34,7 @@ final class Controllers {
                 .backend(new DryRunBackend(false, 10_000), true)
                 .leaseTimeout(Duration.ofSeconds(60))
                 .grpcThreads(2)
+                .http(new InetSocketAddress("127.0.0.1", 0)) // the status pages, on a free port
                 .build();
         c.start();
         return c;

@@ -70,6 +70,8 @@ class PacketCaptureTest {
                 ShuffleJob.open("B");
                 Clusters.await(m, a);
                 Clusters.await(m, b);
+                assertEquals(2, Clusters.taskManagersOf(m, a), "job A ran on both TaskManagers");
+                assertEquals(2, Clusters.taskManagersOf(m, b), "job B ran on both TaskManagers");
 
                 int dscpA = 8 * levelLr;
                 int dscpB = 8 * levelWc;
@@ -115,10 +117,10 @@ class PacketCaptureTest {
      * controller holds for it at the end.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("captures no data packets of job A (data bytes by DSCP {}) on a fresh build of "
-            + "its own branch's head (d6e4a2d) and of main; it passed once against older installed artifacts. "
-            + "Under investigation (stop note of 2026-11-24); stable levels stay covered by StableLevelsTest and "
-            + "StableLevelsAcrossRestartsTest")
+    @org.junit.jupiter.api.Disabled("on an idle machine the capture still holds no data segment of job A ({}), "
+            + "although job A ran on both TaskManagers (asserted): the TaskManager-registration race (fixed in "
+            + "Clusters) was one cause, not the only one; it passed 3 times on a loaded machine and failed in a "
+            + ".ci/run on an idle one (stop note of 2026-11-24, second session)")
     void theFirstJobsDataCarriesItsFinalDscpAfterTwoMoreWorkloadsRegister(@TempDir Path dir) throws Exception {
         String why = PacketCapture.unavailable();
         Assumptions.assumeTrue(why == null, "skipped: " + why);
@@ -148,6 +150,8 @@ class PacketCaptureTest {
 
             ShuffleJob.open("first");
             Clusters.await(m, a);
+            assertEquals(2, Clusters.taskManagersOf(m, a), "job A ran on both TaskManagers, so its shuffle can cross "
+                    + "the loopback");
             Map<Integer, Long> bytesByDscp = new HashMap<>();
             for (PacketCapture.Packet p : capture.stopAndRead()) {
                 if (p.length() > 0 && p.srcPort() >= from && p.srcPort() <= to) {

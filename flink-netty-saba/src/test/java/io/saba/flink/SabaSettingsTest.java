@@ -1,6 +1,7 @@
 package io.saba.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,6 +37,31 @@ class SabaSettingsTest {
         assertEquals(3 * 8 << 2, s.dscpMap().tos(3));
         assertTrue(s.tagConnections());
         assertEquals(FallbackPolicy.AUTO, s.fallback());
+        assertTrue(s.signals(), "work signals on, as spark.saba.signals.enabled");
+        assertNull(s.signalsPath(), "no record");
+    }
+
+    @Test
+    void signalsKeys() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("signals");
+        SabaSettings s = SabaSettings.from(conf("saba.signals.enabled", "false", "saba.signals.path",
+                dir.resolve("not-yet").toString()));
+        assertFalse(s.signals());
+        assertEquals(dir.resolve("not-yet"), s.signalsPath(), "created with the first line");
+        rejected("saba.signals.enabled", "sometimes");
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("file"), "x");
+        IllegalConfigurationException e = assertThrows(IllegalConfigurationException.class,
+                () -> SabaSettings.from(conf("saba.signals.path", file.toString())));
+        assertEquals("saba.signals.path: '" + file + "' is a file, not a directory", e.getMessage());
+    }
+
+    @Test
+    void aJobsWorkloadIsItsOwnElseTheClustersElseItsName() {
+        Configuration own = conf("saba.workload", " lr ");
+        assertEquals("lr", SabaSettings.from(conf("saba.workload", "wc")).workloadOf(own, "Nightly Report #7"));
+        assertEquals("wc", SabaSettings.from(conf("saba.workload", "wc")).workloadOf(new Configuration(), "x"));
+        assertEquals("nightly-report-7", SabaSettings.from(new Configuration()).workloadOf(null, "Nightly Report #7"));
+        assertEquals("default", SabaSettings.from(new Configuration()).workloadOf(null, "#"));
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -46,13 +47,36 @@ public final class ShuffleJob {
      */
     static JobGraph build(String name, long n, int keys, int parallelism, int payload, String workload,
                           String gate) {
+        return graph(name, workload, env -> pipeline(env, n, keys, parallelism, payload, gate));
+    }
+
+    /**
+     * The same job with its gate after the shuffle, in a third vertex behind a rebalance: while the third vertex's
+     * subtasks wait at the gate, the shuffle's producers (vertex 1) and consumers (vertex 2) have ended. Same result.
+     */
+    static JobGraph buildHeldAfterShuffle(String name, long n, int keys, int parallelism, int payload,
+                                          String workload, String gate) {
+        return graph(name, workload, env -> {
+            env.setParallelism(parallelism);
+            shuffled(env, n, keys, payload, null)
+                    .rebalance()
+                    .map(new Gate(gate, keys, 0))
+                    .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.PRIMITIVE_ARRAY(Types.BYTE)))
+                    .setParallelism(parallelism)
+                    .sinkTo(new DiscardingSink<>())
+                    .setParallelism(parallelism);
+        });
+    }
+
+    private static JobGraph graph(String name, String workload,
+                                  java.util.function.Consumer<StreamExecutionEnvironment> pipeline) {
         Configuration jc = new Configuration();
         jc.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
         if (workload != null) {
             jc.set(SabaOptions.WORKLOAD, workload);
         }
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(jc);
-        pipeline(env, n, keys, parallelism, payload, gate);
+        pipeline.accept(env);
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName(name);
         return graph.getJobGraph();
@@ -61,13 +85,24 @@ public final class ShuffleJob {
     private static void pipeline(StreamExecutionEnvironment env, long n, int keys, int parallelism, int payload,
                                  String gate) {
         env.setParallelism(parallelism);
-        env.fromSequence(0, n - 1)
+        shuffled(env, n, keys, payload, gate).sinkTo(new DiscardingSink<>());
+    }
+
+    /**
+     * Numbers keyed, shuffled, summed per key and added to the accumulators; the gate is before the shuffle. The
+     * reducers' parallelism is set (the environment's), since Flink's adaptive batch scheduler would otherwise size
+     * them to the data.
+     */
+    private static DataStream<Long> shuffled(StreamExecutionEnvironment env, long n, int keys, int payload,
+                                             String gate) {
+        return env.fromSequence(0, n - 1)
                 .map(new Gate(gate, keys, payload))
                 .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.PRIMITIVE_ARRAY(Types.BYTE)))
                 .keyBy(t -> t.f0)
                 .reduce((a, b) -> Tuple3.of(a.f0, a.f1 + b.f1, a.f2))
+                .setParallelism(env.getParallelism())
                 .map(new Checksum())
-                .sinkTo(new DiscardingSink<>());
+                .setParallelism(env.getParallelism());
     }
 
     /**

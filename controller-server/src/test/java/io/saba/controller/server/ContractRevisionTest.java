@@ -115,9 +115,30 @@ class ContractRevisionTest {
         }
     }
 
+    @Test
+    void aClientThatRegistersNothingLearnsFromItsFirstBatchThatAnOldControllerKeepsNoSignals() throws Exception {
+        OldController old = new OldController();
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(old).build()
+                .start();
+        try (SabaClient taskManager = SabaClient.connect(ClientConfig.defaults("127.0.0.1:" + server.getPort()))) {
+            taskManager.report("job-1", WorkSignalsTest.stage(1));
+            Fixtures.eventually("the first batch answered", () -> old.batches.get() == 1
+                    && taskManager.droppedSignals() == 1);
+            assertEquals(List.of(2), old.batchesWithUnknownFields, "sent once, skipped unread");
+            taskManager.report("job-1", WorkSignalsTest.stage(2));
+            Fixtures.eventually("the next one dropped", () -> taskManager.droppedSignals() == 2);
+            assertEquals(1, old.batches.get(), "no further batch");
+            assertFalse(taskManager.controllerTakesSignals());
+            assertTrue(taskManager.controllerReachable());
+        } finally {
+            server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** Revision 1's service: answers registrations with level 3 and counts the events it is sent. */
     private static final class OldController extends ControllerGrpc.ControllerImplBase {
         final AtomicInteger events = new AtomicInteger();
+        final AtomicInteger batches = new AtomicInteger();
         final AtomicInteger clientRevision = new AtomicInteger(-1);
         final List<Integer> batchesWithUnknownFields = new CopyOnWriteArrayList<>();
 
@@ -139,6 +160,7 @@ class ContractRevisionTest {
         @Override
         public void reportConnections(ConnectionBatch b, StreamObserver<EventAck> out) {
             events.addAndGet(b.getEventsCount());
+            batches.incrementAndGet();
             batchesWithUnknownFields.addAll(b.getUnknownFields().asMap().keySet());
             out.onNext(EventAck.newBuilder().setApplied(b.getEventsCount()).build());
             out.onCompleted();

@@ -124,6 +124,40 @@ class WorkSignalsTest {
         }
     }
 
+    @Test
+    void aClientThatRegistersNothingReportsForItsTenantsApplications() throws Exception {
+        // a Flink TaskManager: its tasks' signals belong to the job the JobManager's client registered
+        try (EmbeddedController c = Fixtures.builder().tokens(Map.of("alice", "token-a", "bob", "token-b")).build()) {
+            c.start();
+            try (SabaClient jobManager = SabaClient.connect(ClientConfig.defaults(c.target()).withToken("token-a"));
+                 SabaClient taskManager = SabaClient.connect(ClientConfig.defaults(c.target()).withToken("token-a"));
+                 SabaClient stranger = SabaClient.connect(ClientConfig.defaults(c.target()).withToken("token-b"))) {
+                jobManager.register(new AppSpec("job-1", "lr", "flink", "u", 0)).assigned().get(30, TimeUnit.SECONDS);
+                assertFalse(taskManager.controllerTakesSignals(), "not known before an answer");
+                taskManager.report("job-1", stage(1));
+                taskManager.report("job-1", stage(2));
+                // the controller keeps them before its answer reaches the client
+                Fixtures.eventually("both kept, and the answer read", () -> kept(c, "job-1") == 2
+                        && taskManager.controllerTakesSignals());
+                assertEquals(0, taskManager.droppedSignals());
+                assertEquals(null, taskManager.application("job-1"), "it registered nothing");
+
+                taskManager.report("ghost", stage(3)); // a job the controller does not know (yet, or any more)
+                stranger.report("job-1", stage(4)); // another tenant's
+                Fixtures.eventually("both skipped", () -> taskManager.droppedSignals() == 1
+                        && stranger.droppedSignals() == 1);
+                assertEquals(2, kept(c, "job-1"));
+                assertEquals(1, c.controller().appCount(), "the unknown application is not registered for it");
+                assertFalse(stranger.controllerTakesSignals(), "a rejection says nothing about the revision");
+            }
+        }
+    }
+
+    private static long kept(EmbeddedController c, String appId) {
+        var s = c.controller().status(false).signals().get(appId);
+        return s == null ? 0 : s.reported();
+    }
+
     private static long reported(ControllerGrpc.ControllerBlockingStub stub) {
         List<AppStatus> apps = stub.status(StatusRequest.newBuilder().setIncludeSignals(true).build()).getAppsList();
         return apps.isEmpty() ? 0 : apps.get(0).getSignalsReported();

@@ -18,7 +18,8 @@ public final class OutputFolder {
 
     /**
      * @return true if the folder already held results of this same configuration (resume)
-     * @throws IllegalStateException if it holds results of another configuration
+     * @throws IllegalArgumentException if it holds results of another configuration (the operator's --out
+     *                                  names the wrong folder)
      */
     public static boolean prepare(Path dir, String fingerprint) {
         try {
@@ -27,7 +28,7 @@ public final class OutputFolder {
             if (Files.exists(f)) {
                 String old = Files.readString(f, StandardCharsets.UTF_8).trim();
                 if (!old.equals(fingerprint)) {
-                    throw new IllegalStateException("output folder " + dir + " holds another campaign (" + old
+                    throw new IllegalArgumentException("output folder " + dir + " holds another campaign (" + old
                             + "); use another --out or delete it");
                 }
                 return true;

@@ -48,13 +48,20 @@ public final class TestbedValidation {
     /** The testbed's ports: Saba's queues plus the default one (saba testbed up, host-queues 8). */
     private static final int PORT_QUEUES = 8;
 
-    /** One job measured and simulated. */
+    /**
+     * One job measured and simulated: its speedups and its baseline times (the simulator's times tell whether the
+     * simulated testbed is as slow as the real one, which the speedups alone hide).
+     */
     public record Row(int setup, String job, String workload, double factor, int instances, double measured,
-                      double simulated) {
+                      double simulated, double measuredBaselineSeconds, double simulatedBaselineSeconds) {
     }
 
-    /** The comparison, per job. */
-    public record Result(CampaignFingerprint campaign, List<Row> rows, int incompleteSetups) {
+    /**
+     * The comparison, per job.
+     *
+     * @param sharedCores the one pool of cores all simulated hosts computed on, or 0 for a host of its own each
+     */
+    public record Result(CampaignFingerprint campaign, double sharedCores, List<Row> rows, int incompleteSetups) {
         /** Per workload: measured and simulated geometric-mean speedups. */
         public Map<String, double[]> perWorkload() {
             Map<String, List<Row>> by = rows.stream().collect(Collectors.groupingBy(Row::workload, TreeMap::new,
@@ -84,8 +91,16 @@ public final class TestbedValidation {
      * @param campaign    the measured campaign's settings (its fingerprint)
      * @param table       the table it allocated with (its traffic records calibrate the workloads)
      * @param measured    jobs.csv's rows by setup
+     * @param sharedCores with more than 0, every host computes on one pool of that many cores, as the namespace
+     *                    testbed's hosts share their machine's ({@link io.saba.harness.sim.engine.Simulation#sharedCores});
+     *                    0 gives each instance a host of its own
      */
-    public static Result run(CampaignFingerprint campaign, SensitivityTable table, Map<Integer, List<JobRow>> measured) {
+    public static Result run(CampaignFingerprint campaign, SensitivityTable table, Map<Integer, List<JobRow>> measured,
+                             double sharedCores) {
+        if (sharedCores < 0) {
+            throw new IllegalArgumentException("shared cores must be 0 (a host of its own each) or more, not "
+                    + sharedCores);
+        }
         double gbps = campaign.linkRateBps() / 1e9;
         TopologyNetwork network = new TopologyNetwork(Topologies.singleSwitch(campaign.hosts(), gbps, PORT_QUEUES + 1),
                 gbps);
@@ -111,14 +126,16 @@ public final class TestbedValidation {
                 jobs.add(new JobSpec(r.job().id(), w, r.job().factor(),
                         r.job().hosts().stream().map(h -> "h" + h).toList()));
             }
-            List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba);
+            List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba, false,
+                    sharedCores);
             for (int i = 0; i < setup.size(); i++) {
                 JobRow r = setup.get(i);
                 rows.add(new Row(e.getKey(), r.job().id(), r.job().workload(), r.job().factor(), r.job().instances(),
-                        r.speedup(), sim.get(i).speedup()));
+                        r.speedup(), sim.get(i).speedup(), r.outcome().baselineSeconds(),
+                        sim.get(i).baselineSeconds()));
             }
         }
-        return new Result(campaign, rows, incomplete);
+        return new Result(campaign, sharedCores, rows, incomplete);
     }
 
     private static Map<String, WorkloadSpec> calibrate(SensitivityTable table, double lineRate) {
@@ -139,9 +156,11 @@ public final class TestbedValidation {
     public static String report(Result r) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Testbed validation: the simulator on the measured campaign's setups "
-                + "(%d hosts, %s, allocation %s, C_Saba %s)%n%n", r.campaign().hosts(),
+                + "(%d hosts, %s, allocation %s, C_Saba %s; %s)%n%n", r.campaign().hosts(),
                 rate(r.campaign().linkRateBps()), r.campaign().allocation().name().toLowerCase(Locale.ROOT),
-                r.campaign().cSaba()));
+                r.campaign().cSaba(), r.sharedCores() > 0
+                        ? String.format(Locale.ROOT, "all hosts computing on one pool of %s cores", r.sharedCores())
+                        : "each host computing on cores of its own"));
         sb.append(String.format(Locale.ROOT, "%-14s %5s %9s %9s %8s  %s%n", "workload", "jobs", "measured",
                 "simulated", "error", "within ±15 %"));
         int within = 0;
@@ -178,10 +197,12 @@ public final class TestbedValidation {
 
     /** The validation's rows, for plotting and for a reader's own statistics. */
     public static String csv(Result r) {
-        StringBuilder sb = new StringBuilder("setup,job,workload,factor,instances,measured_speedup,simulated_speedup\n");
+        StringBuilder sb = new StringBuilder("setup,job,workload,factor,instances,measured_speedup,simulated_speedup,"
+                + "measured_baseline_s,simulated_baseline_s\n");
         for (Row x : r.rows()) {
-            sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.4f,%.4f%n", x.setup(), x.job(), x.workload(),
-                    JobsCsv.factor(x.factor()), x.instances(), x.measured(), x.simulated()));
+            sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.4f,%.4f,%.3f,%.3f%n", x.setup(), x.job(),
+                    x.workload(), JobsCsv.factor(x.factor()), x.instances(), x.measured(), x.simulated(),
+                    x.measuredBaselineSeconds(), x.simulatedBaselineSeconds()));
         }
         return sb.toString();
     }

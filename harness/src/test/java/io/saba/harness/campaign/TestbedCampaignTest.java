@@ -69,7 +69,7 @@ class TestbedCampaignTest {
 
         TestbedCampaign.Result other = TestbedCampaign.run(config(1, 12, 2, tmp.resolve("d")), null);
         assertTrue(!other.rows().equals(one.rows().subList(0, 16)), "another seed draws other setups");
-        assertThrows(IllegalStateException.class,
+        assertThrows(IllegalArgumentException.class,
                 () -> TestbedCampaign.run(config(3, 12, 2, tmp.resolve("a")), null), "folder of another campaign");
     }
 

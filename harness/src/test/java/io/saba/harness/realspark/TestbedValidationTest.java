@@ -47,7 +47,7 @@ class TestbedValidationTest {
     void eachMeasuredJobGetsTheSpeedupTheSimulatorPredictsForItsSetup() throws IOException {
         CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L,
                 Allocation.CORUN, 0.9, "x");
-        TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured());
+        TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured(), 0);
         assertEquals(1, r.incompleteSetups(), "setup 2 has a failed run");
         assertEquals(3, r.rows().size());
         TestbedValidation.Row alone = r.rows().get(2);
@@ -60,12 +60,28 @@ class TestbedValidationTest {
         assertEquals(10 / (5 / (0.85 / 0.9)), shortJob.simulated(), 1e-3);
         assertEquals(1.0, longJob.simulated(), 1e-3);
         assertEquals(25.0 / 25.5, longJob.measured(), 1e-12);
+        assertEquals(25.0, longJob.measuredBaselineSeconds(), 1e-12);
+        assertEquals(25.0, longJob.simulatedBaselineSeconds(), 1e-3);
+        assertEquals(10.0, shortJob.simulatedBaselineSeconds(), 1e-3);
         double[] longs = r.perWorkload().get("long");
         assertEquals(Math.sqrt(longJob.measured() * alone.measured()), longs[0], 1e-12);
         // setup 1: measured 1.02x (Saba faster), simulated exactly 1: not the same order
         String report = TestbedValidation.report(r);
         assertTrue(report.contains("setups in the same order: 1 of 2"), report);
         assertTrue(report.contains("1 setups with a failed run left out"), report);
+    }
+
+    @Test
+    void jobsThatOnlySendLoseNothingToASharedPoolOfCoresAndTheReportSaysWhichMachineWasSimulated()
+            throws IOException {
+        CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L, Allocation.CORUN, 0.9, "x");
+        TestbedValidation.Result own = TestbedValidation.run(campaign, table(), measured(), 0);
+        TestbedValidation.Result pooled = TestbedValidation.run(campaign, table(), measured(), 1);
+        assertEquals(own.rows(), pooled.rows(), "these records never compute, so no job waits for a core");
+        assertTrue(TestbedValidation.report(pooled).contains("all hosts computing on one pool of 1.0 cores"));
+        assertTrue(TestbedValidation.report(own).contains("each host computing on cores of its own"));
+        assertThrows(IllegalArgumentException.class,
+                () -> TestbedValidation.run(campaign, table(), measured(), -1));
     }
 
     @Test
@@ -76,7 +92,7 @@ class TestbedValidationTest {
                 Allocation.EQ2, 0.9, "x");
         Map<Integer, List<JobRow>> rows = measured();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> TestbedValidation.run(campaign, noTraffic, rows));
+                () -> TestbedValidation.run(campaign, noTraffic, rows, 0));
         assertTrue(e.getMessage().contains("no traffic record for long"), e.getMessage());
     }
 

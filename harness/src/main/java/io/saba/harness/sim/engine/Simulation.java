@@ -43,6 +43,7 @@ public final class Simulation {
     private boolean ratesStale = true;
     private PortId traced;
     private final List<double[]> trace = new ArrayList<>();
+    private CpuPool cpu;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -87,6 +88,15 @@ public final class Simulation {
      */
     public Simulation traceEgress(PortId port) {
         this.traced = port;
+        return this;
+    }
+
+    /**
+     * Runs every job's computation on one pool of {@code cores} shared by all hosts (see {@link CpuPool}), as on a
+     * namespace testbed, instead of each instance computing at full speed on a host of its own.
+     */
+    public Simulation sharedCores(double cores) {
+        this.cpu = new CpuPool(cores);
         return this;
     }
 
@@ -145,11 +155,14 @@ public final class Simulation {
         for (SimJob j : jobs) {
             startStageRun(j);
         }
-        while (!queue.isEmpty() || !active.isEmpty()) {
+        while (!queue.isEmpty() || !active.isEmpty() || (cpu != null && cpu.busy())) {
             if (ratesStale) {
                 recomputeRates();
             }
             double next = queue.isEmpty() ? Double.POSITIVE_INFINITY : queue.peek().time;
+            if (cpu != null) {
+                next = Math.min(next, cpu.nextEnd(now));
+            }
             FlowGroup first = null;
             for (FlowGroup g : active) {
                 if (g.rate() > 0) {
@@ -169,11 +182,20 @@ public final class Simulation {
             for (FlowGroup g : active) {
                 g.advance(dt);
             }
+            if (cpu != null) {
+                cpu.advance(dt);
+            }
             now = next;
             if (first != null) {
                 first.finish();
             }
             finishDrainedGroups();
+            if (cpu != null) {
+                for (Runnable ended : cpu.takeEnded()) {
+                    events++;
+                    ended.run();
+                }
+            }
             while (!queue.isEmpty() && queue.peek().time <= now) {
                 events++;
                 queue.poll().action.run();
@@ -219,22 +241,43 @@ public final class Simulation {
         s.computeDone = false;
         s.shuffleDone = false;
         double bytesPerFlow = st.shuffleBytes() * d / ((double) n * n);
-        schedule(now + fixed + scaled, () -> {
+        Runnable computeEnds = () -> {
             s.computeDone = true;
             maybeEndStageRun(job);
-        });
+        };
         if (n < 2 || bytesPerFlow <= 0) {
             s.shuffleDone = true;
+            compute(n, fixed + scaled, computeEnds);
             return;
         }
         double cap = w.sendCapFraction() * network.hostLinkRate() / (n - 1);
-        schedule(now + fixed + (1 - st.overlap()) * scaled, () -> {
+        Runnable shuffleStarts = () -> {
             FlowGroup g = new FlowGroup(job, bytesPerFlow, cap, sequence++);
             s.group = g;
             active.add(g);
             policy.onGroupsChanged(List.copyOf(active), now);
             ratesStale = true;
+        };
+        if (cpu == null) {
+            schedule(now + fixed + scaled, computeEnds);
+            schedule(now + fixed + (1 - st.overlap()) * scaled, shuffleStarts);
+            return;
+        }
+        // the shuffle starts once the part of the computation it cannot overlap is done, however slow the pool
+        double before = fixed + (1 - st.overlap()) * scaled;
+        cpu.start(n, before, () -> {
+            shuffleStarts.run();
+            compute(n, st.overlap() * scaled, computeEnds);
         });
+    }
+
+    /** Computation of {@code seconds} at full speed on {@code instances} instances, then {@code then}. */
+    private void compute(int instances, double seconds, Runnable then) {
+        if (cpu == null) {
+            schedule(now + seconds, then);
+        } else {
+            cpu.start(instances, seconds, then);
+        }
     }
 
     private void maybeEndStageRun(SimJob job) {

@@ -1,6 +1,7 @@
 package io.saba.harness.sim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.IdealMaxMinPolicy;
@@ -70,5 +71,46 @@ class SimulationTest {
         SimResult r1 = new Simulation(network, jobs, IdealMaxMinPolicy.FACTORY).run();
         SimResult r2 = new Simulation(network, jobs, IdealMaxMinPolicy.FACTORY).run();
         assertEquals(r1, r2);
+    }
+
+    @Test
+    void jobsOnASharedPoolOfCoresComputeAtCoresOverDemand() {
+        // a: 2 instances, 10 s each; b: 2 instances, 5 s each; no shuffle. On 2 shared cores both run at half speed
+        // (demand 4): b ends at 10 s having done its 5 s; a has done 5 of 10 s and finishes the rest alone by 15 s.
+        WorkloadSpec w10 = new WorkloadSpec("w10", 2, 0, 1.0, List.of(new StageSpec(1, 10, 0, 0)));
+        WorkloadSpec w5 = new WorkloadSpec("w5", 2, 0, 1.0, List.of(new StageSpec(1, 5, 0, 0)));
+        List<JobSpec> jobs = List.of(new JobSpec("a", w10, 1.0, List.of("h1", "h2")),
+                new JobSpec("b", w5, 1.0, List.of("h3", "h4")));
+        SimResult shared = new Simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).sharedCores(2).run();
+        assertEquals(15.0, shared.completionSeconds().get("a"), 1e-9);
+        assertEquals(10.0, shared.completionSeconds().get("b"), 1e-9);
+        // with a host of its own per instance, nobody waits for a core
+        SimResult own = new Simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
+        assertEquals(10.0, own.completionSeconds().get("a"), 1e-9);
+        assertEquals(5.0, own.completionSeconds().get("b"), 1e-9);
+    }
+
+    @Test
+    void aPoolWithACoreForEveryInstanceChangesNothing() {
+        JobSpec j = new JobSpec("a", oneStage(10, 16 * LINE, 0.5, 2), 1.0, List.of("h1", "h2", "h3", "h4"));
+        SimResult own = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).run();
+        SimResult pooled = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).sharedCores(4).run();
+        assertEquals(own.completionSeconds().get("a"), pooled.completionSeconds().get("a"), 1e-9);
+    }
+
+    @Test
+    void aShuffleWaitsForTheComputationBeforeItAndTheLinkIsIdleMeanwhile() {
+        // 4 instances, 10 s of compute then 3 s of shuffle (as in the first test), twice; on 2 shared cores the
+        // compute takes 20 s (demand 4) and the shuffle, which asks no core, still 3 s: 2·(20 + 3) = 46 s.
+        JobSpec j = new JobSpec("a", oneStage(10, 16 * LINE, 0, 2), 1.0, List.of("h1", "h2", "h3", "h4"));
+        SimResult r = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).sharedCores(2).run();
+        assertEquals(46.0, r.completionSeconds().get("a"), 1e-9);
+    }
+
+    @Test
+    void aPoolNeedsCores() {
+        JobSpec j = new JobSpec("a", oneStage(1, 0, 0, 1), 1.0, List.of("h1", "h2"));
+        assertThrows(IllegalArgumentException.class,
+                () -> new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).sharedCores(0));
     }
 }
