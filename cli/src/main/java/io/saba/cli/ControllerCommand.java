@@ -49,6 +49,16 @@ final class ControllerCommand implements Callable<Integer> {
             description = "IPoIB address of a discovered host (name, guid:0x…, lid:N); repeatable.")
     java.util.List<String> ibAddresses = new java.util.ArrayList<>();
 
+    @Option(names = "--ib-refresh", paramLabel = "SECONDS",
+            description = "Re-discover the InfiniBand subnet every SECONDS (overrides 'refresh-seconds'; default 5, 0:"
+                    + " never): how long a re-route or the subnet manager's first sweep takes to reach the tables.")
+    Integer ibRefresh;
+
+    @Option(names = "--ib-subnet-wait", paramLabel = "SECONDS",
+            description = "At start, wait at most SECONDS for the subnet manager to route the configured hosts"
+                    + " (overrides 'subnet-wait-seconds'; default 0). The controller serves afterwards either way.")
+    Integer ibSubnetWait;
+
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "gRPC address (overrides 'listen').")
     String listen;
 
@@ -129,17 +139,18 @@ final class ControllerCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** --fabric, --ibsim, --ib-address, --listen and --http written into the configuration tree. */
-    private void applyFlags(ObjectNode root) {
+    /** --fabric, --ibsim, --ib-*, --listen and --http written into the configuration tree. */
+    void applyFlags(ObjectNode root) {
         if (listen != null) {
             root.put("listen", listen);
         }
         if (http != null) {
             root.put("http", http);
         }
+        boolean ibFlags = ibsim != null || !ibAddresses.isEmpty() || ibRefresh != null || ibSubnetWait != null;
         if (fabric == null) {
-            if (ibsim != null || !ibAddresses.isEmpty()) {
-                throw new IllegalArgumentException("--ibsim and --ib-address go with --fabric infiniband");
+            if (ibFlags) {
+                throw new IllegalArgumentException("--ibsim and the --ib-* flags go with --fabric infiniband");
             }
             return;
         }
@@ -155,9 +166,15 @@ final class ControllerCommand implements Callable<Integer> {
         }
         JsonNode topology = root.get("topology");
         boolean discovered = topology.isObject() && "infiniband".equals(topology.path("discover").asText());
-        if (!discovered && (ibsim != null || !ibAddresses.isEmpty())) {
-            throw new IllegalArgumentException("--ibsim and --ib-address need 'topology: {discover: infiniband}'"
+        if (!discovered && ibFlags) {
+            throw new IllegalArgumentException("--ibsim and the --ib-* flags need 'topology: {discover: infiniband}'"
                     + " (or no topology in the configuration)");
+        }
+        if (ibRefresh != null) {
+            ((ObjectNode) topology).put("refresh-seconds", ibRefresh);
+        }
+        if (ibSubnetWait != null) {
+            ((ObjectNode) topology).put("subnet-wait-seconds", ibSubnetWait);
         }
         if (ibsim != null) {
             ((ObjectNode) topology).put("ibsim", ibsim);

@@ -115,6 +115,27 @@ class ControllerCommandTest {
                 err.toString());
     }
 
+    /** The InfiniBand discovery's refresh period and start-up wait come from flags too (issue 23 item 6). */
+    @Test
+    void theInfinibandRefreshAndSubnetWaitComeFromFlags(@TempDir Path dir) throws Exception {
+        ControllerCommand c = new ControllerCommand();
+        new picocli.CommandLine(c).parseArgs("--fabric", "infiniband", "--ib-refresh", "2", "--ib-subnet-wait",
+                "60");
+        var root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        c.applyFlags(root);
+        assertEquals("infiniband", root.path("topology").path("discover").asText());
+        assertEquals(2, root.path("topology").path("refresh-seconds").asInt());
+        assertEquals(60, root.path("topology").path("subnet-wait-seconds").asInt());
+
+        var cl = SabaCli.newCommandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        Path config = Files.writeString(dir.resolve("saba.yaml"),
+                "topology: {shape: single-switch:2, gbps: 10, queues: 4, address-base: 10.0.0.1}\n");
+        assertEquals(2, cl.execute("controller", "--config", config.toString(), "--ib-refresh", "2"));
+        assertTrue(err.toString().contains("--ib-* flags go with --fabric infiniband"), err.toString());
+    }
+
     @Test
     void theBenchmarkRunsSmall() {
         assertEquals(0, SabaCli.newCommandLine().execute("controller", "bench", "--apps", "20", "--connections",

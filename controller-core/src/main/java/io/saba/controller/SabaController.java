@@ -62,6 +62,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout);
         metrics.gauge("saba_applications", replica::appCount);
         metrics.gauge("saba_connections", replica::connectionCount);
+        metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
         metrics.gauge("saba_ports_configured", () -> recomputer.current().size());
     }
 
@@ -208,9 +209,14 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         return new LogRequest.Call(tenant, kind, List.of(m));
     }
 
-    /** The fabric re-routed: every open connection is resolved again and the ports whose users changed recomputed. */
+    /**
+     * The fabric changed: every open connection is resolved again, those that waited for a route get their ports,
+     * and the ports whose users changed are recomputed.
+     */
     public void pathsChanged() {
-        LOG.info("fabric paths changed: {} connections moved to other ports", replica.reroute());
+        io.saba.controller.state.ControllerState.Rerouted r = replica.reroute();
+        LOG.info("fabric paths changed: {} connections moved to other ports, {} that waited for a route have one, "
+                + "{} wait for a route", r.moved(), r.routed(), r.waiting());
     }
 
     /**
@@ -244,6 +250,11 @@ public final class SabaController implements ControllerApi, AutoCloseable {
 
     public long connectionCount() {
         return replica.connectionCount();
+    }
+
+    /** Open connections waiting for a route the fabric does not have yet. */
+    public long unroutedCount() {
+        return replica.unroutedCount();
     }
 
     public List<String> workloads() {

@@ -46,6 +46,11 @@ public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, 
                 ownSignals);
     }
 
+    /** The connections (of the applications shown) waiting for a route the fabric does not have yet. */
+    public long unrouted() {
+        return apps.stream().mapToLong(AppView::unrouted).sum();
+    }
+
     /** The port with only these applications' weights, or null when none of them crosses it. */
     public static PortAllocation onlyApps(PortAllocation p, Set<String> appIds) {
         Map<String, Double> weights = new HashMap<>(p.appWeights());

@@ -58,6 +58,10 @@ public final class Replica {
     private volatile LogRequest.Table table;
     /** False while restoring: replayed requests are not requests served. */
     private boolean counting = true;
+    /** Whether the log says connections wait for routes (one line when they start, one when none is left). */
+    private boolean waitingAnnounced;
+    private boolean fullAnnounced;
+    private long refusedSeen;
 
     /**
      * @param catalog  the sensitivity table to start from (a table the log carries replaces it)
@@ -99,23 +103,31 @@ public final class Replica {
     public Object apply(LogRequest r) {
         synchronized (lock) {
             try {
-                if (r instanceof LogRequest.Call c) {
-                    return call(c);
-                } else if (r instanceof LogRequest.Renew rn) {
-                    rn.tenantOfApp().forEach(this::renewQuietly);
-                } else if (r instanceof LogRequest.Expire ex) {
-                    expire(ex.tenantOfApp().keySet());
-                } else if (r instanceof LogRequest.Table t) {
-                    installTable(t);
-                } else if (r instanceof LogRequest.Plan p) {
-                    state.installPlan(allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
-                            resolver.minQueues()));
-                    plannedFor = p.plannedFor();
-                }
-                return null;
-            } catch (ControllerException e) {
-                return e;
+                return applyOne(r);
+            } finally {
+                announceWaiting();
             }
+        }
+    }
+
+    private Object applyOne(LogRequest r) {
+        try {
+            if (r instanceof LogRequest.Call c) {
+                return call(c);
+            } else if (r instanceof LogRequest.Renew rn) {
+                rn.tenantOfApp().forEach(this::renewQuietly);
+            } else if (r instanceof LogRequest.Expire ex) {
+                expire(ex.tenantOfApp().keySet());
+            } else if (r instanceof LogRequest.Table t) {
+                installTable(t);
+            } else if (r instanceof LogRequest.Plan p) {
+                state.installPlan(allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
+                        resolver.minQueues()));
+                plannedFor = p.plannedFor();
+            }
+            return null;
+        } catch (ControllerException e) {
+            return e;
         }
     }
 
@@ -123,14 +135,41 @@ public final class Replica {
     public void restore(List<LogRequest> requests) {
         synchronized (lock) {
             counting = false;
+            state.limitUnrouted(false); // these were acknowledged once: none is refused for want of a route now
             try {
                 for (LogRequest r : requests) {
                     apply(r);
                 }
             } finally {
                 counting = true;
+                state.limitUnrouted(true);
             }
         }
+    }
+
+    /**
+     * Says in one line when connections start waiting for routes the fabric does not have yet, once when the most
+     * that may wait is reached, and once when none waits any more: never a line per event.
+     */
+    private void announceWaiting() {
+        long waiting = state.unroutedCount();
+        if (waiting > 0 && !waitingAnnounced) {
+            waitingAnnounced = true;
+            LOG.warn("{} connection(s) wait for a route the fabric does not have yet ({}); they are kept and "
+                    + "allocated when a topology refresh finds their routes (gauge saba_connections_unrouted)",
+                    waiting, state.lastUnroutedReason());
+        } else if (waiting == 0 && waitingAnnounced) {
+            waitingAnnounced = false;
+            fullAnnounced = false;
+            LOG.info("no connection waits for a route any more");
+        }
+        if (state.refusedUnrouted() > refusedSeen && !fullAnnounced) {
+            fullAnnounced = true;
+            LOG.warn("{} connections wait for routes, the most that may: new connections without a route are "
+                    + "refused (FAILED_PRECONDITION, counted in saba_requests_rejected_total) until routes appear",
+                    waiting);
+        }
+        refusedSeen = state.refusedUnrouted();
     }
 
     /** Empties the replica (before it is rebuilt from a snapshot), through the ordinary deregistration path. */
@@ -298,10 +337,14 @@ public final class Replica {
         }
     }
 
-    /** The fabric re-routed: every open connection is resolved again. @return connections that moved */
-    public int reroute() {
+    /** The fabric changed: every open connection is resolved again, and those that waited for a route get it. */
+    public ControllerState.Rerouted reroute() {
         synchronized (lock) {
-            return state.reroute();
+            try {
+                return state.reroute();
+            } finally {
+                announceWaiting();
+            }
         }
     }
 
@@ -344,6 +387,13 @@ public final class Replica {
     public long connectionCount() {
         synchronized (lock) {
             return state.connectionCount();
+        }
+    }
+
+    /** Open connections waiting for a route the fabric does not have yet. */
+    public long unroutedCount() {
+        synchronized (lock) {
+            return state.unroutedCount();
         }
     }
 

@@ -3,9 +3,11 @@ package io.saba.controller.state;
 import io.saba.wire.ConnectionKey;
 import io.saba.core.alloc.PortId;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A registered application: who registered it, its level, its lease, its open connections (with the ports each
@@ -24,7 +26,10 @@ public final class AppRecord {
     /** The model of {@link #workload} under the current table, cached: looked up once, not once per port. */
     io.saba.core.model.SensitivityModel model;
     long leaseDeadlineNanos;
+    /** Open connections with the ports each crosses (none while it waits for a route). */
     final Map<ConnectionKey, List<PortId>> open = new LinkedHashMap<>();
+    /** The open connections the fabric has no route for yet. */
+    final Set<ConnectionKey> unrouted = new HashSet<>();
     final Map<ConnectionKey, Long> lastSeq = new HashMap<>();
 
     AppRecord(String appId, String tenant) {

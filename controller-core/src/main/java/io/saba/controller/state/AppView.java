@@ -3,8 +3,11 @@ package io.saba.controller.state;
 import io.saba.wire.ConnectionKey;
 import java.util.List;
 
-/** An immutable copy of an application's record for status pages and the Status RPC. */
+/**
+ * An immutable copy of an application's record for status pages and the Status RPC; {@code unrouted} of its
+ * {@code connections} wait for a route the fabric does not have yet.
+ */
 public record AppView(String appId, String workload, String framework, String user, int attempt, String tenant,
-                      int level, boolean workloadKnown, int connections, long leaseRemainingMillis,
+                      int level, boolean workloadKnown, int connections, int unrouted, long leaseRemainingMillis,
                       List<ConnectionKey> open) {
 }

@@ -2,6 +2,7 @@ package io.saba.controller.state;
 
 import io.saba.wire.ConnectionKey;
 import io.saba.controller.topology.PathResolver;
+import io.saba.controller.topology.RouteUnavailableException;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
@@ -29,6 +30,12 @@ import java.util.concurrent.TimeUnit;
  * <p>Ordering: an event with a sequence number is ignored when the application has seen the same connection
  * with a newer one (so a retried or reordered "opened" cannot resurrect a closed connection). A sync with
  * sequence S replaces the set, except for connections already seen with a sequence above S.
+ *
+ * <p><b>Connections waiting for a route.</b> A discovered fabric may have no route yet for a connection between
+ * hosts it knows (the subnet manager has not assigned LIDs, or is re-routing): the connection is kept open without
+ * ports, counted in {@link #unroutedCount}, and given its ports by the {@link #reroute} that follows the fabric's
+ * next change. At most {@code unroutedLimit} connections wait; beyond that new ones without a route are refused
+ * (never those a restore re-applies: they were acknowledged once).
  */
 public final class ControllerState {
     private final PathResolver resolver;
@@ -43,16 +50,35 @@ public final class ControllerState {
     /** Host pair → path: every event would otherwise resolve its path twice (check, then apply). Bounded. */
     private final Map<String, List<PortId>> pathCache = new HashMap<>();
     private static final int PATH_CACHE_LIMIT = 200_000;
+    /** Host pair → why the fabric has no route for it yet; cleared with the paths at every reroute. */
+    private final Map<String, String> unroutablePairs = new HashMap<>();
+    /** How many connections may wait for a route by default: about 20 MB of keys, far above a subnet's start-up. */
+    public static final int UNROUTED_LIMIT = 100_000;
+    private final int unroutedLimit;
     private long openConnections;
+    private long unroutedConnections;
+    /** Why the last connection to start waiting has no route (for the controller's one log line). */
+    private String lastUnroutedReason = "";
+    /** Connections refused because {@link #unroutedLimit} waited already, since start. */
+    private long refusedUnrouted;
+    /** False while a restore re-applies acknowledged writes: the limit on waiting connections is for new ones. */
+    private boolean limitUnrouted = true;
     /** False in a controller group: its leader plans levels for everyone and {@link #installPlan} applies them. */
     private boolean planLocally = true;
 
     /** @param allocator plans levels when the workloads change (the ports are allocated by the listener's side) */
     public ControllerState(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener) {
+        this(resolver, allocator, catalog, listener, UNROUTED_LIMIT);
+    }
+
+    /** @param unroutedLimit how many connections may wait for a route at once */
+    public ControllerState(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener,
+                           int unroutedLimit) {
         this.resolver = resolver;
         this.allocator = allocator;
         this.catalog = catalog;
         this.listener = listener;
+        this.unroutedLimit = unroutedLimit;
     }
 
     // ---- checks: throw, never change state ----
@@ -71,13 +97,23 @@ public final class ControllerState {
             }
         } else if (m instanceof Mutation.Opened o) {
             requireRegistered(app, m.appId());
-            resolve(o.key());
+            if (route(o.key()) == null && !app.open.containsKey(o.key())) {
+                requireRoomToWait(1, o.key());
+            }
         } else if (m instanceof Mutation.Closed) {
             requireRegistered(app, m.appId());
         } else if (m instanceof Mutation.Sync s) {
             requireRegistered(app, m.appId());
+            int toWait = 0;
+            ConnectionKey first = null;
             for (ConnectionKey k : s.open()) {
-                resolve(k);
+                if (route(k) == null && !app.open.containsKey(k)) {
+                    toWait++;
+                    first = first == null ? k : first;
+                }
+            }
+            if (toWait > 0) {
+                requireRoomToWait(toWait, first);
             }
         }
         // deregistering an unknown application is harmless: nothing to check
@@ -90,28 +126,74 @@ public final class ControllerState {
         }
     }
 
-    /** The ports a connection crosses; throws INVALID_ARGUMENT naming the endpoint no topology host owns. */
-    public List<PortId> resolve(ConnectionKey k) {
-        String src = resolver.hostOf(k.srcIp()).orElseThrow(() -> ControllerException.invalid("source endpoint "
-                + ConnectionKey.endpoint(k.srcIp(), k.srcPort()) + ": no topology host has address " + k.srcIp()));
-        String dst = resolver.hostOf(k.dstIp()).orElseThrow(() -> ControllerException.invalid(
-                "destination endpoint " + ConnectionKey.endpoint(k.dstIp(), k.dstPort())
-                        + ": no topology host has address " + k.dstIp()));
+    /** Refuses {@code n} more connections without a route when the most that may wait already do. */
+    private void requireRoomToWait(int n, ConnectionKey first) {
+        if (limitUnrouted && unroutedConnections + n > unroutedLimit) {
+            refusedUnrouted += n;
+            throw new ControllerException(ControllerException.Kind.FAILED_PRECONDITION, "the fabric has no route yet"
+                    + " for " + describe(first) + (n > 1 ? " and " + (n - 1) + " more" : "") + ", and "
+                    + unroutedConnections + " connections already wait for routes (at most " + unroutedLimit + ")");
+        }
+    }
+
+    private static String describe(ConnectionKey k) {
+        return ConnectionKey.endpoint(k.srcIp(), k.srcPort()) + " -> " + ConnectionKey.endpoint(k.dstIp(), k.dstPort());
+    }
+
+    /**
+     * The ports a connection crosses, or null when the fabric has no route for it yet but may have one later (see
+     * {@link RouteUnavailableException}, {@link PathResolver#mayResolveLater}); {@link #lastUnroutedReason} then
+     * says why.
+     *
+     * @throws ControllerException INVALID_ARGUMENT naming an endpoint no topology host owns (nor may own), or
+     *                             FAILED_PRECONDITION when the topology has no path between the hosts
+     */
+    private List<PortId> route(ConnectionKey k) {
+        String src = host(k.srcIp(), k.srcPort(), "source");
+        String dst = host(k.dstIp(), k.dstPort(), "destination");
+        if (src == null || dst == null) {
+            lastUnroutedReason = describe(k) + ": " + (src == null ? k.srcIp() : k.dstIp())
+                    + " belongs to a host the fabric has not placed yet";
+            return null;
+        }
         String pair = src + '\u0000' + dst;
         List<PortId> path = pathCache.get(pair);
         if (path == null) {
-            if (pathCache.size() >= PATH_CACHE_LIMIT) {
-                pathCache.clear();
+            String unroutable = unroutablePairs.get(pair);
+            if (unroutable != null) {
+                lastUnroutedReason = describe(k) + " (" + src + " -> " + dst + "): " + unroutable;
+                return null;
             }
             try {
                 path = List.copyOf(resolver.path(src, dst));
+            } catch (RouteUnavailableException e) {
+                // routes appear only with a fabric change, which clears this: one walk per pair, not per event
+                if (unroutablePairs.size() < PATH_CACHE_LIMIT) {
+                    unroutablePairs.put(pair, e.getMessage());
+                }
+                lastUnroutedReason = describe(k) + " (" + src + " -> " + dst + "): " + e.getMessage();
+                return null;
             } catch (IllegalStateException | IllegalArgumentException e) {
                 throw new ControllerException(ControllerException.Kind.FAILED_PRECONDITION, "no path from " + src
                         + " to " + dst + ": " + e.getMessage());
             }
+            if (pathCache.size() >= PATH_CACHE_LIMIT) {
+                pathCache.clear();
+            }
             pathCache.put(pair, path);
         }
         return path;
+    }
+
+    /** The host owning an endpoint's address, or null when it may own it later; INVALID_ARGUMENT otherwise. */
+    private String host(String ip, int port, String which) {
+        return resolver.hostOf(ip).orElseGet(() -> {
+            if (resolver.mayResolveLater(ip)) {
+                return null;
+            }
+            throw ControllerException.invalid(which + " endpoint " + ConnectionKey.endpoint(ip, port)
+                    + ": no topology host has address " + ip);
+        });
     }
 
     // ---- apply: change state, never refuse ----
@@ -193,14 +275,7 @@ public final class ControllerState {
         if (app.open.containsKey(o.key())) {
             return 0;
         }
-        List<PortId> path;
-        try {
-            path = resolve(o.key());
-        } catch (ControllerException e) {
-            return 0; // replayed under a topology that no longer has the host
-        }
-        addConnection(app, o.key(), path);
-        return 1;
+        return addResolved(app, o.key()) ? 1 : 0;
     }
 
     private int closed(Mutation.Closed c) {
@@ -224,13 +299,8 @@ public final class ControllerState {
             }
         }
         for (ConnectionKey k : s.open()) {
-            if (!newerThan(app, k, s.seq()) && !app.open.containsKey(k)) {
-                try {
-                    addConnection(app, k, resolve(k));
-                    changed++;
-                } catch (ControllerException e) {
-                    // replayed under a topology that no longer has the host
-                }
+            if (!newerThan(app, k, s.seq()) && !app.open.containsKey(k) && addResolved(app, k)) {
+                changed++;
             }
         }
         // the sync supersedes everything at or below its sequence: forget those entries (bounds the table)
@@ -256,6 +326,34 @@ public final class ControllerState {
         return seen != null && seen > seq;
     }
 
+    /**
+     * Adds a connection with its path, or waiting for one when the fabric has none yet.
+     *
+     * @return false when the topology refuses it: replayed under a topology that no longer has the host
+     */
+    private boolean addResolved(AppRecord app, ConnectionKey key) {
+        List<PortId> path;
+        try {
+            path = route(key);
+        } catch (ControllerException e) {
+            return false;
+        }
+        if (path == null) {
+            addUnrouted(app, key);
+        } else {
+            addConnection(app, key, path);
+        }
+        return true;
+    }
+
+    /** An open connection without ports: no port is charged for it until a reroute finds its path. */
+    private void addUnrouted(AppRecord app, ConnectionKey key) {
+        app.open.put(key, List.of());
+        app.unrouted.add(key);
+        openConnections++;
+        unroutedConnections++;
+    }
+
     private void addConnection(AppRecord app, ConnectionKey key, List<PortId> path) {
         app.open.put(key, path);
         openConnections++;
@@ -275,6 +373,10 @@ public final class ControllerState {
             return false;
         }
         openConnections--;
+        if (app.unrouted.remove(key)) {
+            unroutedConnections--;
+            return true;
+        }
         List<PortId> left = new ArrayList<>(path.size());
         for (PortId p : path) {
             Map<String, Integer> at = ports.get(p);
@@ -289,31 +391,49 @@ public final class ControllerState {
         return true;
     }
 
+    /** What a {@link #reroute} did: connections moved to other ports, given their first route, left waiting. */
+    public record Rerouted(int moved, int routed, long waiting) {
+    }
+
     /**
-     * Resolves every open connection again (after the fabric re-routed). A connection whose path changed leaves its
-     * old ports and joins the new ones; one whose endpoints no longer resolve keeps no ports until they do.
-     *
-     * @return connections whose path changed
+     * Resolves every open connection again (after the fabric changed). A connection whose path changed leaves its
+     * old ports and joins the new ones; one that waited for a route and has one now joins its ports; one whose
+     * route is gone (or whose endpoints no longer resolve) leaves its ports and waits until a route is back.
      */
-    public int reroute() {
+    public Rerouted reroute() {
         pathCache.clear();
+        unroutablePairs.clear();
         int moved = 0;
+        int routed = 0;
         for (AppRecord app : apps.values()) {
             for (Map.Entry<ConnectionKey, List<PortId>> e : new ArrayList<>(app.open.entrySet())) {
+                ConnectionKey key = e.getKey();
+                boolean waited = app.unrouted.contains(key);
                 List<PortId> now;
                 try {
-                    now = resolve(e.getKey());
+                    now = route(key);
                 } catch (RuntimeException unresolvable) {
-                    now = List.of();
+                    lastUnroutedReason = describe(key) + ": " + unresolvable.getMessage();
+                    now = null;
                 }
-                if (!now.equals(e.getValue())) {
-                    removeConnection(app, e.getKey());
-                    addConnection(app, e.getKey(), now);
-                    moved++;
+                if (now == null) {
+                    if (!waited) {
+                        removeConnection(app, key);
+                        addUnrouted(app, key);
+                        moved++;
+                    }
+                } else if (waited || !now.equals(e.getValue())) {
+                    removeConnection(app, key);
+                    addConnection(app, key, now);
+                    if (waited) {
+                        routed++;
+                    } else {
+                        moved++;
+                    }
                 }
             }
         }
-        return moved;
+        return new Rerouted(moved, routed, unroutedConnections);
     }
 
     private void dropConnections(AppRecord app) {
@@ -417,6 +537,29 @@ public final class ControllerState {
         return openConnections;
     }
 
+    /** Open connections waiting for a route (counted in {@link #connectionCount} too). */
+    public long unroutedCount() {
+        return unroutedConnections;
+    }
+
+    /** Why the last connection to start waiting for a route has none, e.g. "switch s1 has no route to LID 0". */
+    public String lastUnroutedReason() {
+        return lastUnroutedReason;
+    }
+
+    /** Connections refused since start because the most that may wait for a route already did. */
+    public long refusedUnrouted() {
+        return refusedUnrouted;
+    }
+
+    /**
+     * Whether new connections without a route are held to the limit; a restore turns it off while it re-applies
+     * what was acknowledged once.
+     */
+    public void limitUnrouted(boolean on) {
+        limitUnrouted = on;
+    }
+
     public LevelPlan plan() {
         return plan;
     }
@@ -454,7 +597,7 @@ public final class ControllerState {
         List<AppView> out = new ArrayList<>(apps.size());
         for (AppRecord a : apps.values()) {
             out.add(new AppView(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant, a.level,
-                    a.workloadKnown, a.open.size(),
+                    a.workloadKnown, a.open.size(), a.unrouted.size(),
                     TimeUnit.NANOSECONDS.toMillis(a.leaseDeadlineNanos - nowNanos),
                     withConnections ? List.copyOf(a.open.keySet()) : List.of()));
         }

@@ -14,8 +14,21 @@ public interface PathResolver {
     /** The topology host owning a literal IP address (normalised, as {@code InetAddress#getHostAddress} prints it). */
     Optional<String> hostOf(String ip);
 
-    /** The switch output ports from {@code srcHost} to {@code dstHost}, in order; empty for the same host. */
+    /**
+     * The switch output ports from {@code srcHost} to {@code dstHost}, in order; empty for the same host.
+     *
+     * @throws RouteUnavailableException when a discovered fabric has no route yet but may have one later
+     */
     List<PortId> path(String srcHost, String dstHost);
+
+    /**
+     * True for an address no host owns now but one may own later: a discovered fabric's configured address whose
+     * host the subnet manager has not given a LID yet. Connections to or from it wait for their route instead of
+     * being refused. Static topologies: false (an address no host owns is a mistake).
+     */
+    default boolean mayResolveLater(String ip) {
+        return false;
+    }
 
     /** Queues of a switch output port. */
     int queues(PortId port);

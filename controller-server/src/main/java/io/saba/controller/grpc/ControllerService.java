@@ -49,6 +49,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The saba.v1 Controller service: translates messages to {@link SabaController} calls and
@@ -56,11 +61,16 @@ import java.util.function.Supplier;
  * caller may do and see is {@link Tenants}'; no allocation logic of its own.
  */
 public final class ControllerService extends ControllerGrpc.ControllerImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerService.class);
+    /** Skipped batched events are said in the log at most this often (a client may send thousands a second). */
+    private static final long SKIPPED_LINE_NANOS = TimeUnit.MINUTES.toNanos(1);
     private final ControllerApi controller;
     private final Tenants tenants;
     private final Supplier<String> configuredTable;
     private final Map<ServerCallStreamObserver<io.saba.proto.v1.AllocationChange>, Consumer<PortChanges>> watches =
             new java.util.concurrent.ConcurrentHashMap<>();
+    private final LongAdder skippedSinceLine = new LongAdder();
+    private final AtomicLong nextSkippedLine = new AtomicLong(System.nanoTime());
 
     /**
      * @param tenants         who may reload the table and who sees which applications
@@ -147,9 +157,11 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             Set<String> unknown = new java.util.LinkedHashSet<>(r.unknownApps());
             unknown.addAll(kept.unknownApps());
             String firstInController = r.firstRejection().isEmpty() ? kept.firstRejection() : r.firstRejection();
-            controller.metrics().requestsRejected.add(r.rejected() + kept.rejected() + malformed);
+            int skipped = r.rejected() + kept.rejected() + malformed;
+            controller.metrics().requestsRejected.add(skipped);
+            noteSkipped(skipped, first.isEmpty() ? firstInController : first);
             return EventAck.newBuilder().setApplied(r.applied())
-                    .setRejected(r.rejected() + kept.rejected() + malformed)
+                    .setRejected(skipped)
                     .setFirstRejection(first.isEmpty() ? firstInController : first)
                     .addAllUnknownApps(unknown).setSignalsStored(kept.applied()).build();
         });
@@ -323,6 +335,24 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     private interface Call<T> {
         T run();
+    }
+
+    /**
+     * Says in the controller's log that batched events were skipped (the caller learns it from the ack, the
+     * operator from here and from saba_requests_rejected_total): at most one line a minute, with the count since
+     * the last line and one reason.
+     */
+    private void noteSkipped(int skipped, String reason) {
+        if (skipped == 0) {
+            return;
+        }
+        skippedSinceLine.add(skipped);
+        long now = System.nanoTime();
+        long next = nextSkippedLine.get();
+        if (now - next >= 0 && nextSkippedLine.compareAndSet(next, now + SKIPPED_LINE_NANOS)) {
+            LOG.warn("skipped {} batched connection events or work signals since the last such line, e.g.: {}",
+                    skippedSinceLine.sumThenReset(), reason);
+        }
     }
 
     private <T> void answer(StreamObserver<T> out, Call<T> call) {

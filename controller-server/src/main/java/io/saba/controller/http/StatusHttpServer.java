@@ -158,6 +158,7 @@ public final class StatusHttpServer implements AutoCloseable {
         root.put("table", v.table());
         root.put("allocation_version", v.version());
         root.put("connections", v.connections());
+        root.put("connections_unrouted", v.unrouted());
         List<Map<String, Object>> apps = new ArrayList<>();
         for (AppView a : v.apps()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -170,6 +171,7 @@ public final class StatusHttpServer implements AutoCloseable {
             m.put("attempt", a.attempt());
             m.put("level", a.level());
             m.put("connections", a.connections());
+            m.put("connections_unrouted", a.unrouted());
             m.put("lease_remaining_ms", a.leaseRemainingMillis());
             AppSignals signals = v.signals().get(a.appId());
             if (signals != null) {
@@ -241,7 +243,10 @@ public final class StatusHttpServer implements AutoCloseable {
                 .append("<style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:left}</style>")
                 .append("</head><body><h1>Saba controller</h1><p>backend ").append(esc(s.get("backend")))
                 .append(" · allocation version ").append(s.get("allocation_version")).append(" · ")
-                .append(s.get("connections")).append(" connections · <a href=\"/status.json\">JSON</a> · ")
+                .append(s.get("connections")).append(" connections")
+                .append(((Long) s.get("connections_unrouted")) > 0 ? ", " + s.get("connections_unrouted")
+                        + " of them waiting for a route the fabric does not have yet" : "")
+                .append(" · <a href=\"/status.json\">JSON</a> · ")
                 .append("<a href=\"/metrics\">metrics</a></p><p>sensitivity table: ").append(esc(s.get("table")))
                 .append("</p><p>access: ").append(esc(s.get("access")))
                 .append("</p><h2>Applications</h2><table><tr><th>app</th>")
@@ -253,6 +258,8 @@ public final class StatusHttpServer implements AutoCloseable {
                     .append("</td><td>").append(esc(a.get("framework"))).append("</td><td>")
                     .append(esc(a.get("user"))).append("</td><td>").append(esc(a.get("tenant")))
                     .append("</td><td>").append(a.get("level")).append("</td><td>").append(a.get("connections"))
+                    .append(((Integer) a.get("connections_unrouted")) > 0
+                            ? " (" + a.get("connections_unrouted") + " waiting for a route)" : "")
                     .append("</td><td>").append(a.get("lease_remaining_ms")).append("</td><td>")
                     .append(signalsCell((Map<String, Object>) a.get("signals"))).append("</td></tr>");
         }

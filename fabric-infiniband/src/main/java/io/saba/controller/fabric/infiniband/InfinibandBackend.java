@@ -255,10 +255,12 @@ public final class InfinibandBackend implements FabricBackend {
     }
 
     private IbSubnet.Node locate(String name) {
-        if (fabric == null || (fabric.switchNamed(name) == null
+        IbSubnet.Node known = fabric == null ? null : fabric.switchNamed(name);
+        if (fabric == null || ((known == null || known.lid() <= 0)
                 && System.nanoTime() - discoveredNanos > REDISCOVER_NANOS)) {
             discoveredNanos = System.nanoTime();
-            fabric = discovery.get(); // the first call, or a switch we have not seen
+            // the first call, a switch we have not seen, or one seen before the subnet manager gave it a LID
+            fabric = discovery.get();
         }
         IbSubnet.Node sw = fabric.switchNamed(name);
         if (sw == null) {

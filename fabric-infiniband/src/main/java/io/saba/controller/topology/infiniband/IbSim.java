@@ -27,6 +27,7 @@ public final class IbSim implements AutoCloseable {
     private final IbTools tools;
     private Process ibsim;
     private Process opensm;
+    private int opensmStarts;
     private List<String> opensmCommand;
     private Map<String, String> opensmEnv;
 
@@ -62,6 +63,18 @@ public final class IbSim implements AutoCloseable {
 
     /** @param opensmArgs more OpenSM options, e.g. {@code -Q} (QoS on) */
     public IbSim(Path netFile, int lmc, List<String> opensmArgs) {
+        this(netFile, lmc, opensmArgs, true);
+    }
+
+    /**
+     * ibsim alone, as a fabric is before its subnet manager's first sweep: every LID 0, no forwarding table (a
+     * controller started now finds hosts but no route). {@link #startOpenSm} brings it up.
+     */
+    public static IbSim withoutSubnetManager(Path netFile, int lmc) {
+        return new IbSim(netFile, lmc, List.of(), false);
+    }
+
+    private IbSim(Path netFile, int lmc, List<String> opensmArgs, boolean startOpenSm) {
         try {
             dir = Files.createTempDirectory("saba-ibsim");
         } catch (IOException e) {
@@ -87,13 +100,23 @@ public final class IbSim implements AutoCloseable {
             env.put("OSM_TMP_DIR", dir.toString());
             opensmCommand = List.copyOf(osm);
             opensmEnv = Map.copyOf(env);
-            opensm = start(osm, env, "opensm.out");
-            waitFor(this::subnetUp, 60_000);
+            if (startOpenSm) {
+                startOpenSm();
+            }
         } catch (RuntimeException e) {
             close();
             throw new IllegalStateException("the simulated subnet did not come up: " + e.getMessage() + "\nibsim: "
-                    + log("ibsim.log") + "\nopensm: " + log("opensm.out"), e);
+                    + log("ibsim.log") + "\nopensm: " + log("opensm1.out"), e);
         }
+    }
+
+    /** Starts OpenSM (the constructor did, unless {@link #withoutSubnetManager}); waits until it routed the subnet. */
+    public void startOpenSm() {
+        if (opensm != null && opensm.isAlive()) {
+            throw new IllegalStateException("OpenSM runs already");
+        }
+        opensm = start(opensmCommand, opensmEnv, "opensm" + (++opensmStarts) + ".out");
+        waitFor(this::subnetUp, 60_000);
     }
 
     private static void createDirectories(Path p) {
@@ -132,24 +155,7 @@ public final class IbSim implements AutoCloseable {
     private boolean subnetUp() {
         try {
             IbSubnet f = tools.discover();
-            if (f.hosts().isEmpty()) {
-                return false;
-            }
-            for (IbSubnet.Host h : f.hosts().values()) {
-                if (h.baseLid() == 0) {
-                    return false;
-                }
-                for (long sw : f.switchNames().keySet()) {
-                    Map<Integer, Integer> t = f.forwardingTables().get(sw);
-                    for (int i = 0; i < h.lidCount(); i++) {
-                        Integer port = t == null ? null : t.get(h.baseLid() + i);
-                        if (port == null || port == 255) {
-                            return false;
-                        }
-                    }
-                }
-            }
-            return true;
+            return !f.hosts().isEmpty() && f.unrouted(f.hosts().keySet()).isEmpty();
         } catch (RuntimeException e) {
             return false;
         }
@@ -218,8 +224,8 @@ public final class IbSim implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        opensm = start(opensmCommand, opensmEnv, "opensm2.out");
-        waitFor(this::subnetUp, 60_000);
+        opensm = null;
+        startOpenSm();
     }
 
     /** Waits until OpenSM has routed the subnet again (every switch reaches every host LID). */

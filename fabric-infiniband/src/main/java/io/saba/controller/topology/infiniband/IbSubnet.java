@@ -170,6 +170,43 @@ public final class IbSubnet {
                 + (out.isEmpty() ? src : out.get(out.size() - 1)));
     }
 
+    /**
+     * What keeps these hosts from being routed, one phrase per host, in name order (empty when the subnet manager
+     * has configured them): a host without a LID, or a switch without a forwarding entry for one of its LIDs.
+     * A freshly started subnet has every LID 0 and empty forwarding tables until its subnet manager's first sweep.
+     */
+    public List<String> unrouted(java.util.Collection<String> hostNames) {
+        List<String> out = new ArrayList<>();
+        for (String name : new java.util.TreeSet<>(hostNames)) {
+            Host h = hosts.get(name);
+            if (h == null) {
+                out.add(name + " is not in the subnet");
+            } else if (h.baseLid() == 0) {
+                out.add(name + " has no LID");
+            } else {
+                String missing = missingRoute(h);
+                if (missing != null) {
+                    out.add(missing);
+                }
+            }
+        }
+        return out;
+    }
+
+    private String missingRoute(Host h) {
+        for (long sw : switchNames.keySet()) {
+            Map<Integer, Integer> t = lft.getOrDefault(sw, Map.of());
+            for (int i = 0; i < h.lidCount(); i++) {
+                Integer port = t.get(h.baseLid() + i);
+                if (port == null || port == 255) {
+                    return "switch " + switchNames.get(sw) + " has no route to " + h.name() + " (LID "
+                            + (h.baseLid() + i) + ")";
+                }
+            }
+        }
+        return null;
+    }
+
     public Host host(String name) {
         Host h = hosts.get(name);
         if (h == null) {

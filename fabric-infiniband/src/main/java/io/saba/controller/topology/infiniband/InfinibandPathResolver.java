@@ -1,6 +1,7 @@
 package io.saba.controller.topology.infiniband;
 
 import io.saba.controller.topology.PathResolver;
+import io.saba.controller.topology.RouteUnavailableException;
 import io.saba.controller.topology.infiniband.IbSubnet.Host;
 import io.saba.core.alloc.PortId;
 import java.net.InetAddress;
@@ -37,6 +38,13 @@ import org.slf4j.LoggerFactory;
  * <p><b>Changes.</b> {@link #refresh()} re-discovers (on demand, and every {@code refreshSeconds} on a timer); when
  * nodes, cables, LIDs or any forwarding entry changed, the listeners run and the controller re-resolves every open
  * connection. A failed discovery keeps the last good fabric and is logged.
+ *
+ * <p><b>Before the subnet manager.</b> Until OpenSM (or another SM) has swept, every LID is 0 and no switch forwards
+ * anything. Every failure of {@link #path} is a {@link RouteUnavailableException} (this fabric's routes come and
+ * go), and a configured address whose host cannot be found yet (a {@code lid:N} key) {@link #mayResolveLater}: the
+ * controller keeps such connections waiting and routes them at the refresh that finds their routes. With
+ * {@code subnetWaitSeconds} the constructor first waits, at most that long, for the configured hosts to be routed
+ * ({@link IbSubnet#unrouted}); it never fails because they are not.
  */
 public final class InfinibandPathResolver implements PathResolver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InfinibandPathResolver.class);
@@ -49,7 +57,11 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
     private final int queues;
     private final Multipath multipath;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    /** Every configured address, normalised: those may belong to a host later even when none owns them now. */
+    private final Set<String> configuredIps;
     private final ScheduledExecutorService timer;
+    private final long refreshSeconds;
+    private final java.util.concurrent.atomic.AtomicLong refreshes = new java.util.concurrent.atomic.AtomicLong();
     private volatile View view;
 
     private record View(IbSubnet fabric, Map<String, String> hostOfIp) {
@@ -63,6 +75,15 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
      */
     public InfinibandPathResolver(Supplier<IbSubnet> discovery, Map<String, List<String>> addressesOfHostKey,
                                   int queues, Multipath multipath, long refreshSeconds) {
+        this(discovery, addressesOfHostKey, queues, multipath, refreshSeconds, 0);
+    }
+
+    /**
+     * @param subnetWaitSeconds how long to wait here for the subnet manager to route the configured hosts (every
+     *                          host when no address is configured) before answering anything; 0: not at all
+     */
+    public InfinibandPathResolver(Supplier<IbSubnet> discovery, Map<String, List<String>> addressesOfHostKey,
+                                  int queues, Multipath multipath, long refreshSeconds, long subnetWaitSeconds) {
         if (queues < 2 || queues > 15) {
             throw new IllegalArgumentException("queues must be 2..15 (VL0 is the non-Saba VL, VL15 is management),"
                     + " got " + queues);
@@ -71,7 +92,11 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         this.addressesOfHostKey = Map.copyOf(addressesOfHostKey);
         this.queues = queues;
         this.multipath = multipath;
-        IbSubnet first = discovery.get();
+        this.refreshSeconds = refreshSeconds;
+        Set<String> ips = new java.util.HashSet<>();
+        addressesOfHostKey.forEach((key, list) -> list.forEach(ip -> ips.add(normalise(ip, key))));
+        this.configuredIps = Set.copyOf(ips);
+        IbSubnet first = awaitRouted(discovery.get(), subnetWaitSeconds, refreshSeconds);
         this.view = new View(first, mapAddresses(first, true));
         LOG.info("InfiniBand subnet: {} switches, {} hosts, {} forwarding tables", first.switchNames().size(),
                 first.hosts().size(), first.forwardingTables().size());
@@ -87,15 +112,90 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         }
     }
 
-    /** IP → host name; unknown keys fail at start ({@code strict}) and are logged after a re-discovery. */
+    /**
+     * Waits, at most {@code seconds}, for the subnet manager to route the configured hosts, re-discovering every
+     * second; returns the last picture, routed or not (the controller serves either way: connections without a
+     * route wait for one).
+     */
+    private IbSubnet awaitRouted(IbSubnet first, long seconds, long refreshSeconds) {
+        IbSubnet f = first;
+        List<String> unrouted = unrouted(f);
+        if (unrouted.isEmpty()) {
+            return f;
+        }
+        String then = refreshSeconds > 0 ? "the refresh (every " + refreshSeconds + " s) that finds their routes"
+                : "a refresh that finds their routes";
+        if (seconds <= 0) {
+            LOG.warn("the subnet manager has not routed {} of the configured hosts yet ({}); connections between "
+                    + "them wait, allocated at {}", unrouted.size(), summary(unrouted), then);
+            return f;
+        }
+        LOG.info("waiting up to {} s for the subnet manager to route the configured hosts: {} not yet ({})", seconds,
+                unrouted.size(), summary(unrouted));
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        while (!unrouted.isEmpty() && System.nanoTime() - end < 0) {
+            try {
+                Thread.sleep(Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            try {
+                f = discovery.get();
+                unrouted = unrouted(f);
+            } catch (RuntimeException e) {
+                LOG.debug("discovery while waiting for the subnet manager failed: {}", e.getMessage());
+            }
+        }
+        if (unrouted.isEmpty()) {
+            LOG.info("the subnet manager routed the configured hosts after {} ms",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        } else {
+            LOG.warn("the subnet manager has not routed {} of the configured hosts after {} s ({}); serving anyway: "
+                    + "connections between them wait, allocated at {}", unrouted.size(), seconds, summary(unrouted),
+                    then);
+        }
+        return f;
+    }
+
+    /** The configured hosts (every host when no address is configured) the subnet manager has not routed yet. */
+    private List<String> unrouted(IbSubnet f) {
+        if (addressesOfHostKey.isEmpty()) {
+            return f.unrouted(f.hosts().keySet());
+        }
+        List<String> out = new ArrayList<>();
+        Set<String> hosts = new java.util.TreeSet<>();
+        for (String key : addressesOfHostKey.keySet()) {
+            Optional<String> h = hostByKey(f, key);
+            if (h.isPresent()) {
+                hosts.add(h.get());
+            } else {
+                out.add("no host is '" + key + "' yet");
+            }
+        }
+        out.addAll(f.unrouted(hosts));
+        return out;
+    }
+
+    private static String summary(List<String> unrouted) {
+        return unrouted.size() <= 3 ? String.join("; ", unrouted)
+                : String.join("; ", unrouted.subList(0, 3)) + "; …";
+    }
+
+    /**
+     * IP → host name. An unknown key fails at start ({@code strict}), except a {@code lid:N} key while some host has
+     * no LID (the subnet manager has not assigned them yet); after a re-discovery it is logged.
+     */
     private Map<String, String> mapAddresses(IbSubnet f, boolean strict) {
         Map<String, String> out = new HashMap<>();
+        boolean lidsAssigned = f.hosts().values().stream().allMatch(h -> h.baseLid() != 0);
         addressesOfHostKey.forEach((key, ips) -> {
             Optional<String> host = hostByKey(f, key);
             if (host.isEmpty()) {
                 String msg = "address key '" + key + "' names no host of the discovered subnet (hosts: "
                         + f.hosts().keySet() + ")";
-                if (strict) {
+                if (strict && (lidsAssigned || !key.startsWith("lid:"))) {
                     throw new IllegalArgumentException(msg);
                 }
                 LOG.warn("{}; its addresses resolve to nothing until it is back", msg);
@@ -123,7 +223,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
                 }
             } else if (key.startsWith("lid:")) {
                 int lid = Integer.parseInt(key.substring(4));
-                if (lid >= h.baseLid() && lid < h.baseLid() + h.lidCount()) {
+                if (h.baseLid() != 0 && lid >= h.baseLid() && lid < h.baseLid() + h.lidCount()) {
                     return Optional.of(h.name());
                 }
             }
@@ -148,6 +248,7 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
      * @return true if it changed
      */
     public boolean refresh() {
+        refreshes.incrementAndGet();
         IbSubnet next = discovery.get();
         View before = view;
         if (next.sameAs(before.fabric())) {
@@ -171,22 +272,45 @@ public final class InfinibandPathResolver implements PathResolver, AutoCloseable
         return view.fabric();
     }
 
+    /** The re-discovery timer's period in seconds (0: on demand only). */
+    public long refreshSeconds() {
+        return refreshSeconds;
+    }
+
+    /** Re-discoveries begun so far, on the timer or on demand ({@link #refresh}'s listeners see their own). */
+    public long refreshes() {
+        return refreshes.get();
+    }
+
     @Override
     public Optional<String> hostOf(String ip) {
         return Optional.ofNullable(view.hostOfIp().get(ip));
     }
 
     @Override
+    public boolean mayResolveLater(String ip) {
+        return configuredIps.contains(ip);
+    }
+
+    /**
+     * {@inheritDoc} Any failure is a {@link RouteUnavailableException}: on a live subnet a host without a LID, a
+     * switch without a forwarding entry or a route ending elsewhere is the subnet manager's work in progress.
+     */
+    @Override
     public List<PortId> path(String srcHost, String dstHost) {
         IbSubnet f = view.fabric();
-        if (multipath == Multipath.BASE) {
-            return f.path(srcHost, dstHost, 0);
+        try {
+            if (multipath == Multipath.BASE) {
+                return f.path(srcHost, dstHost, 0);
+            }
+            Set<PortId> all = new LinkedHashSet<>();
+            for (List<PortId> p : paths(f, srcHost, dstHost)) {
+                all.addAll(p);
+            }
+            return new ArrayList<>(all);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new RouteUnavailableException(e.getMessage());
         }
-        Set<PortId> all = new LinkedHashSet<>();
-        for (List<PortId> p : paths(f, srcHost, dstHost)) {
-            all.addAll(p);
-        }
-        return new ArrayList<>(all);
     }
 
     /** One route per destination LID (2^LMC of them). */

@@ -18,12 +18,28 @@ import java.util.function.Function;
  * addresses: {Hca1: [10.0.0.1], "guid:0x0002c903000a1b2c": [10.0.0.2], "lid:7": [10.0.0.3]}   # IPoIB IP → host
  * queues: 8              # VLs Saba uses per port (VL0 = non-Saba); ports with fewer OperVLs fail at push time
  * multipath: base        # base | all: which LMC routes a connection is charged to
- * refresh-seconds: 30    # re-discovery period (0: on demand only)
+ * refresh-seconds: 5     # re-discovery period (0: on demand only)
+ * subnet-wait-seconds: 0 # at start, wait at most this long for the subnet manager to route the configured hosts
  * </pre>
  */
 public final class InfinibandPathResolverProvider implements PathResolverProvider {
     private static final Set<String> KEYS = Set.of("discover", "ibsim", "env", "ca", "ca-port",
-            "tool-timeout-seconds", "addresses", "queues", "multipath", "refresh-seconds");
+            "tool-timeout-seconds", "addresses", "queues", "multipath", "refresh-seconds", "subnet-wait-seconds");
+    /**
+     * How often to re-discover by default: how long a re-route (or OpenSM's first sweep) takes to reach Saba's
+     * tables, against a discovery's cost, about 13 SMPs per host and tens of milliseconds of the tools' CPU
+     * (measured on ibsim, module README): cheap for the controller's host, and for the subnet up to a few hundred
+     * hosts; large fabrics raise it.
+     */
+    public static final int DEFAULT_REFRESH_SECONDS = 5;
+
+    private static int nonNegative(Function<String, String> opt, String key, int dflt, String source) {
+        int v = InfinibandOptions.integer(opt, key, dflt, source);
+        if (v < 0) {
+            throw new IllegalArgumentException(source + "." + key + ": " + v + " is negative (0 turns it off)");
+        }
+        return v;
+    }
 
     @Override
     public String name() {
@@ -62,6 +78,7 @@ public final class InfinibandPathResolverProvider implements PathResolverProvide
                 InfinibandOptions.integer(opt, "queues", 8, source),
                 InfinibandOptions.choice(opt, "multipath", InfinibandPathResolver.Multipath.BASE,
                         InfinibandPathResolver.Multipath.class, source),
-                InfinibandOptions.integer(opt, "refresh-seconds", 30, source));
+                nonNegative(opt, "refresh-seconds", DEFAULT_REFRESH_SECONDS, source),
+                nonNegative(opt, "subnet-wait-seconds", 0, source));
     }
 }

@@ -1,5 +1,8 @@
 package io.saba.controller.fabric.infiniband;
 
+import static io.saba.controller.fabric.infiniband.ControllerOnIbSim.awaitPorts;
+import static io.saba.controller.fabric.infiniband.ControllerOnIbSim.ep;
+import static io.saba.controller.fabric.infiniband.ControllerOnIbSim.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -19,12 +22,9 @@ import io.saba.controller.topology.infiniband.InfinibandPathResolver;
 import io.saba.controller.topology.infiniband.NetFiles;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -61,22 +61,7 @@ class InfinibandControllerEndToEndTest {
             IbSubnet f = tools.discover();
             Map<PortId, Tables> original = snapshot(tools, f);
 
-            StringBuilder addresses = new StringBuilder();
-            for (int i = 1; i <= 8; i++) {
-                addresses.append(String.format("h%02d: [10.0.0.%d], ", i, i));
-            }
-            Path table = Path.of("../examples/sensitivity-table.json").toAbsolutePath().normalize();
-            Path config = Files.writeString(tmp.resolve("controller.yaml"), String.join("\n",
-                    "listen: 127.0.0.1:0",
-                    "topology: {discover: infiniband, ibsim: " + sim.socket() + ", refresh-seconds: 0, queues: 8,",
-                    "           addresses: {" + addresses + "}}",
-                    "table: " + table,
-                    "levels: 16",
-                    "c-saba: 0.9",
-                    "recompute-interval-millis: 20",
-                    "backend: infiniband",
-                    "backend-options: {ibsim: " + sim.socket() + "}",
-                    ""));
+            Path config = ControllerOnIbSim.config(tmp, sim, 8, "refresh-seconds: 0");
             try (EmbeddedController c = ControllerConfig.load(config)) {
                 c.start();
                 InfinibandPathResolver resolver = (InfinibandPathResolver) c.controller().resolver();
@@ -138,10 +123,6 @@ class InfinibandControllerEndToEndTest {
         }
     }
 
-    private static InetSocketAddress ep(int host, int port) {
-        return new InetSocketAddress("10.0.0." + host, port);
-    }
-
     /** The tables of every cabled switch port, as smpquery shows them. */
     record Tables(SmpQuery.VlArb vlarb, Map<Integer, List<Integer>> sl2vl) {
     }
@@ -175,63 +156,17 @@ class InfinibandControllerEndToEndTest {
         assertEquals(onPaths, backend.managedPorts().keySet(), "the backend manages exactly the path ports");
         Set<PortId> saba = new HashSet<>();
         for (PortId p : switchPorts(f)) {
-            int lid = f.switchNamed(p.node()).lid();
-            SmpQuery.VlArb vlarb = SmpQuery.vlarb(tools, lid, p.port());
-            Map<Integer, List<Integer>> sl2vl = SmpQuery.sl2vl(tools, lid, p.port());
             if (!onPaths.contains(p)) {
-                assertEquals(original.get(p), new Tables(vlarb, sl2vl), p + " is off every path: untouched");
+                int lid = f.switchNamed(p.node()).lid();
+                assertEquals(original.get(p), new Tables(SmpQuery.vlarb(tools, lid, p.port()),
+                        SmpQuery.sl2vl(tools, lid, p.port())), p + " is off every path: untouched");
                 continue;
             }
-            PortAllocation a = allocations.get(p);
-            PortCaps caps = backend.caps(p).orElseThrow();
-            double[] w = java.util.Arrays.copyOf(a.queueWeights(), caps.operVls());
-            VlArbPlan plan = VlArbPlan.of(w, caps.lowCap(), caps.mtuBytes() / 64);
-            assertEquals(SmpQuery.weightPerVl(plan.entries()), SmpQuery.weightPerVl(vlarb.low()), p + " low table");
-            assertTrue(SmpQuery.weightPerVl(vlarb.high()).isEmpty(), p + " high table empty");
-            Map<Integer, Integer> vlOfSl = new HashMap<>();
-            for (int sl = 0; sl < 16; sl++) {
-                vlOfSl.put(sl, a.queueOfLevel().getOrDefault(sl, 0));
-            }
-            for (Map.Entry<Integer, List<Integer>> e : sl2vl.entrySet()) {
-                for (int sl = 0; sl < 16; sl++) {
-                    assertEquals(vlOfSl.get(sl), e.getValue().get(sl), p + " SL " + sl + " from input " + e.getKey());
-                }
-            }
+            VlArbPlan plan = ControllerOnIbSim.checkPort(tools, f, p, allocations.get(p), backend);
             double vl0 = plan.deliveredShares()[0];
             assertEquals(0.1, vl0, 0.05, p + ": the non-Saba VL keeps about 1 - C_Saba");
             saba.add(p);
         }
         assertEquals(onPaths, saba);
-    }
-
-    private static void awaitPorts(EmbeddedController c, Set<PortId> ports) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < end) {
-            if (c.controller().recomputer().awaitQuiescent(Duration.ofSeconds(5))
-                    && c.controller().recomputer().current().keySet().equals(ports)) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        assertEquals(ports, c.controller().recomputer().current().keySet(), "ports allocated");
-    }
-
-    private interface Check {
-        boolean ok();
-    }
-
-    private static void waitFor(Check check) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < end) {
-            try {
-                if (check.ok()) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                // mid re-route: a switch may have no route for a moment
-            }
-            Thread.sleep(300);
-        }
-        throw new AssertionError("not reached within 60 s");
     }
 }

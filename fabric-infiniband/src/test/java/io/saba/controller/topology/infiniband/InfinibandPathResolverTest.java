@@ -3,8 +3,10 @@ package io.saba.controller.topology.infiniband;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.controller.topology.RouteUnavailableException;
 import io.saba.core.alloc.PortId;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -107,6 +109,55 @@ class InfinibandPathResolverTest {
                 assertFalse(after.contains(spineHop), after + " avoids the pulled cable");
                 assertTrue(changes.get() >= 1);
                 System.out.println("cable " + spineHop + " pulled: h01->h08 moved from " + before + " to " + after);
+            }
+        }
+    }
+
+    /**
+     * A subnet before its subnet manager's first sweep: the resolver starts (an address keyed by a LID nobody has yet
+     * is no error), says routes are not there yet rather than that they never will be, and waits at start for
+     * OpenSM when asked, no longer than asked; once OpenSM has routed, a refresh finds the routes.
+     */
+    @Test
+    void beforeOpenSmRoutesAreNotThereYetAndTheStartWaitsNoLongerThanAsked() throws Exception {
+        Path net = NetFiles.write(tmp, "fat-tree", NetFiles.fatTree(2, 4, 2));
+        try (IbSim sim = IbSim.withoutSubnetManager(net, 0)) {
+            Map<String, List<String>> addresses = Map.of("h01", List.of("10.0.0.1"), "h05", List.of("10.0.0.5"),
+                    "lid:7", List.of("10.0.0.7"));
+            List<IbSubnet> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.function.Supplier<IbSubnet> discovery = () -> {
+                IbSubnet f = sim.tools().discover();
+                seen.add(f);
+                return f;
+            };
+            long t0 = System.nanoTime();
+            try (InfinibandPathResolver r = new InfinibandPathResolver(discovery, addresses, 8,
+                    InfinibandPathResolver.Multipath.BASE, 0, 2)) {
+                System.out.printf("a 2 s wait for a subnet manager that never came returned after %.1f s, %d"
+                        + " discoveries%n", (System.nanoTime() - t0) / 1e9, seen.size());
+                assertTrue(seen.size() >= 2, "it looked again while it waited");
+                assertFalse(r.fabric().unrouted(r.fabric().hosts().keySet()).isEmpty());
+                assertEquals("h01", r.hostOf("10.0.0.1").orElseThrow());
+                assertTrue(r.hostOf("10.0.0.7").isEmpty(), "no host has LID 7 yet");
+                assertTrue(r.mayResolveLater("10.0.0.7"));
+                assertFalse(r.mayResolveLater("10.0.0.9"), "an address nobody configured never resolves");
+                RouteUnavailableException e = assertThrows(RouteUnavailableException.class,
+                        () -> r.path("h01", "h05"));
+                assertTrue(e.getMessage().contains("no route to LID 0"), e.getMessage());
+            }
+
+            seen.clear();
+            java.util.concurrent.CompletableFuture<InfinibandPathResolver> starting =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> new InfinibandPathResolver(discovery,
+                            Map.of("h01", List.of("10.0.0.1"), "h05", List.of("10.0.0.5")), 8,
+                            InfinibandPathResolver.Multipath.BASE, 0, 300));
+            IbSim.waitFor(() -> !seen.isEmpty(), 60_000); // it has looked, found no LIDs, and waits
+            assertFalse(starting.isDone());
+            sim.startOpenSm();
+            try (InfinibandPathResolver r = starting.get(300, java.util.concurrent.TimeUnit.SECONDS)) {
+                assertFalse(seen.get(0).unrouted(List.of("h01", "h05")).isEmpty(), "it started before OpenSM");
+                assertEquals(List.of(), r.fabric().unrouted(List.of("h01", "h05")), "and returned once routed");
+                assertFalse(r.path("h01", "h05").isEmpty());
             }
         }
     }
