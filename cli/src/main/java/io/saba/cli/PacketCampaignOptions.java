@@ -3,11 +3,14 @@ package io.saba.cli;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.packet.PacketStudy;
 import io.saba.harness.packet.PacketStudyConfig;
+import io.saba.rperf.switchmodel.LeafSpine;
 import io.saba.rperf.switchmodel.Policy;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -50,6 +53,11 @@ final class PacketCampaignOptions {
             + "(default rr)")
     String arbitration;
 
+    @Option(names = "--separate-at", split = ",", description = "fig10-packet: the tiers of ports where the "
+            + "separating modes write their tables, of nic, leaf-up, spine-down, leaf-down (default all: the whole "
+            + "path); elsewhere one VL for all")
+    List<String> separateAt;
+
     @Option(names = "--no-fluid", description = "fig10-packet: skip the fluid simulator's runs of the same jobs")
     boolean noFluid;
 
@@ -58,7 +66,8 @@ final class PacketCampaignOptions {
         List<String> out = new ArrayList<>();
         Object[][] opts = {{leaves, "--leaves"}, {hostsPerLeaf, "--hosts-per-leaf"}, {perHost, "--per-host"},
             {instances, "--instances"}, {timeScale, "--time-scale"}, {seeds, "--seeds"},
-            {vlarbEntries, "--vlarb-entries"}, {portBufferKib, "--port-buffer-kib"}, {arbitration, "--arbitration"}};
+            {vlarbEntries, "--vlarb-entries"}, {portBufferKib, "--port-buffer-kib"}, {arbitration, "--arbitration"},
+            {separateAt, "--separate-at"}};
         for (Object[] o : opts) {
             if (o[0] != null) {
                 out.add((String) o[1]);
@@ -88,10 +97,18 @@ final class PacketCampaignOptions {
         if (queues < 1 || queues > 14) {
             throw new IllegalArgumentException("--queues must be 1..14 (InfiniBand has 15 data VLs), got " + queues);
         }
+        Set<LeafSpine.Tier> tiers = EnumSet.noneOf(LeafSpine.Tier.class);
+        for (String t : separateAt != null ? separateAt : List.of("nic", "leaf-up", "spine-down", "leaf-down")) {
+            try {
+                tiers.add(LeafSpine.Tier.valueOf(t.toUpperCase(Locale.ROOT).replace('-', '_')));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--separate-at takes nic, leaf-up, spine-down, leaf-down, not " + t);
+            }
+        }
         return new PacketStudyConfig(leaves != null ? leaves : 6, hpl, oversubscription, perHost != null ? perHost : 1,
                 instances != null ? instances : hpl, timeScale != null ? timeScale : 1e-5, s, queues + 1,
                 vlarbEntries != null ? vlarbEntries : 8, portBufferKib != null ? portBufferKib * 1024 : 0, policy,
-                !noFluid, threads);
+                tiers, !noFluid, threads);
     }
 
     int run(CommandSpec spec, long seed, int queues, int oversubscription, int threads, Path dir) {

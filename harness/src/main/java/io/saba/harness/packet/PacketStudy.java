@@ -40,6 +40,7 @@ import java.util.concurrent.Future;
 public final class PacketStudy {
     /** The scheme that runs every job by itself: the bound on what separating applications can give. */
     static final String ALONE = "packet alone (each job by itself)";
+    static final String FLUID_ALONE = "fluid alone (each job by itself)";
     /** Levels Saba plans over (InfiniBand's 16 SLs). */
     static final int LEVELS = 16;
 
@@ -149,14 +150,14 @@ public final class PacketStudy {
             double profileSeconds = (System.nanoTime() - wall0) / 1e9;
             ControllerPlanner saba = ControllerPlanner.centralised(table,
                     new CanonicalCachingSolver(new MinSlowdownSolver()), LEVELS, cfg.vls() - 1, 1.0);
-            VlSetup vlSetup = new VlSetup(cfg.vls(), cfg.tableEntries(), saba);
+            VlSetup vlSetup = new VlSetup(cfg.vls(), cfg.tableEntries(), saba, cfg.separateAt());
             Map<String, PolicyFactory> fluid = new LinkedHashMap<>();
             if (cfg.fluid()) {
                 fluid.put("fluid per-flow max-min", PerFlowMaxMinPolicy.FACTORY);
                 fluid.put("fluid ideal max-min (per application)", IdealMaxMinPolicy.FACTORY);
                 fluid.put("fluid saba", SabaPolicy.factory(saba));
             }
-            int runs = setups.size() * (VlMode.values().length + 1 + fluid.size());
+            int runs = setups.size() * (VlMode.values().length + 1 + fluid.size() + (cfg.fluid() ? 1 : 0));
             Progress bar = new Progress(progress, "packet-level runs", runs, 0);
             Map<Long, Map<String, Future<RoundDriver.Result>>> futures = new LinkedHashMap<>();
             for (Map.Entry<Long, List<JobSpec>> e : setups.entrySet()) {
@@ -178,6 +179,17 @@ public final class PacketStudy {
                     bar.step();
                     return new RoundDriver.Result(r.completionSeconds(), 0, 0);
                 })));
+                if (cfg.fluid()) {
+                    byScheme.put(FLUID_ALONE, pool.submit(() -> {
+                        Map<String, Double> times = new LinkedHashMap<>();
+                        for (JobSpec j : e.getValue()) {
+                            times.putAll(new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).run()
+                                    .completionSeconds());
+                        }
+                        bar.step();
+                        return new RoundDriver.Result(times, 0, 0);
+                    }));
+                }
                 futures.put(e.getKey(), byScheme);
             }
             Map<String, Map<Long, List<JobOutcome>>> rows = new LinkedHashMap<>();
@@ -310,7 +322,7 @@ public final class PacketStudy {
                 + "then speedups)%n", firstSeed));
         s.append(String.format(Locale.ROOT, "%-14s %-7s %3s", "job", "workld", "n"));
         for (Scheme sc : r.schemes()) {
-            s.append(String.format(Locale.ROOT, " %12s", shortName(sc.name())));
+            s.append(String.format(Locale.ROOT, " %13s", shortName(sc.name())));
         }
         s.append(String.format(Locale.ROOT, " %12s %12s%n", "packet µs", "fluid µs"));
         List<JobOutcome> first = r.schemes().get(0).rowsBySeed().get(firstSeed);
@@ -320,7 +332,7 @@ public final class PacketStudy {
             double fluidBase = Double.NaN;
             for (Scheme sc : r.schemes()) {
                 JobOutcome x = sc.rowsBySeed().get(firstSeed).get(i);
-                s.append(String.format(Locale.ROOT, " %12.3f", x.speedup()));
+                s.append(String.format(Locale.ROOT, " %13.3f", x.speedup()));
                 if (!sc.name().startsWith("packet ")) {
                     fluidBase = x.baselineSeconds();
                 }
@@ -335,8 +347,10 @@ public final class PacketStudy {
 
     private static String shortName(String scheme) {
         return switch (scheme) {
+            case ALONE -> "pkt alone";
+            case FLUID_ALONE -> "fluid alone";
             case "fluid ideal max-min (per application)" -> "fluid per-app";
-            default -> scheme.length() > 12 ? scheme.substring(scheme.length() - 12) : scheme;
+            default -> scheme.replace("packet ", "pkt ");
         };
     }
 

@@ -11,6 +11,7 @@ import io.saba.harness.sim.workload.JobSpec;
 import io.saba.rperf.switchmodel.LeafSpine;
 import io.saba.rperf.switchmodel.VlArbitration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class VlSetup {
     private final int vls;
     private final int tableEntries;
     private final SabaPlanner saba;
+    private final Set<LeafSpine.Tier> separateAt;
 
     /**
      * @param vls          data VLs per port, VL 0 (the default class) included
@@ -41,12 +43,21 @@ public final class VlSetup {
      * @param saba         Saba's controller pipeline, for {@link VlMode#SABA} (null if that mode is not used)
      */
     public VlSetup(int vls, int tableEntries, SabaPlanner saba) {
+        this(vls, tableEntries, saba, EnumSet.allOf(LeafSpine.Tier.class));
+    }
+
+    /**
+     * As {@link #VlSetup(int, int, SabaPlanner)}, writing the separating modes' tables only into the ports of
+     * {@code separateAt}; every other port keeps one VL for all (which hop's separation matters).
+     */
+    public VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt) {
         if (vls < 2) {
             throw new IllegalArgumentException("separating applications needs ≥ 2 VLs, not " + vls);
         }
         this.vls = vls;
         this.tableEntries = tableEntries;
         this.saba = saba;
+        this.separateAt = EnumSet.copyOf(separateAt);
     }
 
     /** Every port each job's packets (data and ACKs: all-to-all, so both directions) leave by, in a stable order. */
@@ -143,6 +154,10 @@ public final class VlSetup {
             throw new IllegalArgumentException(port + ": " + queueWeights.length + " queues on a port of " + vls
                     + " VLs");
         }
+        LeafSpine.Hop hop = new LeafSpine.Hop(port.node(), port.port());
+        if (!separateAt.contains(fabric.shape().tierOf(hop))) {
+            return;
+        }
         double[] w = new double[vls];
         System.arraycopy(queueWeights, 0, w, 0, queueWeights.length);
         int grain = fabric.network().params().mtuBytes() / 64;
@@ -152,7 +167,7 @@ public final class VlSetup {
             low.add(new VlArbitration.Entry(e.vl(), e.weight()));
         }
         VlArbitration arb = new VlArbitration(List.of(), low, 0);
-        fabric.configurePort(new LeafSpine.Hop(port.node(), port.port()), sl2vl, arb);
+        fabric.configurePort(hop, sl2vl, arb);
         tables.put(port, sl2vl.clone());
         arbitration.put(port, arb);
     }

@@ -59,6 +59,11 @@ class VlSetupTest {
         VlSetup.Applied three = new VlSetup(3, 8, null).apply(VlMode.VL_PER_APPLICATION,
                 shape.build(P, Policy.RR, 3), jobs);
         assertEquals(List.of(1, 2, 1), List.of(three.vlOf("x", h0), three.vlOf("y", h0), three.vlOf("z", h0)));
+        VlSetup.Applied nicsOnly = new VlSetup(4, 8, null, java.util.EnumSet.of(LeafSpine.Tier.NIC))
+                .apply(VlMode.VL_PER_APPLICATION, shape.build(P, Policy.RR, 4), jobs);
+        assertEquals(3, nicsOnly.vlOf("z", h0));
+        assertEquals(0, nicsOnly.vlOf("z", new PortId("leaf0", 3)), "the leaf's port toward h3 keeps one VL");
+        assertTrue(nicsOnly.sl2vl().keySet().stream().allMatch(p -> p.node().startsWith("h")));
         VlSetup.Applied shared = new VlSetup(3, 8, null).apply(VlMode.SHARED, shape.build(P, Policy.RR, 3), jobs);
         assertTrue(shared.arbitration().isEmpty());
         assertEquals(Map.of("x", 0, "y", 0, "z", 0), shared.slOf());

@@ -24,6 +24,32 @@ public final class LeafSpine {
     public record Hop(String node, int port) {
     }
 
+    /** The tiers of output ports, in the order a packet between leaves crosses them. */
+    public enum Tier {
+        /** a host's NIC, into its leaf */
+        NIC,
+        /** a leaf's port up to a spine */
+        LEAF_UP,
+        /** a spine's port down to a leaf */
+        SPINE_DOWN,
+        /** a leaf's port down to one of its hosts */
+        LEAF_DOWN
+    }
+
+    /** Which tier an output port of this fabric is in. */
+    public Tier tierOf(Hop port) {
+        if (port.node().startsWith("h")) {
+            return Tier.NIC;
+        }
+        if (port.node().startsWith("spine")) {
+            return Tier.SPINE_DOWN;
+        }
+        if (port.node().startsWith("leaf")) {
+            return port.port() < hostsPerLeaf ? Tier.LEAF_DOWN : Tier.LEAF_UP;
+        }
+        throw new IllegalArgumentException("no port " + port + " in " + this);
+    }
+
     private final int leaves;
     private final int hostsPerLeaf;
     private final int spines;

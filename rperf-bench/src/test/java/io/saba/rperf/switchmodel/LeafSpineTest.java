@@ -27,6 +27,10 @@ class LeafSpineTest {
         assertEquals(3, LeafSpine.oversubscribed(6, 6, 3).hostsPerLeaf() / LeafSpine.oversubscribed(6, 6, 3).spines());
         assertThrows(IllegalArgumentException.class, () -> LeafSpine.oversubscribed(6, 6, 4));
         assertThrows(IllegalArgumentException.class, () -> f.path(0, 12));
+        List<LeafSpine.Tier> tiers = new ArrayList<>();
+        f.path(1, 9).forEach(h -> tiers.add(f.tierOf(h)));
+        assertEquals(List.of(LeafSpine.Tier.NIC, LeafSpine.Tier.LEAF_UP, LeafSpine.Tier.SPINE_DOWN,
+                LeafSpine.Tier.LEAF_DOWN), tiers);
     }
 
     /** Every destination is reached through exactly one spine, and the spines share the destinations evenly. */
