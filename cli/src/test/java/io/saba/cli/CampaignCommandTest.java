@@ -55,6 +55,10 @@ class CampaignCommandTest {
         assertEquals(2, run("campaign", "--figure", "fig10-packet", "--oversubscription", "4", "--out",
                 dir.resolve("y").toString()));
         assertTrue(err.toString().contains("oversubscription 4:1 must divide"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--separate-at", "nic,core", "--out",
+                dir.resolve("z").toString()));
+        assertTrue(err.toString().contains("--separate-at takes nic, leaf-up, spine-down, leaf-down, not core"),
+                err.toString());
     }
 
     @Test
