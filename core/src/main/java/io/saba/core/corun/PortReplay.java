@@ -34,7 +34,8 @@ final class PortReplay {
         double[] finish = new double[n];
         boolean[] done = new boolean[n];
         for (int i = 0; i < n; i++) {
-            phases.add(phasesOf(apps.get(i), offsets == null ? 0 : offsets[i]));
+            double offset = offsets == null ? 0 : offsets[i];
+            phases.add(offset <= 0 ? apps.get(i).phasesFromStart() : phasesOf(apps.get(i), offset));
             at[i] = -1;
             done[i] = !advance(phases.get(i), at, left, i);
         }
