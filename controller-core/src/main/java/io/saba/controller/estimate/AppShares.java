@@ -31,6 +31,11 @@ import java.util.function.Predicate;
 public final class AppShares {
     /** Share changes kept per application. */
     static final int STEPS = 256;
+    /**
+     * How long the history of an application with no weight anywhere is kept: its last units may arrive after it
+     * left (the controller takes them as long, {@code ControllerState.DEPARTED_NANOS}).
+     */
+    static final long IDLE_MILLIS = 120_000;
     /** The byte kinds that crossed the network (both engines' remote shuffle reads, Spark's task results). */
     static final Set<String> NETWORK_BYTES = Set.of("shuffle_remote_read", "task_result");
 
@@ -71,6 +76,15 @@ public final class AppShares {
         for (String app : touched) {
             record(app, bottleneck(app), unixMillis);
         }
+        if (history.size() > 2 * portsOf.size() + 64) {
+            forgetIdle(unixMillis); // amortised: the applications gone are at most half of those kept
+        }
+    }
+
+    /** Forgets applications without a weight anywhere for {@link #IDLE_MILLIS}, whether or not they report units. */
+    private void forgetIdle(long unixMillis) {
+        history.values().removeIf(steps -> Double.isNaN(steps.getLast().share())
+                && unixMillis - steps.getLast().unixMillis() > IDLE_MILLIS);
     }
 
     private void leave(String app, PortId p) {

@@ -70,4 +70,16 @@ class AppSharesTest {
         s.retain(id -> !id.equals("a"));
         assertEquals(1, s.size());
     }
+
+    @Test
+    void applicationsLongWithoutAWeightAreForgottenEvenIfTheyNeverReport() {
+        AppShares s = new AppShares();
+        for (int i = 0; i < 100; i++) {
+            s.changed(changed(port(new PortId("s" + i, 1), Map.of("app" + i, 0.9))), 1_000);
+            s.changed(new PortChanges(2, List.of(), Set.of(new PortId("s" + i, 1))), 2_000); // it left
+        }
+        assertEquals(100, s.size(), "kept a while: their last units may still come");
+        s.changed(changed(port(S1, Map.of("a", 0.9))), 2_000 + AppShares.IDLE_MILLIS + 1);
+        assertEquals(1, s.size(), "only the one with a weight");
+    }
 }
