@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.server.ControllerConfig;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.bench.ControllerBench;
@@ -66,6 +67,12 @@ final class ControllerCommand implements Callable<Integer> {
     @Option(names = "--http", paramLabel = "HOST:PORT",
             description = "Status page and /metrics address (overrides 'http'), e.g. 127.0.0.1:7071.")
     String http;
+
+    @Option(names = "--sensitivity", paramLabel = "MODE",
+            description = "Which model a workload is allocated with (overrides 'sensitivity'): table (default), online"
+                    + " (its estimate from the units its applications report) or blended (the table, or the default"
+                    + " model, updated by that estimate).")
+    String sensitivity;
 
     // --cluster: the flag's name before "cluster" came to mean only K-means in this code base
     @Option(names = {"--group", "--cluster"}, paramLabel = "URI",
@@ -139,10 +146,13 @@ final class ControllerCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** --fabric, --ibsim, --ib-*, --listen and --http written into the configuration tree. */
+    /** --fabric, --ibsim, --ib-*, --listen, --http and --sensitivity written into the configuration tree. */
     void applyFlags(ObjectNode root) {
         if (listen != null) {
             root.put("listen", listen);
+        }
+        if (sensitivity != null) {
+            root.put("sensitivity", SensitivityMode.parse(sensitivity, "--sensitivity").label());
         }
         if (http != null) {
             root.put("http", http);

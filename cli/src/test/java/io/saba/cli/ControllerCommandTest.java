@@ -115,6 +115,36 @@ class ControllerCommandTest {
                 err.toString());
     }
 
+    /** {@code --sensitivity} overrides the key; a bad value of either is one line and exit status 2 (issue 20). */
+    @Test
+    void aBadSensitivityIsOneLineAndExitTwo(@TempDir Path dir) throws Exception {
+        ControllerCommand c = new ControllerCommand();
+        new picocli.CommandLine(c).parseArgs("--sensitivity", "Blended");
+        var root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        root.put("sensitivity", "table");
+        c.applyFlags(root);
+        assertEquals("blended", root.path("sensitivity").asText());
+
+        Path config = Files.writeString(dir.resolve("saba.yaml"), """
+                listen: 127.0.0.1:0
+                topology: {shape: single-switch:2, gbps: 10, queues: 4, address-base: 10.0.0.1}
+                """);
+        var cl = SabaCli.newCommandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(2, cl.execute("controller", "--config", config.toString(), "--sensitivity", "sometimes"));
+        assertEquals("saba controller: --sensitivity must be table, online or blended, got 'sometimes'",
+                err.toString().strip());
+
+        Files.writeString(config, Files.readString(config) + "sensitivity: learnt\n");
+        StringWriter err2 = new StringWriter();
+        cl.setErr(new PrintWriter(err2, true));
+        assertEquals(2, cl.execute("controller", "--config", config.toString()));
+        assertEquals(1, err2.toString().strip().lines().count(), err2.toString());
+        assertTrue(err2.toString().contains("saba.yaml: sensitivity must be table, online or blended, got 'learnt'"),
+                err2.toString());
+    }
+
     /** The InfiniBand discovery's refresh period and start-up wait come from flags too (issue 23 item 6). */
     @Test
     void theInfinibandRefreshAndSubnetWaitComeFromFlags(@TempDir Path dir) throws Exception {

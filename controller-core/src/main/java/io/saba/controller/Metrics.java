@@ -2,6 +2,8 @@ package io.saba.controller;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
@@ -26,6 +28,10 @@ public final class Metrics {
     public final LongAdder backendFailures = new LongAdder();
     public final LongAdder tableReloads = new LongAdder();
     public final LongAdder workSignals = new LongAdder();
+    public final LongAdder sensitivityObservations = new LongAdder();
+    /** Workload → how often its observations were flagged as contradicting its profile. */
+    private final Map<String, LongAdder> drifts = new ConcurrentHashMap<>();
+    private final Map<String, Labelled> labelled = new LinkedHashMap<>();
     public final SecondsHistogram recomputeSeconds = new SecondsHistogram();
     public final LagRecorder pushLag = new LagRecorder();
     private final Map<String, Supplier<String>> gauges = new LinkedHashMap<>();
@@ -38,6 +44,21 @@ public final class Metrics {
     /** Registers a gauge with a fractional value (a ratio), read at scrape time. */
     public synchronized void ratioGauge(String name, DoubleSupplier value) {
         gauges.put(name, () -> Double.toString(value.getAsDouble()));
+    }
+
+    /** A gauge with one series per value of one label, read at scrape time. */
+    private record Labelled(String help, String label, Supplier<Map<String, Double>> values) {
+    }
+
+    /** Registers a gauge family: {@code name{label="key"} value} for every entry {@code values} returns. */
+    public synchronized void labelledGauge(String name, String help, String label,
+                                           Supplier<Map<String, Double>> values) {
+        labelled.put(name, new Labelled(help, label, values));
+    }
+
+    /** A workload's observations were flagged as contradicting its profile. */
+    public void driftFlagged(String workload) {
+        drifts.computeIfAbsent(workload, w -> new LongAdder()).increment();
     }
 
     public synchronized String prometheus() {
@@ -59,6 +80,11 @@ public final class Metrics {
         counter(s, "saba_table_reloads_total", "sensitivity table reloads", tableReloads);
         counter(s, "saba_work_signals_total", "work signals kept (units of applications' work reported)",
                 workSignals);
+        counter(s, "saba_sensitivity_observations_total", "units of work turned into observations for the online "
+                + "sensitivity estimate", sensitivityObservations);
+        s.append("# HELP saba_sensitivity_drifts_total times a workload's observations were flagged as contradicting "
+                + "its profile\n# TYPE saba_sensitivity_drifts_total counter\n");
+        new TreeMap<>(drifts).forEach((w, n) -> series(s, "saba_sensitivity_drifts_total", "workload", w, n.sum()));
         recomputeSeconds.write(s, "saba_recompute_seconds", "duration of a recomputation round");
         Histogram lag = pushLag.cumulative();
         s.append("# HELP saba_push_lag_seconds time from a state change to its backend push\n");
@@ -73,7 +99,20 @@ public final class Metrics {
             s.append("# TYPE ").append(g.getKey()).append(" gauge\n");
             s.append(g.getKey()).append(' ').append(g.getValue().get()).append('\n');
         }
+        for (Map.Entry<String, Labelled> g : labelled.entrySet()) {
+            s.append("# HELP ").append(g.getKey()).append(' ').append(g.getValue().help()).append('\n');
+            s.append("# TYPE ").append(g.getKey()).append(" gauge\n");
+            new TreeMap<>(g.getValue().values().get()).forEach((k, v) -> series(s, g.getKey(), g.getValue().label(),
+                    k, v));
+        }
         return s.toString();
+    }
+
+    /** {@code name{label="value"} number}, the label value escaped as the text format asks. */
+    private static void series(StringBuilder s, String name, String label, String value, Number n) {
+        s.append(name).append('{').append(label).append("=\"")
+                .append(value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
+                .append("\"} ").append(n).append('\n');
     }
 
     private static void counter(StringBuilder s, String name, String help, LongAdder v) {

@@ -2,6 +2,10 @@ package io.saba.controller;
 
 import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.alloc.Recomputer;
+import io.saba.controller.estimate.AppShares;
+import io.saba.controller.estimate.SensitivityMode;
+import io.saba.controller.estimate.WorkloadEstimateView;
+import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.Replica;
@@ -9,14 +13,21 @@ import io.saba.controller.log.StateLog;
 import io.saba.controller.signals.ReportedSignals;
 import io.saba.controller.signals.SignalStore;
 import io.saba.controller.state.AppView;
+import io.saba.controller.state.ControllerException;
+import io.saba.controller.state.ControllerState;
 import io.saba.controller.state.Mutation;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortId;
+import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.Observation;
 import io.saba.core.table.ModelCatalog;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -44,6 +55,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final PathResolver resolver;
     private final Metrics metrics;
     private final SignalStore signals = new SignalStore();
+    private final AppShares shares = new AppShares();
     private LeaseReaper reaper;
     private volatile String tableInForce = "";
     private volatile java.util.function.Supplier<GroupView> group = () -> null;
@@ -54,16 +66,42 @@ public final class SabaController implements ControllerApi, AutoCloseable {
      */
     public SabaController(PathResolver resolver, Allocator allocator, ModelCatalog catalog, FabricBackend backend,
                           StateLog log, Duration leaseTimeout, Metrics metrics, Duration minRoundInterval) {
+        this(resolver, allocator, catalog, backend, log, leaseTimeout, metrics, minRoundInterval,
+                SensitivityMode.TABLE);
+    }
+
+    /** @param sensitivity which model the allocator uses for a workload (see {@link SensitivityMode}) */
+    public SabaController(PathResolver resolver, Allocator allocator, ModelCatalog catalog, FabricBackend backend,
+                          StateLog log, Duration leaseTimeout, Metrics metrics, Duration minRoundInterval,
+                          SensitivityMode sensitivity) {
         this.resolver = resolver;
         this.backend = backend;
         this.log = log;
         this.metrics = metrics;
         this.recomputer = new Recomputer(allocator, backend, metrics, resolver::queues, minRoundInterval);
-        this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout);
+        this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout, sensitivity);
+        recomputer.addWatcher(changes -> shares.changed(changes, System.currentTimeMillis()));
         metrics.gauge("saba_applications", replica::appCount);
         metrics.gauge("saba_connections", replica::connectionCount);
         metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
         metrics.gauge("saba_ports_configured", () -> recomputer.current().size());
+        metrics.labelledGauge("saba_sensitivity_drift", "1 while a profiled workload's observations contradict its "
+                + "profile beyond the estimate's error, 0 otherwise", "workload", () -> drift(false));
+        metrics.labelledGauge("saba_sensitivity_deviation", "the online estimate's slowdown against the table's, "
+                + "relative, at the share where it lies furthest off (profiled workloads with an estimate)",
+                "workload", () -> drift(true));
+    }
+
+    /** Per profiled workload with an estimate: the drift flag (1 or 0), or the relative deviation. */
+    private Map<String, Double> drift(boolean deviation) {
+        Map<String, Double> out = new TreeMap<>();
+        for (WorkloadEstimateView v : replica.estimates().values()) {
+            DriftCheck.Deviation d = v.deviation();
+            if (d != null) {
+                out.put(v.workload(), deviation ? d.relative() : v.drifting() ? 1.0 : 0.0);
+            }
+        }
+        return out;
     }
 
     /** Starts alone: restores what the log kept, gives every restored application a fresh lease, reaps leases. */
@@ -145,8 +183,11 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     }
 
     /**
-     * Keeps the work signals of the caller's registered applications, here only: observations are neither logged
-     * nor replicated (see {@link SignalStore}).
+     * Keeps the work signals of the caller's registered applications, here only: the raw signals are neither
+     * logged nor replicated (see {@link SignalStore}). Each unit also becomes an observation of its workload's
+     * sensitivity at the share the application had ({@link AppShares}), also for an application deregistered
+     * moments ago (its last units may arrive after it left); under {@code sensitivity: online|blended} the
+     * observations go through the log, as they decide models in force.
      */
     @Override
     public BatchResult signals(String tenant, List<ReportedSignals> reported) {
@@ -154,10 +195,13 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         int rejected = 0;
         String first = "";
         java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
-        java.util.Map<String, String> tenantOf = new java.util.HashMap<>();
-        replica.views(false).forEach(a -> tenantOf.put(a.appId(), a.tenant()));
+        Map<String, AppView> registered = new HashMap<>();
+        replica.views(false).forEach(a -> registered.put(a.appId(), a));
+        List<WorkloadObservation> units = new ArrayList<>();
         for (ReportedSignals r : reported) {
-            String owner = tenantOf.get(r.appId());
+            AppView app = registered.get(r.appId());
+            ControllerState.Departed gone = app == null ? replica.departed(r.appId()) : null;
+            String owner = app != null ? app.tenant() : gone != null ? gone.tenant() : null;
             String why = owner == null ? "application " + r.appId() + " is not registered"
                     : !owner.equals(tenant) ? "application " + r.appId() + " belongs to another tenant" : null;
             if (why != null) {
@@ -168,15 +212,43 @@ public final class SabaController implements ControllerApi, AutoCloseable {
                 first = first.isEmpty() ? why : first;
                 continue;
             }
-            signals.put(r.appId(), r.signals());
+            if (app != null) {
+                signals.put(r.appId(), r.signals());
+            }
             kept++;
+            Observation o = shares.observation(r.appId(), r.signals());
+            if (o != null) {
+                units.add(new WorkloadObservation(app != null ? app.workload() : gone.workload(), o));
+            }
         }
-        if (signals.size() > tenantOf.size()) {
-            signals.retain(tenantOf::containsKey); // applications gone since: bounded by the registered ones
+        if (signals.size() > registered.size()) {
+            signals.retain(registered::containsKey); // applications gone since: bounded by the registered ones
         }
+        if (shares.size() > registered.size()) {
+            shares.retain(id -> registered.containsKey(id) || replica.departed(id) != null);
+        }
+        learn(units);
         metrics.workSignals.add(kept);
         metrics.requestsRejected.add(rejected);
         return new BatchResult(kept, rejected, first, unknown);
+    }
+
+    /** Observations to their workloads' estimates: through the log where they decide models, here otherwise. */
+    private void learn(List<WorkloadObservation> units) {
+        if (units.isEmpty()) {
+            return;
+        }
+        metrics.sensitivityObservations.add(units.size());
+        if (replica.sensitivity() == SensitivityMode.TABLE) {
+            replica.observeHere(units);
+            return;
+        }
+        try {
+            log.write(new LogRequest.Observed(units));
+        } catch (ControllerException e) {
+            // observations, not state: a log that cannot order them now loses them, and the signals are kept anyway
+            LOG.debug("{} observations not logged: {}", units.size(), e.getMessage());
+        }
     }
 
     /**
@@ -237,7 +309,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         signals.retain(registered::contains);
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
                 replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce, group.get(),
-                new TreeMap<>(signals.snapshot()));
+                new TreeMap<>(signals.snapshot()), replica.sensitivity(), replica.estimates());
     }
 
     public AppView app(String appId) {

@@ -1,6 +1,9 @@
 package io.saba.controller;
 
+import io.saba.controller.estimate.SensitivityMode;
+import io.saba.controller.estimate.WorkloadEstimateView;
 import io.saba.controller.signals.AppSignals;
+import io.saba.core.table.SensitivityTable;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
@@ -15,12 +18,19 @@ import java.util.stream.Collectors;
  * A consistent picture for status pages: the applications, what each port this controller programs holds, the
  * allocation version, the backend's name, the open connections, the ports the backend found drifted from what it
  * wrote (port → what differs), which sensitivity table is in force (where it came from), and, for a member of a
- * controller group, its view of the group (null for a lone controller), and the work signals of the applications
- * that reported any (application id → signals).
+ * controller group, its view of the group (null for a lone controller), the work signals of the applications
+ * that reported any (application id → signals), which model the allocator uses ({@code sensitivity}), and what was
+ * learnt of every workload that reported units (workload key → its model's source, estimate and drift).
  */
 public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, String backend,
                          long connections, Map<PortId, String> drift, String table, GroupView group,
-                         Map<String, AppSignals> signals) {
+                         Map<String, AppSignals> signals, SensitivityMode sensitivity,
+                         Map<String, WorkloadEstimateView> estimates) {
+
+    /** What was learnt of an application's workload, or null when it reported no unit. */
+    public WorkloadEstimateView estimateOf(AppView app) {
+        return estimates.get(SensitivityTable.key(app.workload()));
+    }
 
     /**
      * What one tenant may see (when tokens are configured and it is no admin): its own applications and their
@@ -42,8 +52,12 @@ public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, 
         long connectionsOfTenant = own.stream().mapToLong(AppView::connections).sum();
         Map<String, AppSignals> ownSignals = new TreeMap<>(signals);
         ownSignals.keySet().retainAll(ids);
+        // a workload is shared by tenants' applications: a tenant sees the estimates of the workloads it runs
+        Set<String> workloads = own.stream().map(a -> SensitivityTable.key(a.workload())).collect(Collectors.toSet());
+        Map<String, WorkloadEstimateView> ownEstimates = new TreeMap<>(estimates);
+        ownEstimates.keySet().retainAll(workloads);
         return new StatusView(own, visible, version, backend, connectionsOfTenant, visibleDrift, table, group,
-                ownSignals);
+                ownSignals, sensitivity, ownEstimates);
     }
 
     /** The connections (of the applications shown) waiting for a route the fabric does not have yet. */

@@ -1,7 +1,10 @@
 package io.saba.controller.log;
 
+import io.saba.controller.estimate.LearnedWorkload;
+import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.Mutation;
 import io.saba.core.corun.CorunProfile;
+import io.saba.core.estimate.Observation;
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.SensitivityModel;
 import java.io.ByteArrayInputStream;
@@ -29,6 +32,8 @@ public final class LogCodec {
     private static final byte EXPIRE = 3;
     private static final byte TABLE = 4;
     private static final byte PLAN = 5;
+    private static final byte OBSERVED = 6;
+    private static final byte LEARNED = 7;
 
     /** A decoded entry. */
     public record Entry(String nonce, List<LogRequest> requests) {
@@ -121,6 +126,30 @@ public final class LogCodec {
                 writeModel(e.getValue(), out);
             }
             writeModels(p.plannedFor(), out);
+        } else if (r instanceof LogRequest.Observed o) {
+            out.writeByte(OBSERVED);
+            out.writeInt(o.units().size());
+            for (WorkloadObservation u : o.units()) {
+                out.writeUTF(u.workload());
+                writeObservation(u.observation(), out);
+            }
+        } else if (r instanceof LogRequest.Learned l) {
+            out.writeByte(LEARNED);
+            out.writeInt(l.workloads().size());
+            for (LearnedWorkload w : l.workloads()) {
+                out.writeUTF(w.workload());
+                out.writeInt(w.window().size());
+                for (Observation o : w.window()) {
+                    writeObservation(o, out);
+                }
+                out.writeInt(w.contradicting());
+                out.writeInt(w.agreeing());
+                out.writeBoolean(w.drifting());
+                out.writeBoolean(w.adopted() != null);
+                if (w.adopted() != null) {
+                    writeModel(w.adopted(), out);
+                }
+            }
         }
     }
 
@@ -168,6 +197,29 @@ public final class LogCodec {
                 }
                 return new LogRequest.Plan(levels, centroids, readModels(in));
             }
+            case OBSERVED: {
+                List<WorkloadObservation> units = new ArrayList<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    units.add(new WorkloadObservation(in.readUTF(), readObservation(in)));
+                }
+                return new LogRequest.Observed(units);
+            }
+            case LEARNED: {
+                List<LearnedWorkload> workloads = new ArrayList<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    String workload = in.readUTF();
+                    List<Observation> window = new ArrayList<>();
+                    for (int k = in.readInt(); k > 0; k--) {
+                        window.add(readObservation(in));
+                    }
+                    int contradicting = in.readInt();
+                    int agreeing = in.readInt();
+                    boolean drifting = in.readBoolean();
+                    SensitivityModel adopted = in.readBoolean() ? readModel(in) : null;
+                    workloads.add(new LearnedWorkload(workload, window, contradicting, agreeing, drifting, adopted));
+                }
+                return new LogRequest.Learned(workloads);
+            }
             default:
                 throw new IOException("unknown log request type " + type);
         }
@@ -203,6 +255,21 @@ public final class LogCodec {
             m.put(in.readUTF(), readModel(in));
         }
         return m;
+    }
+
+    private static void writeObservation(Observation o, DataOutputStream out) throws IOException {
+        out.writeLong(o.runMillis());
+        out.writeLong(o.networkWaitMillis());
+        out.writeDouble(o.share());
+        out.writeLong(o.bytes());
+    }
+
+    private static Observation readObservation(DataInputStream in) throws IOException {
+        try {
+            return new Observation(in.readLong(), in.readLong(), in.readDouble(), in.readLong());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("an observation out of range: " + e.getMessage(), e);
+        }
     }
 
     private static void writeModel(SensitivityModel m, DataOutputStream out) throws IOException {

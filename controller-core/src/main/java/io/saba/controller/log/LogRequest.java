@@ -1,5 +1,7 @@
 package io.saba.controller.log;
 
+import io.saba.controller.estimate.LearnedWorkload;
+import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.Mutation;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
@@ -65,6 +67,23 @@ public sealed interface LogRequest {
             levelOfWorkload = new TreeMap<>(levelOfWorkload);
             centroids = new TreeMap<>(centroids);
             plannedFor = new TreeMap<>(plannedFor);
+        }
+    }
+
+    /**
+     * Units of work applications reported, each at the share its application had, for their workloads' estimates
+     * (logged under {@code sensitivity: online|blended}, where they decide models in force).
+     */
+    record Observed(List<WorkloadObservation> units) implements LogRequest {
+        public Observed {
+            units = List.copyOf(units);
+        }
+    }
+
+    /** What was learnt of every workload, least recently observed first: a snapshot's replacement for its units. */
+    record Learned(List<LearnedWorkload> workloads) implements LogRequest {
+        public Learned {
+            workloads = List.copyOf(workloads);
         }
     }
 }

@@ -4,6 +4,10 @@ import io.saba.controller.BatchResult;
 import io.saba.controller.Metrics;
 import io.saba.controller.Registration;
 import io.saba.controller.alloc.Recomputer;
+import io.saba.controller.estimate.LearnedModels;
+import io.saba.controller.estimate.SensitivityMode;
+import io.saba.controller.estimate.WorkloadEstimateView;
+import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.AppRecord;
 import io.saba.controller.state.AppView;
 import io.saba.controller.state.ControllerException;
@@ -16,6 +20,8 @@ import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssignment;
+import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.WorkloadEstimator;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
 import java.time.Duration;
@@ -69,11 +75,18 @@ public final class Replica {
      */
     public Replica(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener,
                    Metrics metrics, Duration leaseTimeout) {
+        this(resolver, allocator, catalog, listener, metrics, leaseTimeout, SensitivityMode.TABLE);
+    }
+
+    /** @param sensitivity which model the allocator uses for a workload (see {@link SensitivityMode}) */
+    public Replica(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener,
+                   Metrics metrics, Duration leaseTimeout, SensitivityMode sensitivity) {
         this.resolver = resolver;
         this.allocator = allocator;
         this.metrics = metrics;
         this.leaseNanos = leaseTimeout.toNanos();
-        this.state = new ControllerState(resolver, allocator, catalog, listener);
+        this.state = new ControllerState(resolver, allocator, catalog, listener, ControllerState.UNROUTED_LIMIT,
+                sensitivity);
     }
 
     /**
@@ -124,10 +137,41 @@ public final class Replica {
                 state.installPlan(allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
                         resolver.minQueues()));
                 plannedFor = p.plannedFor();
+            } else if (r instanceof LogRequest.Observed o) {
+                learn(o.units());
+            } else if (r instanceof LogRequest.Learned l) {
+                state.restoreLearned(l.workloads());
             }
             return null;
         } catch (ControllerException e) {
             return e;
+        }
+    }
+
+    /**
+     * Units of work for their workloads' estimates, applied here only, outside the log: under
+     * {@code sensitivity: table} they decide nothing, so they are shown by the controller they were sent to, like
+     * the raw signals.
+     */
+    public void observeHere(List<WorkloadObservation> units) {
+        synchronized (lock) {
+            learn(units);
+        }
+    }
+
+    /** Adds units to the estimates and says, in one line each, which workloads' observations left their profile. */
+    private void learn(List<WorkloadObservation> units) {
+        for (LearnedModels.Outcome o : state.observe(units)) {
+            if (o.drift() == WorkloadEstimator.Change.DRIFT_STARTED && counting) {
+                metrics.driftFlagged(o.workload());
+                DriftCheck.Deviation d = o.deviation();
+                LOG.warn("workload {} has drifted from its profile: its last {} units predict a slowdown of {} ± {} at "
+                        + "{} % of the link, the table {} ({}{} %); flagged on /status and in saba_sensitivity_drift",
+                        o.workload(), o.estimate().observations(), String.format("%.2f", d.estimated()),
+                        String.format("%.2f", d.error()), Math.round(100 * d.share()),
+                        String.format("%.2f", d.table()), d.relative() >= 0 ? "+" : "",
+                        String.format("%.0f", 100 * d.relative()));
+            }
         }
     }
 
@@ -182,7 +226,8 @@ public final class Replica {
     }
 
     /**
-     * Requests that rebuild this replica from nothing: the log's table, the plan (when planned elsewhere), then each
+     * Requests that rebuild this replica from nothing: the log's table, what was learnt of workloads (when learnt
+     * models may be in force: {@code sensitivity: online|blended}), the plan (when planned elsewhere), then each
      * application and its connections, and (when planned here) the plan last: levels depend on the order workloads
      * arrived in (running ones keep theirs), which the applications' order alone does not reproduce.
      */
@@ -191,6 +236,9 @@ public final class Replica {
             List<LogRequest> out = new ArrayList<>();
             if (table != null) {
                 out.add(table);
+            }
+            if (state.sensitivity() != SensitivityMode.TABLE && !state.learned().isEmpty()) {
+                out.add(new LogRequest.Learned(state.learned())); // the models learnt, before their applications
             }
             LevelPlan plan = state.plan();
             LogRequest.Plan planned = new LogRequest.Plan(plan.levelOfWorkload(), plan.levels().levelCentroids(),
@@ -394,6 +442,25 @@ public final class Replica {
     public long unroutedCount() {
         synchronized (lock) {
             return state.unroutedCount();
+        }
+    }
+
+    /** A recently deregistered application's workload and tenant (its last units still count), or null. */
+    public ControllerState.Departed departed(String appId) {
+        synchronized (lock) {
+            return state.departed(appId);
+        }
+    }
+
+    /** Which model the allocator uses for a workload. */
+    public SensitivityMode sensitivity() {
+        return state.sensitivity();
+    }
+
+    /** Every workload that reported units: its model's source, estimate and drift, by workload. */
+    public Map<String, WorkloadEstimateView> estimates() {
+        synchronized (lock) {
+            return state.estimates();
         }
     }
 

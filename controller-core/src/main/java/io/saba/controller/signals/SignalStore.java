@@ -9,9 +9,9 @@ import java.util.function.Predicate;
 
 /**
  * The latest work signals of each application, bounded: the last {@link #KEEP} units and the sum over every unit
- * reported. Raw observations only, for the status pages (an online estimator of sensitivity, issue #20's next step,
- * will read them here). Not logged or replicated: signals are kept by the controller (or group member) they were
- * sent to, lost on its restart, and gone with the application's registration.
+ * reported. Raw, for the status pages; the online estimate of each workload's sensitivity is made from the same
+ * reports ({@code io.saba.controller.estimate}). Not logged or replicated: signals are kept by the controller (or
+ * group member) they were sent to, lost on its restart, and gone with the application's registration.
  */
 public final class SignalStore {
     /** Units kept per application: a few dozen stages cover an iterative job's recent rounds. */

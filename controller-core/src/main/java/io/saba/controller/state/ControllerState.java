@@ -1,16 +1,24 @@
 package io.saba.controller.state;
 
 import io.saba.wire.ConnectionKey;
+import io.saba.controller.estimate.LearnedModels;
+import io.saba.controller.estimate.LearnedWorkload;
+import io.saba.controller.estimate.SensitivityMode;
+import io.saba.controller.estimate.WorkloadEstimateView;
+import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.RouteUnavailableException;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
+import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
+import io.saba.core.table.SensitivityTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +44,10 @@ import java.util.concurrent.TimeUnit;
  * ports, counted in {@link #unroutedCount}, and given its ports by the {@link #reroute} that follows the fabric's
  * next change. At most {@code unroutedLimit} connections wait; beyond that new ones without a route are refused
  * (never those a restore re-applies: they were acknowledged once).
+ *
+ * <p><b>Models.</b> An application is allocated with its workload's model in force: the table's (or the default
+ * one), or under {@code sensitivity: online|blended} one learnt from the units its workload's applications reported
+ * ({@link #observe}, {@link LearnedModels}). A learnt model that changes re-solves the workload's ports.
  */
 public final class ControllerState {
     private final PathResolver resolver;
@@ -65,6 +77,19 @@ public final class ControllerState {
     private boolean limitUnrouted = true;
     /** False in a controller group: its leader plans levels for everyone and {@link #installPlan} applies them. */
     private boolean planLocally = true;
+    private final LearnedModels learned;
+    /**
+     * Applications deregistered lately (appId → workload and tenant), oldest first: the last units of a job can
+     * arrive after its deregistration (a Flink TaskManager reports a task when it ends, the JobManager deregisters
+     * when the job does), and they still count for the workload. Bounded, and by time.
+     */
+    private final LinkedHashMap<String, Departed> departed = new LinkedHashMap<>();
+    static final int DEPARTED_LIMIT = 4096;
+    static final long DEPARTED_NANOS = TimeUnit.MINUTES.toNanos(2);
+
+    /** A deregistered application's workload and tenant, and when it left. */
+    public record Departed(String workload, String tenant, long nanos) {
+    }
 
     /** @param allocator plans levels when the workloads change (the ports are allocated by the listener's side) */
     public ControllerState(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener) {
@@ -74,11 +99,18 @@ public final class ControllerState {
     /** @param unroutedLimit how many connections may wait for a route at once */
     public ControllerState(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener,
                            int unroutedLimit) {
+        this(resolver, allocator, catalog, listener, unroutedLimit, SensitivityMode.TABLE);
+    }
+
+    /** @param sensitivity which model the allocator uses for a workload */
+    public ControllerState(PathResolver resolver, Allocator allocator, ModelCatalog catalog, PortListener listener,
+                           int unroutedLimit, SensitivityMode sensitivity) {
         this.resolver = resolver;
         this.allocator = allocator;
         this.catalog = catalog;
         this.listener = listener;
         this.unroutedLimit = unroutedLimit;
+        this.learned = new LearnedModels(sensitivity);
     }
 
     // ---- checks: throw, never change state ----
@@ -236,7 +268,8 @@ public final class ControllerState {
         app.attempt = Math.max(app.attempt, r.attempt());
         app.leaseDeadlineNanos = leaseDeadline;
         app.workloadKnown = catalog.knows(r.workload());
-        app.model = catalog.modelOf(r.workload());
+        app.model = modelOf(r.workload());
+        departed.remove(r.appId());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
         if (planLocally && (newWorkload || !plan.levelOfWorkload().containsKey(r.workload()))) {
             replan();
@@ -251,11 +284,31 @@ public final class ControllerState {
         if (app == null) {
             return 0;
         }
+        rememberDeparted(app);
         dropConnections(app);
         if (forgetWorkload(app.workload)) {
             replan();
         }
         return 1;
+    }
+
+    private void rememberDeparted(AppRecord app) {
+        long now = System.nanoTime();
+        departed.put(app.appId, new Departed(app.workload, app.tenant, now));
+        Iterator<Departed> oldest = departed.values().iterator();
+        while (oldest.hasNext()) {
+            Departed d = oldest.next();
+            if (departed.size() <= DEPARTED_LIMIT && now - d.nanos() <= DEPARTED_NANOS) {
+                break;
+            }
+            oldest.remove();
+        }
+    }
+
+    /** A recently deregistered application's workload and tenant, or null (never known, or gone too long). */
+    public Departed departed(String appId) {
+        Departed d = departed.get(appId);
+        return d == null || System.nanoTime() - d.nanos() > DEPARTED_NANOS ? null : d;
     }
 
     /** @return true if no application runs the workload any more */
@@ -454,12 +507,76 @@ public final class ControllerState {
     }
 
     /** The model of every workload some application runs: what a level plan is computed from. */
-    public Map<String, io.saba.core.model.SensitivityModel> workloadModels() {
-        Map<String, io.saba.core.model.SensitivityModel> models = new TreeMap<>();
+    public Map<String, SensitivityModel> workloadModels() {
+        Map<String, SensitivityModel> models = new TreeMap<>();
         for (String w : appsOfWorkload.keySet()) {
-            models.put(w, catalog.modelOf(w));
+            models.put(w, modelOf(w));
         }
         return models;
+    }
+
+    /** The workload's model in force: the table's (or the default), or the one learnt from its units. */
+    public SensitivityModel modelOf(String workload) {
+        return learned.modelOf(workload, catalog);
+    }
+
+    // ---- learning from the units applications report ----
+
+    /**
+     * Adds units of work to their workloads' estimates, in order; a model in force that changes re-solves its
+     * applications' ports (and, planned here, the levels: running workloads keep theirs).
+     *
+     * @return what each unit did (drift flags raised or cleared are the caller's to announce)
+     */
+    public List<LearnedModels.Outcome> observe(List<WorkloadObservation> units) {
+        List<LearnedModels.Outcome> out = new ArrayList<>(units.size());
+        Set<String> changed = new HashSet<>();
+        for (WorkloadObservation u : units) {
+            LearnedModels.Outcome o = learned.observe(u.workload(), u.observation(), catalog);
+            changed.addAll(o.modelsChanged());
+            out.add(o);
+        }
+        modelsChanged(changed);
+        return out;
+    }
+
+    /** Replaces what was learnt with a snapshot's (see {@link LearnedModels#restore}). */
+    public void restoreLearned(List<LearnedWorkload> snapshot) {
+        modelsChanged(learned.restore(snapshot, catalog));
+    }
+
+    /** What was learnt, as a snapshot carries it. */
+    public List<LearnedWorkload> learned() {
+        return learned.snapshot();
+    }
+
+    public SensitivityMode sensitivity() {
+        return learned.mode();
+    }
+
+    /** Every workload that reported units: its model's source, estimate and drift (by workload key). */
+    public Map<String, WorkloadEstimateView> estimates() {
+        return learned.views(catalog);
+    }
+
+    /** The applications of these workloads take their models in force; their ports (and levels) are recomputed. */
+    private void modelsChanged(Set<String> workloads) {
+        if (workloads.isEmpty()) {
+            return;
+        }
+        Set<PortId> touched = new HashSet<>();
+        boolean running = false;
+        for (AppRecord app : apps.values()) {
+            if (workloads.contains(SensitivityTable.key(app.workload))) {
+                running = true;
+                app.model = modelOf(app.workload);
+                app.open.values().forEach(touched::addAll);
+            }
+        }
+        if (running) {
+            replan();
+            listener.dirty(List.copyOf(touched));
+        }
     }
 
     /**
@@ -484,10 +601,11 @@ public final class ControllerState {
 
     /** Swaps the sensitivity table: models, levels and every port may change. */
     public void setCatalog(ModelCatalog newCatalog) {
+        learned.reconsiderAll(catalog, newCatalog); // a blend's prior is the table's model
         this.catalog = newCatalog;
         for (AppRecord app : apps.values()) {
             app.workloadKnown = catalog.knows(app.workload);
-            app.model = catalog.modelOf(app.workload);
+            app.model = modelOf(app.workload);
         }
         replan();
         listener.dirty(List.copyOf(ports.keySet()));
@@ -597,7 +715,7 @@ public final class ControllerState {
         List<AppView> out = new ArrayList<>(apps.size());
         for (AppRecord a : apps.values()) {
             out.add(new AppView(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant, a.level,
-                    a.workloadKnown, a.open.size(), a.unrouted.size(),
+                    a.workloadKnown, learned.sourceOf(a.workload, catalog), a.open.size(), a.unrouted.size(),
                     TimeUnit.NANOSECONDS.toMillis(a.leaseDeadlineNanos - nowNanos),
                     withConnections ? List.copyOf(a.open.keySet()) : List.of()));
         }

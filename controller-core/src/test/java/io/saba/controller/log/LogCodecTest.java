@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.wire.Transport;
 import io.saba.wire.ConnectionKey;
+import io.saba.controller.estimate.LearnedWorkload;
+import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.Mutation;
+import io.saba.core.estimate.Observation;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.SensitivityModel;
@@ -33,7 +36,13 @@ class LogCodecTest {
                 new LogRequest.Table(models, new TreeMap<>(Map.of("lr", new CorunProfile(
                         new TrafficRecord(0.5, new double[] {0, 0.25, 1}), 0.4)))),
                 new LogRequest.Plan(Map.of("lr", 3, "wc", 1), Map.of(1, SensitivityModel.of(1.2, -0.2),
-                        3, SensitivityModel.of(5, -8, 4)), models));
+                        3, SensitivityModel.of(5, -8, 4)), models),
+                new LogRequest.Observed(List.of(new WorkloadObservation("lr", new Observation(2_000, 150, 0.625,
+                        1_000_000)), new WorkloadObservation("etl", new Observation(10, 0, 1, 0)))),
+                new LogRequest.Learned(List.of(
+                        new LearnedWorkload("lr", List.of(new Observation(2_000, 150, 0.625, 1)), 3, 0, true,
+                                SensitivityModel.of(1.5, -0.7, 0.1, 0.02, 0.08)),
+                        new LearnedWorkload("etl", List.of(), 0, 2, false, null))));
         LogCodec.Entry out = LogCodec.decode(LogCodec.encode("m0-42", in));
         assertEquals("m0-42", out.nonce());
         assertEquals(in, out.requests());

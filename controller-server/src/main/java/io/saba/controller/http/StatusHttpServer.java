@@ -9,9 +9,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.saba.controller.ControllerApi;
 import io.saba.controller.Tenants;
+import io.saba.controller.estimate.WorkloadEstimateView;
 import io.saba.controller.signals.AppSignals;
 import io.saba.controller.state.AppView;
 import io.saba.core.alloc.PortAllocation;
+import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.SensitivityEstimate;
+import io.saba.core.model.SensitivityModel;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -156,6 +160,7 @@ public final class StatusHttpServer implements AutoCloseable {
         root.put("backend", v.backend());
         root.put("access", access());
         root.put("table", v.table());
+        root.put("sensitivity", v.sensitivity().label());
         root.put("allocation_version", v.version());
         root.put("connections", v.connections());
         root.put("connections_unrouted", v.unrouted());
@@ -165,6 +170,7 @@ public final class StatusHttpServer implements AutoCloseable {
             m.put("app_id", a.appId());
             m.put("workload", a.workload());
             m.put("workload_known", a.workloadKnown());
+            m.put("model", model(a.modelSource().label(), v.estimateOf(a)));
             m.put("framework", a.framework());
             m.put("user", a.user());
             m.put("tenant", a.tenant());
@@ -217,9 +223,70 @@ public final class StatusHttpServer implements AutoCloseable {
         return m;
     }
 
+    /** The shares the status pages give slowdowns at: those {@link DriftCheck} compares. */
+    private static final double[] SHARES = DriftCheck.SHARES;
+
+    /**
+     * An application's model: where it comes from, its slowdowns at 25 and 50 %, and, once its workload reported
+     * units, the online estimate with its standard error, the table's slowdowns, and drift.
+     */
+    private static Map<String, Object> model(String source, WorkloadEstimateView w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", source);
+        if (w == null) {
+            return m; // no unit reported yet for its workload
+        }
+        m.put("slowdown_at", slowdowns(w.inForce()));
+        SensitivityEstimate e = w.estimate();
+        if (e != null) {
+            Map<String, Object> est = new LinkedHashMap<>();
+            est.put("network_share", e.networkShare());
+            est.put("network_share_error", number(e.standardError()));
+            est.put("units", e.observations());
+            est.put("effective_units", e.effectiveObservations());
+            est.put("network_bytes", e.bytes());
+            Map<String, Object> at = new LinkedHashMap<>();
+            for (double b : SHARES) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("slowdown", e.slowdown(b));
+                one.put("error", number(e.slowdownError(b))); // null: one unit has no spread
+                at.put(Double.toString(b), one);
+            }
+            est.put("at", at);
+            m.put("estimate", est);
+        }
+        m.put("table_slowdown_at", w.table() == null ? null : slowdowns(w.table()));
+        DriftCheck.Deviation d = w.deviation();
+        if (d != null) {
+            Map<String, Object> drift = new LinkedHashMap<>();
+            drift.put("flagged", w.drifting());
+            drift.put("units_contradicting_in_a_row", w.contradicting());
+            drift.put("share", d.share());
+            drift.put("estimated", d.estimated());
+            drift.put("table", d.table());
+            drift.put("deviation", d.relative());
+            drift.put("allowed", d.allowed());
+            m.put("drift", drift);
+        }
+        return m;
+    }
+
+    private static Map<String, Double> slowdowns(SensitivityModel model) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (double b : SHARES) {
+            out.put(Double.toString(b), model.slowdown(b));
+        }
+        return out;
+    }
+
+    /** JSON has no NaN: unknown is null. */
+    private static Double number(double x) {
+        return Double.isNaN(x) ? null : x;
+    }
+
     /**
      * An application's raw work signals: how many units it reported, network wait over run time summed over all of
-     * them, the sum, and the latest units (an estimate of sensitivity from them is a later step, issue #20).
+     * them, the sum, and the latest units (what its workload's estimate learnt from them is under {@code model}).
      */
     private static Map<String, Object> signals(AppSignals s) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -248,10 +315,12 @@ public final class StatusHttpServer implements AutoCloseable {
                         + " of them waiting for a route the fabric does not have yet" : "")
                 .append(" · <a href=\"/status.json\">JSON</a> · ")
                 .append("<a href=\"/metrics\">metrics</a></p><p>sensitivity table: ").append(esc(s.get("table")))
+                .append(" · models: ").append(esc(s.get("sensitivity")))
                 .append("</p><p>access: ").append(esc(s.get("access")))
                 .append("</p><h2>Applications</h2><table><tr><th>app</th>")
                 .append("<th>workload</th><th>framework</th><th>user</th><th>tenant</th><th>level</th>")
-                .append("<th>connections</th><th>lease left (ms)</th><th>work signals</th></tr>");
+                .append("<th>connections</th><th>lease left (ms)</th><th>work signals</th>")
+                .append("<th>sensitivity model</th></tr>");
         for (Map<String, Object> a : (List<Map<String, Object>>) s.get("applications")) {
             h.append("<tr><td>").append(esc(a.get("app_id"))).append("</td><td>").append(esc(a.get("workload")))
                     .append(Boolean.TRUE.equals(a.get("workload_known")) ? "" : " (default model)")
@@ -261,7 +330,8 @@ public final class StatusHttpServer implements AutoCloseable {
                     .append(((Integer) a.get("connections_unrouted")) > 0
                             ? " (" + a.get("connections_unrouted") + " waiting for a route)" : "")
                     .append("</td><td>").append(a.get("lease_remaining_ms")).append("</td><td>")
-                    .append(signalsCell((Map<String, Object>) a.get("signals"))).append("</td></tr>");
+                    .append(signalsCell((Map<String, Object>) a.get("signals"))).append("</td><td>")
+                    .append(modelCell((Map<String, Object>) a.get("model"))).append("</td></tr>");
         }
         h.append("</table><h2>Ports</h2><table><tr><th>port</th><th>level → queue</th><th>queue weights</th>")
                 .append("<th>predicted slowdown (sum)</th></tr>");
@@ -302,6 +372,33 @@ public final class StatusHttpServer implements AutoCloseable {
         Object share = s.get("network_wait_share");
         return s.get("reported") + " units" + (share == null ? ""
                 : String.format(", network wait %.1f %% of run time", 100 * (Double) share));
+    }
+
+    /**
+     * "blended · estimate 1.32 ± 0.05 at 50 % (12 units), table 1.80 · DRIFT −27 % at 25 %": the model's source,
+     * then (once units were reported) the estimate and the table at the share where they differ most.
+     */
+    @SuppressWarnings("unchecked")
+    private static String modelCell(Map<String, Object> m) {
+        StringBuilder c = new StringBuilder(esc(m.get("source")));
+        Map<String, Object> est = (Map<String, Object>) m.get("estimate");
+        Map<String, Object> drift = (Map<String, Object>) m.get("drift");
+        if (est != null) {
+            String share = drift != null ? drift.get("share").toString() : "0.5";
+            Map<String, Object> at = (Map<String, Object>) ((Map<String, Object>) est.get("at")).get(share);
+            Object error = at.get("error");
+            c.append(String.format(" · estimate %.2f", (Double) at.get("slowdown")))
+                    .append(error instanceof Double e ? String.format(" ± %.2f", e) : "")
+                    .append(String.format(" at %.0f %% (%s units)", 100 * Double.parseDouble(share), est.get("units")));
+            if (drift != null) {
+                c.append(String.format(", table %.2f", (Double) drift.get("table")));
+            }
+        }
+        if (drift != null && Boolean.TRUE.equals(drift.get("flagged"))) {
+            c.append(String.format(" · <b>DRIFT %+.0f %% at %.0f %%</b>", 100 * (Double) drift.get("deviation"),
+                    100 * (Double) drift.get("share")));
+        }
+        return c.toString();
     }
 
     private static String esc(Object o) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.saba.controller.alloc.AllocationPipeline;
+import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
@@ -36,6 +37,8 @@ import java.util.Set;
  * allocation: corun                 # eq2 (default): Eq. 2 on static curves; corun: the co-run predictor where the
  *                                   #   table has traffic records, applied only when it beats the equal split
  * corun-margin: 0.03                # the predicted gain a co-run plan needs over the equal split / current plan
+ * sensitivity: blended              # table (default): the table's models; online: each workload's estimate from
+ *                                   #   its units' network wait; blended: the table (or default) updated by it
  * c-saba: 0.9                       # share of each link Saba's queues get
  * levels: 8                         # priority levels incl. default 0 (8 Ethernet, 16 InfiniBand)
  * backend: dry-run                  # fabric backend name
@@ -57,7 +60,7 @@ public final class ControllerConfig {
     private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
             "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
             "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
-            "group", "cluster", "allocation", "corun-margin");
+            "group", "cluster", "allocation", "corun-margin", "sensitivity");
 
     private ControllerConfig() {
     }
@@ -125,6 +128,7 @@ public final class ControllerConfig {
             throw new IllegalArgumentException(src + ": corun-margin must be in [0, 1), got " + margin);
         }
         b.corunMargin(margin);
+        b.sensitivity(SensitivityMode.parse(root.path("sensitivity").asText("table"), src + ": sensitivity"));
         b.levels(root.path("levels").asInt(8));
         b.backend(backend(root), true);
         b.leaseTimeout(Duration.ofMillis((long) (root.path("lease-timeout-seconds").asDouble(30) * 1000)));

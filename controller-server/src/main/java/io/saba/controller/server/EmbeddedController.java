@@ -8,6 +8,7 @@ import io.saba.controller.StartupException;
 import io.saba.controller.Tenants;
 import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
+import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.PortOriginals;
@@ -158,7 +159,7 @@ public final class EmbeddedController implements AutoCloseable {
         Allocator allocator = allocator();
         // a group member's replica starts empty and takes the table the group's log carries
         controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
-                b.backend, log, b.leaseTimeout, metrics, b.roundInterval);
+                b.backend, log, b.leaseTimeout, metrics, b.roundInterval, b.sensitivity);
         api = controller;
         Tenants tenants = new Tenants(b.tokens, b.adminTenants);
         service = new ControllerService(api, tenants, this::configuredTable);
@@ -341,6 +342,7 @@ public final class EmbeddedController implements AutoCloseable {
         private Duration roundInterval = Duration.ofMillis(5);
         private Allocation allocation = Allocation.EQ2;
         private double corunMargin = AllocationPipeline.DEFAULT_CORUN_MARGIN;
+        private SensitivityMode sensitivity = SensitivityMode.TABLE;
         private String groupUri;
         private boolean health;
         private GroupMembership group;
@@ -413,6 +415,12 @@ public final class EmbeddedController implements AutoCloseable {
         /** The relative predicted gain a co-run plan needs over the equal split and the port's current weights. */
         public Builder corunMargin(double m) {
             corunMargin = m;
+            return this;
+        }
+
+        /** Which model the allocator uses for a workload (default {@link SensitivityMode#TABLE}). */
+        public Builder sensitivity(SensitivityMode m) {
+            sensitivity = m;
             return this;
         }
 

@@ -167,6 +167,10 @@ class StatusAndConfigTest {
                 "topology: {shape: single-switch:2}\ngroup: zk://z:1/a\ncluster: zk://z:1/b\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2c.yaml")));
         assertTrue(e.getMessage().contains("give 'group' or its former name 'cluster', not both"), e.getMessage());
+        Files.writeString(dir.resolve("bad2d.yaml"), "topology: {shape: single-switch:2}\nsensitivity: learnt\n");
+        e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad2d.yaml")));
+        assertTrue(e.getMessage().endsWith("bad2d.yaml: sensitivity must be table, online or blended, got 'learnt'"),
+                e.getMessage());
         Files.writeString(dir.resolve("bad3.yaml"), "topology: {shape: ring:4}\n");
         e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(dir.resolve("bad3.yaml")));
         assertTrue(e.getMessage().contains("unknown topology shape 'ring:4'"), e.getMessage());

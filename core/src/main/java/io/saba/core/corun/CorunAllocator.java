@@ -8,9 +8,9 @@ import java.util.List;
  * Chooses one port's weights by minimising the co-run predictor's total slowdown ({@link CorunPredictor}). The
  * objective is a replay, not a closed form, and not convex (jobs ending change who shares what), so the search is
  * exhaustive on a grid for two applications, a grid over the simplex refined by local search for three or four,
- * and a multi-start local search (moving weight between pairs, with shrinking steps) for more; every start (the
- * equal split, each application first, and the caller's own, such as the Eq. 2 solution) is kept if nothing beats
- * it.
+ * and for more a local search (moving weight between pairs, with shrinking steps) from the three most promising
+ * of its starts (each application first, and the caller's own, such as the Eq. 2 solution); the equal split is
+ * kept if nothing beats it.
  */
 public final class CorunAllocator {
     private static final double GRID = 0.0125;
@@ -76,6 +76,10 @@ public final class CorunAllocator {
         for (double[] s : starts == null ? List.<double[]>of() : starts) {
             candidates.add(normalised(s, f));
         }
+        if (n > 4) {
+            // a local search costs n(n-1) replays a move: refine only the most promising starts
+            candidates = bestOf(apps, candidates, offsets);
+        }
         for (double[] c : candidates) {
             double[] x = n == 2 ? c : improve(apps, c, f, offsets);
             double t = CorunPredictor.total(apps, x, offsets);
@@ -95,11 +99,8 @@ public final class CorunAllocator {
         return new Decision(w, bestTotal, equalTotal);
     }
 
-    /** The {@link #GRID_REFINED} best points of a grid over the simplex (each coordinate ≥ f). */
-    private static List<double[]> bestOfSimplexGrid(List<CorunProfile> apps, int n, double f, double[] offsets) {
-        List<double[]> points = new ArrayList<>();
-        int units = (int) Math.round(1 / SIMPLEX_GRID);
-        compositions(new int[n], 0, units, points, f);
+    /** The {@link #GRID_REFINED} points with the lowest predicted totals, in that order. */
+    private static List<double[]> bestOf(List<CorunProfile> apps, List<double[]> points, double[] offsets) {
         // each point's total once: a comparator that predicts would replay every point about 2·log2(points) times
         double[] totals = new double[points.size()];
         Integer[] order = new Integer[points.size()];
@@ -113,6 +114,14 @@ public final class CorunAllocator {
             best.add(points.get(order[i]));
         }
         return best;
+    }
+
+    /** The {@link #GRID_REFINED} best points of a grid over the simplex (each coordinate ≥ f). */
+    private static List<double[]> bestOfSimplexGrid(List<CorunProfile> apps, int n, double f, double[] offsets) {
+        List<double[]> points = new ArrayList<>();
+        int units = (int) Math.round(1 / SIMPLEX_GRID);
+        compositions(new int[n], 0, units, points, f);
+        return bestOf(apps, points, offsets);
     }
 
     private static void compositions(int[] parts, int i, int left, List<double[]> out, double f) {
@@ -132,7 +141,12 @@ public final class CorunAllocator {
         }
     }
 
-    /** Local search: move weight between two applications while that lowers the total. */
+    /**
+     * Local search: move weight while that lowers the total. Up to four applications a move is between two of them
+     * (n(n-1) candidates); beyond, one application gains or gives {@code step}, the others sharing the difference in
+     * proportion to what they hold above the floor (2n candidates: a replay costs about n² steps, so pairs would make
+     * a search of 16 applications ~8x dearer).
+     */
     private static double[] improve(List<CorunProfile> apps, double[] start, double f, double[] offsets) {
         double[] x = start.clone();
         double cur = CorunPredictor.total(apps, x, offsets);
@@ -142,19 +156,11 @@ public final class CorunAllocator {
                 moved = false;
                 double[] bestX = null;
                 double bestT = cur;
-                for (int i = 0; i < x.length; i++) {
-                    for (int j = 0; j < x.length; j++) {
-                        if (i == j || x[j] - step < f - 1e-12) {
-                            continue;
-                        }
-                        double[] y = x.clone();
-                        y[i] += step;
-                        y[j] -= step;
-                        double t = CorunPredictor.total(apps, y, offsets);
-                        if (t < bestT - 1e-9) {
-                            bestT = t;
-                            bestX = y;
-                        }
+                for (double[] y : x.length <= 4 ? pairMoves(x, step, f) : oneAgainstAll(x, step, f)) {
+                    double t = CorunPredictor.total(apps, y, offsets);
+                    if (t < bestT - 1e-9) {
+                        bestT = t;
+                        bestX = y;
                     }
                 }
                 if (bestX != null) {
@@ -165,6 +171,51 @@ public final class CorunAllocator {
             }
         }
         return x;
+    }
+
+    /** Every move of {@code step} from one application to another that keeps the floor. */
+    private static List<double[]> pairMoves(double[] x, double step, double f) {
+        List<double[]> out = new ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            for (int j = 0; j < x.length; j++) {
+                if (i == j || x[j] - step < f - 1e-12) {
+                    continue;
+                }
+                double[] y = x.clone();
+                y[i] += step;
+                y[j] -= step;
+                out.add(y);
+            }
+        }
+        return out;
+    }
+
+    /** Each application gaining, then giving, {@code step}, the rest in proportion to their weight above the floor. */
+    private static List<double[]> oneAgainstAll(double[] x, double step, double f) {
+        List<double[]> out = new ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            double othersAbove = 0;
+            for (int j = 0; j < x.length; j++) {
+                othersAbove += j == i ? 0 : x[j] - f;
+            }
+            if (othersAbove >= step - 1e-12) { // i gains: the others give in proportion to what they can
+                double[] y = x.clone();
+                y[i] += step;
+                for (int j = 0; j < x.length; j++) {
+                    y[j] -= j == i ? 0 : step * (x[j] - f) / othersAbove;
+                }
+                out.add(y);
+            }
+            if (x[i] - step >= f - 1e-12) { // i gives: the others gain in proportion to what they hold above
+                double[] y = x.clone();
+                y[i] -= step;
+                for (int j = 0; j < x.length; j++) {
+                    y[j] += j == i ? 0 : othersAbove > 0 ? step * (x[j] - f) / othersAbove : step / (x.length - 1);
+                }
+                out.add(y);
+            }
+        }
+        return out;
     }
 
     /** A caller's weights as fractions summing to 1, each at least {@code f}. */

@@ -14,17 +14,43 @@ package io.saba.core.corun;
  * ū/R), while a curve steeper than the record comes from caps on other ports of its paths (a driver's own link,
  * for instance), which a shared port does not reproduce.
  *
- * @param record       when the workload sends, alone at full rate
- * @param networkBound c in [0, 1]: the share of the run spent waiting on the network at full rate
+ * <p>A class rather than a record only to keep what every replay of a weight search reads (the burst rate and the
+ * phases from the start), computed once; equality is a record's, over the two values.
  */
-public record CorunProfile(TrafficRecord record, double networkBound) {
-    public CorunProfile {
+public final class CorunProfile {
+    private final TrafficRecord record;
+    private final double networkBound;
+    private final double burstRate;
+    /** {@link PortReplay#phasesOf} from the start: read, never written, by every replay. */
+    private final double[] phasesFromStart;
+
+    /**
+     * @param record       when the workload sends, alone at full rate
+     * @param networkBound c in [0, 1]: the share of the run spent waiting on the network at full rate
+     */
+    public CorunProfile(TrafficRecord record, double networkBound) {
         if (record == null) {
             throw new IllegalArgumentException("a co-run profile needs a traffic record");
         }
         if (!(networkBound >= 0 && networkBound <= 1)) {
             throw new IllegalArgumentException("network-bound share must be in [0, 1], got " + networkBound);
         }
+        this.record = record;
+        this.networkBound = networkBound;
+        this.burstRate = burstRate(record);
+        this.phasesFromStart = PortReplay.phasesOf(this, 0);
+    }
+
+    public TrafficRecord record() {
+        return record;
+    }
+
+    public double networkBound() {
+        return networkBound;
+    }
+
+    double[] phasesFromStart() {
+        return phasesFromStart;
     }
 
     /** A profile whose record is taken at face value (every byte waited on: c = ū/R, the share of time sending). */
@@ -43,7 +69,7 @@ public record CorunProfile(TrafficRecord record, double networkBound) {
      * in which it sends at all (1 for a record that never sends).
      */
     public double burstRate() {
-        return burstRate(record);
+        return burstRate;
     }
 
     private static double burstRate(TrafficRecord record) {
@@ -74,5 +100,21 @@ public record CorunProfile(TrafficRecord record, double networkBound) {
             throw new IllegalArgumentException("share must be > 0, got " + share);
         }
         return 1 - networkBound + networkBound / Math.min(1, share);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CorunProfile p && p.record.equals(record)
+                && Double.compare(p.networkBound, networkBound) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return record.hashCode() * 31 + Double.hashCode(networkBound);
+    }
+
+    @Override
+    public String toString() {
+        return "CorunProfile[record=" + record + ", networkBound=" + networkBound + "]";
     }
 }

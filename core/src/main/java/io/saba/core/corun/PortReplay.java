@@ -12,7 +12,7 @@ import java.util.List;
  * at the full link rate.
  *
  * <p>Pure and deterministic: the same inputs give the same finish times. Cost: one step per phase change of any
- * application, so about twice the records' intervals in all.
+ * application, so at most twice the records' intervals that send, in all.
  */
 final class PortReplay {
     private static final double EPS = 1e-12;
@@ -34,7 +34,8 @@ final class PortReplay {
         double[] finish = new double[n];
         boolean[] done = new boolean[n];
         for (int i = 0; i < n; i++) {
-            phases.add(phasesOf(apps.get(i), offsets == null ? 0 : offsets[i]));
+            double offset = offsets == null ? 0 : offsets[i];
+            phases.add(offset <= 0 ? apps.get(i).phasesFromStart() : phasesOf(apps.get(i), offset));
             at[i] = -1;
             done[i] = !advance(phases.get(i), at, left, i);
         }
@@ -135,6 +136,8 @@ final class PortReplay {
         double r = p.burstRate();
         double[] bytes = p.waitedBytes();
         double[] out = new double[2 * bytes.length];
+        int n = 0;
+        double computing = 0; // computation not yet followed by a transfer: intervals that send nothing join the next
         double skip = Math.max(0, offset);
         for (int k = 0; k < bytes.length; k++) {
             double x = bytes[k] * dt;
@@ -144,10 +147,19 @@ final class PortReplay {
             skip -= c;
             double t = Math.min(sending, skip);
             skip -= t;
-            out[2 * k] = compute - c;
-            out[2 * k + 1] = (sending - t) * r;
+            computing += compute - c;
+            double transfer = (sending - t) * r;
+            if (transfer > EPS) {
+                out[n++] = computing;
+                out[n++] = transfer;
+                computing = 0;
+            }
         }
-        return out;
+        if (computing > EPS) {
+            out[n++] = computing;
+            out[n++] = 0;
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     /** Seconds an application has left alone at full rate from {@code offset}. */

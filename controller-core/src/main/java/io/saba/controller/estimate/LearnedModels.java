@@ -1,0 +1,224 @@
+package io.saba.controller.estimate;
+
+import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.Observation;
+import io.saba.core.estimate.SensitivityEstimate;
+import io.saba.core.estimate.WorkloadEstimator;
+import io.saba.core.model.SensitivityModel;
+import io.saba.core.table.ModelCatalog;
+import io.saba.core.table.SensitivityTable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What the controller has learnt of each workload from the units its applications reported: the estimator (window
+ * and drift flag) and the model it put in force, per workload. Part of the replicated state: it changes only by the
+ * observations a log applies, in log order, so every replica of a log (a replay, a group member) puts the same
+ * models in force.
+ *
+ * <p>A model is put in force by the mode: {@link SensitivityMode#ONLINE} the estimate once it rests on
+ * {@link #ONLINE_MIN_UNITS} units, {@link SensitivityMode#BLENDED} the table's model (or the default one) updated by
+ * the estimate, the prior worth {@link #PROFILED_PRIOR_UNITS} units for a profiled workload and
+ * {@link #DEFAULT_PRIOR_UNITS} for an unprofiled one (the default model says nothing about this workload), so the
+ * estimate takes over as units accumulate. A new candidate replaces the model in force only when it predicts
+ * slowdowns more than {@link #ADOPT_TOLERANCE} apart somewhere on [5 %, 100 %]: each change re-solves the
+ * workload's ports and pushes them, so a unit that moves the estimate a little changes nothing.
+ *
+ * <p>Bounded: at most {@link #MAX_WORKLOADS} workloads, the least recently observed forgotten first. Not
+ * thread-safe: the replica calls it under its lock.
+ */
+public final class LearnedModels {
+    public static final int MAX_WORKLOADS = 1024;
+    /** Units a profile is worth against observations: a profile is several full runs at several shares. */
+    public static final double PROFILED_PRIOR_UNITS = 8;
+    /** Units the default model is worth: a start, not knowledge of the workload. */
+    public static final double DEFAULT_PRIOR_UNITS = 1;
+    /** Units an estimate needs before {@code online} puts it in force alone. */
+    public static final int ONLINE_MIN_UNITS = 3;
+    /** The relative change of predicted slowdown that puts a new candidate in force. */
+    public static final double ADOPT_TOLERANCE = 0.05;
+    /** Shares the change is measured at: the solver's floor up to the full link. */
+    private static final double[] GRID = {0.05, 0.1, 0.25, 0.5, 0.75, 1};
+
+    private final SensitivityMode mode;
+    /** Least recently observed first. */
+    private final LinkedHashMap<String, Learned> byWorkload = new LinkedHashMap<>();
+
+    private static final class Learned {
+        final WorkloadEstimator estimator;
+        SensitivityModel adopted;
+
+        Learned(WorkloadEstimator estimator, SensitivityModel adopted) {
+            this.estimator = estimator;
+            this.adopted = adopted;
+        }
+    }
+
+    /**
+     * What one observation did.
+     *
+     * @param workload      the workload's key
+     * @param modelsChanged workloads whose model in force changed (this one, or one forgotten to make room)
+     * @param drift         what it did to the drift flag
+     * @param deviation     the estimate against the table now (null for an unprofiled workload)
+     * @param estimate      the estimate now
+     */
+    public record Outcome(String workload, Set<String> modelsChanged, WorkloadEstimator.Change drift,
+                          DriftCheck.Deviation deviation, SensitivityEstimate estimate) {
+    }
+
+    public LearnedModels(SensitivityMode mode) {
+        this.mode = mode;
+    }
+
+    public SensitivityMode mode() {
+        return mode;
+    }
+
+    /** Adds a unit of {@code workload} under the table {@code catalog}. */
+    public Outcome observe(String workload, Observation o, ModelCatalog catalog) {
+        String key = SensitivityTable.key(workload);
+        Set<String> changed = new HashSet<>();
+        Learned l = byWorkload.remove(key); // put back last: the most recently observed
+        if (l == null) {
+            l = new Learned(new WorkloadEstimator(), null);
+            if (byWorkload.size() >= MAX_WORKLOADS) {
+                String oldest = byWorkload.keySet().iterator().next();
+                if (byWorkload.remove(oldest).adopted != null && mode != SensitivityMode.TABLE) {
+                    changed.add(oldest);
+                }
+            }
+        }
+        byWorkload.put(key, l);
+        SensitivityModel before = modelOf(key, catalog);
+        SensitivityModel table = tableModel(key, catalog);
+        WorkloadEstimator.Change drift = l.estimator.add(o, table);
+        reconsider(l, key, catalog);
+        if (!before.equals(modelOf(key, catalog))) {
+            changed.add(key);
+        }
+        return new Outcome(key, changed, drift, l.estimator.deviation(table), l.estimator.estimate());
+    }
+
+    /** The model the allocator uses for the workload. */
+    public SensitivityModel modelOf(String workload, ModelCatalog catalog) {
+        Learned l = byWorkload.get(SensitivityTable.key(workload));
+        return mode != SensitivityMode.TABLE && l != null && l.adopted != null ? l.adopted
+                : catalog.modelOf(workload);
+    }
+
+    /** Where {@link #modelOf} comes from. */
+    public ModelSource sourceOf(String workload, ModelCatalog catalog) {
+        Learned l = byWorkload.get(SensitivityTable.key(workload));
+        if (mode != SensitivityMode.TABLE && l != null && l.adopted != null) {
+            return mode == SensitivityMode.ONLINE ? ModelSource.ESTIMATED : ModelSource.BLENDED;
+        }
+        return catalog.knows(workload) ? ModelSource.PROFILED : ModelSource.DEFAULT;
+    }
+
+    /**
+     * Weighs every workload's estimate again under a new table (a blend's prior is the table's model).
+     *
+     * @return workloads whose model in force changed
+     */
+    public Set<String> reconsiderAll(ModelCatalog before, ModelCatalog after) {
+        Set<String> changed = new HashSet<>();
+        for (Map.Entry<String, Learned> e : byWorkload.entrySet()) {
+            SensitivityModel was = modelOf(e.getKey(), before);
+            reconsider(e.getValue(), e.getKey(), after);
+            if (!was.equals(modelOf(e.getKey(), after))) {
+                changed.add(e.getKey());
+            }
+        }
+        return changed;
+    }
+
+    /** Puts the mode's candidate in force when it is far enough from the model in force. */
+    private void reconsider(Learned l, String key, ModelCatalog catalog) {
+        SensitivityModel candidate = candidate(l.estimator.estimate(), key, catalog);
+        if (candidate != null && (l.adopted == null || distance(candidate, l.adopted) > ADOPT_TOLERANCE)) {
+            l.adopted = candidate;
+        }
+    }
+
+    private SensitivityModel candidate(SensitivityEstimate e, String key, ModelCatalog catalog) {
+        if (e == null) {
+            return null;
+        }
+        return switch (mode) {
+            case TABLE -> null;
+            case ONLINE -> e.observations() >= ONLINE_MIN_UNITS ? e.model() : null;
+            case BLENDED -> e.blendedWith(catalog.modelOf(key),
+                    catalog.knows(key) ? PROFILED_PRIOR_UNITS : DEFAULT_PRIOR_UNITS);
+        };
+    }
+
+    /** The largest relative difference of predicted slowdown between two models on {@link #GRID}. */
+    static double distance(SensitivityModel candidate, SensitivityModel current) {
+        double worst = 0;
+        for (double b : GRID) {
+            double now = current.slowdown(b);
+            worst = Math.max(worst, Math.abs(candidate.slowdown(b) - now) / Math.max(Math.abs(now), 1e-9));
+        }
+        return worst;
+    }
+
+    private static SensitivityModel tableModel(String key, ModelCatalog catalog) {
+        return catalog.knows(key) ? catalog.modelOf(key) : null;
+    }
+
+    /** What every workload learnt, for the status pages, by workload. */
+    public Map<String, WorkloadEstimateView> views(ModelCatalog catalog) {
+        Map<String, WorkloadEstimateView> out = new TreeMap<>();
+        byWorkload.forEach((key, l) -> {
+            SensitivityModel table = tableModel(key, catalog);
+            out.put(key, new WorkloadEstimateView(key, sourceOf(key, catalog), modelOf(key, catalog),
+                    l.estimator.estimate(), table, l.estimator.drifting(), l.estimator.contradicting(),
+                    l.estimator.deviation(table)));
+        });
+        return out;
+    }
+
+    public boolean isEmpty() {
+        return byWorkload.isEmpty();
+    }
+
+    /** Every workload's state, least recently observed first: what rebuilds this from nothing. */
+    public List<LearnedWorkload> snapshot() {
+        List<LearnedWorkload> out = new ArrayList<>(byWorkload.size());
+        byWorkload.forEach((key, l) -> out.add(new LearnedWorkload(key, l.estimator.window(),
+                l.estimator.contradicting(), l.estimator.agreeing(), l.estimator.drifting(), l.adopted)));
+        return out;
+    }
+
+    /**
+     * Replaces everything with a snapshot, then weighs each estimate under this mode and table (a no-op for a
+     * snapshot taken under the same mode and table; under another mode, its candidates take over).
+     *
+     * @return workloads whose model in force changed
+     */
+    public Set<String> restore(List<LearnedWorkload> snapshot, ModelCatalog catalog) {
+        Map<String, SensitivityModel> before = new LinkedHashMap<>();
+        byWorkload.keySet().forEach(k -> before.put(k, modelOf(k, catalog)));
+        byWorkload.clear();
+        for (LearnedWorkload w : snapshot) {
+            byWorkload.put(SensitivityTable.key(w.workload()), new Learned(WorkloadEstimator.restore(w.window(),
+                    w.contradicting(), w.agreeing(), w.drifting()), w.adopted()));
+        }
+        Set<String> changed = new HashSet<>();
+        for (Map.Entry<String, Learned> e : byWorkload.entrySet()) {
+            reconsider(e.getValue(), e.getKey(), catalog);
+            if (!modelOf(e.getKey(), catalog).equals(before.getOrDefault(e.getKey(), catalog.modelOf(e.getKey())))) {
+                changed.add(e.getKey());
+            }
+        }
+        before.keySet().stream().filter(k -> !byWorkload.containsKey(k)
+                && !before.get(k).equals(catalog.modelOf(k))).forEach(changed::add);
+        return changed;
+    }
+}

@@ -1,0 +1,85 @@
+package io.saba.controller.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.controller.alloc.PortChanges;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import io.saba.core.estimate.Observation;
+import io.saba.wire.WorkSignals;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The share an application had, from the weights pushed, and units turned into observations at it. */
+class AppSharesTest {
+    private static final PortId S1 = new PortId("s1", 1);
+    private static final PortId S2 = new PortId("s1", 2);
+
+    private static PortAllocation port(PortId p, Map<String, Double> weights) {
+        return new PortAllocation(p, Map.of(1, 1), new double[] {0.1, 0.9}, weights);
+    }
+
+    private static PortChanges changed(PortAllocation... ports) {
+        return new PortChanges(1, List.of(ports), Set.of());
+    }
+
+    private static WorkSignals unit(long end, long duration, long run, long wait) {
+        return new WorkSignals("stage 1.0", "s", end, 2, duration, run, wait, Map.of(),
+                Map.of("shuffle_remote_read", 5_000L, "task_result", 100L, "shuffle_write", 7_000L), Map.of());
+    }
+
+    @Test
+    void theShareIsTheWeightAmongTheSabaApplicationsAtTheBottleneckPort() {
+        AppShares s = new AppShares();
+        s.changed(changed(port(S1, Map.of("a", 0.9))), 1_000);
+        assertEquals(1.0, s.meanShare("a", 1_000, 1_500), 1e-12, "alone: the whole link");
+        // b arrives at S1 (a gets 0.6 of the 0.9 Saba share, b 0.3), and a also crosses S2 with c
+        s.changed(changed(port(S1, Map.of("a", 0.6, "b", 0.3)), port(S2, Map.of("a", 0.45, "c", 0.45))), 2_000);
+        assertEquals(0.5, s.meanShare("a", 2_000, 3_000), 1e-12, "the smaller of 2/3 and 1/2");
+        assertEquals(1.0 / 3, s.meanShare("b", 2_000, 3_000), 1e-12);
+        // a unit run over [1500, 2500]: half at 1, half at 1/2
+        assertEquals(0.75, s.meanShare("a", 1_500, 2_500), 1e-12);
+        assertEquals(0.5, s.meanShare("a", 2_500, 2_500), 1e-12, "no duration: the share at its end");
+
+        s.changed(new PortChanges(2, List.of(), Set.of(S2)), 3_000);
+        assertEquals(2.0 / 3, s.meanShare("a", 3_000, 4_000), 1e-12, "S2 released: S1 is its bottleneck");
+        s.changed(changed(port(S1, Map.of("b", 0.9))), 4_000);
+        assertTrue(Double.isNaN(s.meanShare("a", 4_000, 5_000)), "no weight anywhere");
+        assertEquals(2.0 / 3, s.meanShare("a", 3_500, 5_000), 1e-12, "only the part with a weight counts");
+        assertTrue(Double.isNaN(s.meanShare("a", 0, 900)), "before its first weight");
+        assertTrue(Double.isNaN(s.meanShare("z", 0, 900)), "never seen");
+    }
+
+    @Test
+    void aUnitBecomesAnObservationAtTheShareItRanAt() {
+        AppShares s = new AppShares();
+        s.changed(changed(port(S1, Map.of("a", 0.6, "b", 0.3))), 1_000);
+        Observation o = s.observation("a", unit(2_000, 500, 4_000, 1_000));
+        assertEquals(new Observation(4_000, 1_000, 0.6 / (0.6 + 0.3), 5_100), o, "network bytes: remote reads and results");
+        assertNull(s.observation("z", unit(2_000, 500, 4_000, 1_000)), "a wait that cannot be placed");
+        assertEquals(new Observation(4_000, 0, 1.0, 5_100), s.observation("z", unit(2_000, 500, 4_000, 0)),
+                "a unit that never waited does not need a share");
+        assertEquals(new Observation(4_000, 4_000, 0.6 / (0.6 + 0.3), 5_100), s.observation("a", unit(2_000, 500, 4_000, 9_000)),
+                "a wait beyond the run time is clipped");
+        assertNull(s.observation("a", unit(2_000, 500, 0, 0)), "no run time");
+
+        s.retain(id -> !id.equals("a"));
+        assertEquals(1, s.size());
+    }
+
+    @Test
+    void applicationsLongWithoutAWeightAreForgottenEvenIfTheyNeverReport() {
+        AppShares s = new AppShares();
+        for (int i = 0; i < 100; i++) {
+            s.changed(changed(port(new PortId("s" + i, 1), Map.of("app" + i, 0.9))), 1_000);
+            s.changed(new PortChanges(2, List.of(), Set.of(new PortId("s" + i, 1))), 2_000); // it left
+        }
+        assertEquals(100, s.size(), "kept a while: their last units may still come");
+        s.changed(changed(port(S1, Map.of("a", 0.9))), 2_000 + AppShares.IDLE_MILLIS + 1);
+        assertEquals(1, s.size(), "only the one with a weight");
+    }
+}

@@ -1,0 +1,219 @@
+package io.saba.controller.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.saba.client.AppSpec;
+import io.saba.client.ClientConfig;
+import io.saba.client.SabaApplication;
+import io.saba.client.SabaClient;
+import io.saba.controller.estimate.SensitivityMode;
+import io.saba.wire.Transport;
+import io.saba.wire.WorkSignals;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The online estimate through a real controller on loopback gRPC, fed by a real client: an application's units
+ * become its workload's estimate at the share its weight gave it, shown on /status.json with the model's source;
+ * units that contradict the workload's table are flagged as drift on /status, /status.json and /metrics and in one
+ * log line; an unprofiled workload leaves the default model; a unit reported after its application left still
+ * counts. Fixtures' table: lr is D(b) = 5 − 8b + 4b² (3.25 at 25 %, 2 at 50 %).
+ */
+class OnlineSensitivityTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long RUN = 2_000;
+    private static final long WAIT = 200;
+
+    /** A stage that ended now after 30 ms; its tasks ran {@code RUN} ms, {@code wait} of them blocked on fetches. */
+    static WorkSignals stage(int i, long wait) {
+        return new WorkSignals("stage " + i + ".0", "reduceByKey at Job.java:" + i, System.currentTimeMillis(), 4, 30,
+                RUN, wait, Map.of("shuffle_fetch_wait", wait), Map.of("shuffle_remote_read", 2_000_000L), Map.of());
+    }
+
+    private static InetSocketAddress host(int h, int port) {
+        return new InetSocketAddress("10.0.0." + h, port);
+    }
+
+    @Test
+    void unitsBecomeTheWorkloadsEstimateAndContradictingOnesAreFlaggedAsDrift() throws Exception {
+        try (EmbeddedController c = Fixtures.builder().http(new InetSocketAddress("127.0.0.1", 0))
+                .sensitivity(SensitivityMode.BLENDED).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication lr = client.register(new AppSpec("lr-1", "lr", "spark", "u", 0));
+                SabaApplication sort = client.register(new AppSpec("sort-1", "sort", "spark", "u", 0));
+                lr.assigned().get(30, TimeUnit.SECONDS);
+                sort.assigned().get(30, TimeUnit.SECONDS);
+                // both send to h2: they share the switch's port towards it
+                lr.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
+                sort.connectionOpened(host(3, 40_003), host(2, 7337), Transport.TCP);
+                Fixtures.eventually("both weighted at one port", () -> c.controller().status(false).ports().values()
+                        .stream().anyMatch(p -> p.appWeights().size() == 2));
+                Fixtures.quiesce(c);
+                JsonNode before = app(get(base + "/status.json"), "lr-1");
+                assertEquals("profiled", before.get("model").get("source").asText());
+                assertFalse(before.get("model").has("estimate"), "no unit yet");
+                double s = shareAtSharedPort(get(base + "/status.json"));
+
+                ByteArrayOutputStream log = new ByteArrayOutputStream();
+                PrintStream err = System.err;
+                System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+                try {
+                    lr.report(stage(1, WAIT));
+                    Fixtures.eventually("the first unit", () -> units(c, "lr") == 1);
+                    JsonNode one = app(get(base + "/status.json"), "lr-1").get("model");
+                    // by hand: c = 1800 ms, n = 200·s at the full link, φ = n / (c + n)
+                    double phi = WAIT * s / (RUN - WAIT + WAIT * s);
+                    assertEquals(phi, one.get("estimate").get("network_share").asDouble(), 1e-9);
+                    assertTrue(one.get("estimate").get("network_share_error").isNull(), "one unit: no spread");
+                    assertEquals(1 - phi + phi / 0.25,
+                            one.get("estimate").get("at").get("0.25").get("slowdown").asDouble(), 1e-9);
+                    assertEquals("blended", one.get("source").asText());
+                    assertEquals(3.25, one.get("table_slowdown_at").get("0.25").asDouble(), 1e-9);
+                    // the table worth 8 units, the estimate 1
+                    assertEquals((8 * 3.25 + (1 - phi + phi / 0.25)) / 9,
+                            one.get("slowdown_at").get("0.25").asDouble(), 1e-9);
+                    assertFalse(one.get("drift").get("flagged").asBoolean());
+
+                    for (int i = 2; i <= 5; i++) {
+                        lr.report(stage(i, WAIT));
+                    }
+                    Fixtures.eventually("five units", () -> units(c, "lr") == 5);
+                } finally {
+                    System.setErr(err);
+                }
+                JsonNode model = app(get(base + "/status.json"), "lr-1").get("model");
+                JsonNode drift = model.get("drift");
+                assertTrue(drift.get("flagged").asBoolean(), model.toString());
+                assertTrue(drift.get("deviation").asDouble() < -0.5, "about 1.3 against 3.25: " + drift);
+                assertEquals(4, drift.get("units_contradicting_in_a_row").asInt(), "units 2 to 5 (unit 1 alone has "
+                        + "no error to judge by); the flag was raised at unit 4");
+                assertTrue(model.get("estimate").get("network_share_error").isNumber());
+                String said = log.toString(StandardCharsets.UTF_8);
+                assertEquals(1, said.lines().filter(l -> l.contains("workload lr has drifted from its profile"))
+                        .count(), said);
+                assertTrue(said.contains("the table 3.25 (-"), said);
+                String metrics = get(base + "/metrics");
+                assertTrue(metrics.contains("\nsaba_sensitivity_drift{workload=\"lr\"} 1.0\n"), metrics);
+                assertTrue(metrics.contains("\nsaba_sensitivity_drifts_total{workload=\"lr\"} 1\n"), metrics);
+                assertTrue(metrics.contains("\nsaba_sensitivity_observations_total 5\n"), metrics);
+                String page = get(base + "/status");
+                assertTrue(page.contains("models: blended"), page);
+                assertTrue(page.contains("<b>DRIFT -"), page);
+            }
+        }
+    }
+
+    @Test
+    void anUnprofiledWorkloadLeavesTheDefaultModelAndItsLastUnitsCountAfterItLeft() throws Exception {
+        try (EmbeddedController c = Fixtures.builder().http(new InetSocketAddress("127.0.0.1", 0))
+                .sensitivity(SensitivityMode.BLENDED).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            try (SabaClient jobManager = SabaClient.connect(ClientConfig.defaults(c.target()));
+                 SabaClient taskManager = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication etl = jobManager.register(new AppSpec("job-1", "etl", "flink", "u", 0));
+                etl.assigned().get(30, TimeUnit.SECONDS);
+                etl.connectionOpened(host(4, 40_004), host(5, 7337), Transport.TCP);
+                Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
+                Fixtures.quiesce(c);
+                JsonNode before = app(get(base + "/status.json"), "job-1");
+                assertEquals("default", before.get("model").get("source").asText());
+
+                taskManager.report("job-1", stage(1, 1_000)); // alone on its ports: the whole link, φ = 0.5
+                Fixtures.eventually("one unit", () -> units(c, "etl") == 1);
+                JsonNode model = app(get(base + "/status.json"), "job-1").get("model");
+                assertEquals("blended", model.get("source").asText());
+                double defaultAt25 = c.controller().replica().catalog().defaultModel().slowdown(0.25);
+                assertEquals((defaultAt25 + 2.5) / 2, model.get("slowdown_at").get("0.25").asDouble(), 1e-9,
+                        "the default model worth one unit against one");
+                assertTrue(model.get("table_slowdown_at").isNull());
+                assertFalse(model.has("drift"), "no table to drift from");
+
+                etl.deregister();
+                Fixtures.eventually("deregistered", () -> c.controller().app("job-1") == null);
+                taskManager.report("job-1", stage(2, 1_000)); // the job's last task, after the JobManager left
+                Fixtures.eventually("its last unit counted", () -> units(c, "etl") == 2);
+                assertEquals(0, taskManager.droppedSignals());
+                assertTrue(c.controller().status(false).signals().isEmpty(), "raw signals go with the registration");
+            }
+        }
+    }
+
+    @Test
+    void underTheDefaultTableModeEstimatesOnlyShow() throws Exception {
+        try (EmbeddedController c = Fixtures.builder().http(new InetSocketAddress("127.0.0.1", 0)).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication lr = client.register(new AppSpec("lr-1", "lr", "spark", "u", 0));
+                lr.assigned().get(30, TimeUnit.SECONDS);
+                lr.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
+                Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
+                Fixtures.quiesce(c);
+                for (int i = 1; i <= 4; i++) {
+                    lr.report(stage(i, WAIT));
+                }
+                Fixtures.eventually("four units", () -> units(c, "lr") == 4);
+                JsonNode status = JSON.readTree(get(base + "/status.json"));
+                assertEquals("table", status.get("sensitivity").asText());
+                JsonNode model = app(status, "lr-1").get("model");
+                assertEquals("profiled", model.get("source").asText());
+                assertEquals(3.25, model.get("slowdown_at").get("0.25").asDouble(), 1e-12, "the table's");
+                // alone on its ports: φ = 200 / 2000
+                assertEquals(0.1, model.get("estimate").get("network_share").asDouble(), 1e-12);
+                assertTrue(model.get("drift").get("flagged").asBoolean(), "drift shows whatever the mode");
+            }
+        }
+    }
+
+    /** The number of units the workload's estimate rests on (0 before any). */
+    private static int units(EmbeddedController c, String workload) {
+        var v = c.controller().replica().estimates().get(workload);
+        return v == null || v.estimate() == null ? 0 : v.estimate().observations();
+    }
+
+    /** lr-1's weight over the Saba weights at the port it shares with sort-1. */
+    private static double shareAtSharedPort(String statusJson) throws Exception {
+        for (JsonNode p : JSON.readTree(statusJson).get("ports")) {
+            JsonNode w = p.get("app_weights");
+            if (w.has("lr-1") && w.has("sort-1")) {
+                return w.get("lr-1").asDouble() / (w.get("lr-1").asDouble() + w.get("sort-1").asDouble());
+            }
+        }
+        throw new AssertionError("no port holds both: " + statusJson);
+    }
+
+    private static JsonNode app(String statusJson, String appId) throws Exception {
+        return app(JSON.readTree(statusJson), appId);
+    }
+
+    private static JsonNode app(JsonNode status, String appId) {
+        for (JsonNode a : status.get("applications")) {
+            if (a.get("app_id").asText().equals(appId)) {
+                return a;
+            }
+        }
+        throw new AssertionError(appId + " not on the status: " + status);
+    }
+
+    private static String get(String url) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+}

@@ -1,0 +1,64 @@
+package io.saba.core.estimate;
+
+import io.saba.core.model.SensitivityModel;
+
+/**
+ * Whether an estimate contradicts a profiled model: at the shares where Saba's decisions are made (25 % and 50 %,
+ * the shares issue #20's evidence is judged at), the estimate's slowdown lies further from the table's than both
+ * {@link #Z} standard errors of the estimate and {@link #TOLERANCE} of the table's slowdown. The tolerance absorbs
+ * what no number of units can remove: a profiled cubic is not an a + c/b curve, and a profile caps the rate while a
+ * weight is work-conserving.
+ */
+public final class DriftCheck {
+    /** The shares compared. */
+    public static final double[] SHARES = {0.25, 0.5};
+    /** Standard errors a deviation must exceed (about 95 % two-sided for a normal estimate). */
+    public static final double Z = 2;
+    /** Relative deviation from the table's slowdown a contradiction must exceed whatever the error. */
+    public static final double TOLERANCE = 0.10;
+
+    private DriftCheck() {
+    }
+
+    /**
+     * The estimate against the table at one share.
+     *
+     * @param share     b
+     * @param estimated the estimate's slowdown at b
+     * @param error     its standard error (NaN when unknown)
+     * @param table     the table's slowdown at b
+     */
+    public record Deviation(double share, double estimated, double error, double table) {
+        /** (estimated − table) / table. */
+        public double relative() {
+            return (estimated - table) / table;
+        }
+
+        /** How far the estimate may lie from the table without contradicting it. */
+        public double allowed() {
+            double tolerated = TOLERANCE * Math.abs(table);
+            return Double.isNaN(error) ? tolerated : Math.max(Z * error, tolerated);
+        }
+
+        /** True when the estimate lies beyond {@link #allowed}; never while its error is unknown. */
+        public boolean contradicts() {
+            return !Double.isNaN(error) && Math.abs(estimated - table) > allowed();
+        }
+    }
+
+    /** The deviation at the share of {@link #SHARES} where the estimate lies furthest beyond what is allowed. */
+    public static Deviation worst(SensitivityEstimate estimate, SensitivityModel table) {
+        Deviation worst = null;
+        double worstRatio = Double.NEGATIVE_INFINITY;
+        for (double b : SHARES) {
+            Deviation d = new Deviation(b, estimate.slowdown(b), estimate.slowdownError(b), table.slowdown(b));
+            double off = Math.abs(d.estimated() - d.table());
+            double ratio = d.allowed() > 0 ? off / d.allowed() : off > 0 ? Double.POSITIVE_INFINITY : 0;
+            if (ratio > worstRatio) {
+                worst = d;
+                worstRatio = ratio;
+            }
+        }
+        return worst;
+    }
+}
