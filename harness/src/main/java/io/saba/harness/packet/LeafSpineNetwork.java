@@ -31,10 +31,6 @@ public final class LeafSpineNetwork implements FlowNetwork {
         this.hosts = List.copyOf(names);
     }
 
-    public LeafSpine shape() {
-        return shape;
-    }
-
     /** The host number of a host name ({@code h7} → 7). */
     public int indexOf(String host) {
         Integer i = index.get(host);

@@ -4,7 +4,6 @@ import io.saba.core.model.FittedModel;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.Sample;
 import io.saba.core.table.ProfilingContext;
-import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.TableEntry;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.harness.sim.workload.SimulatedProfiler;
@@ -13,7 +12,6 @@ import io.saba.rperf.switchmodel.LeafSpine;
 import io.saba.rperf.switchmodel.ModelParams;
 import io.saba.rperf.switchmodel.Policy;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +23,10 @@ import java.util.Map;
  * the simulated and the real profiler do. Saba then plans from what the packet model itself measures.
  */
 public final class PacketProfiler {
+    /** The degree the scale study fits (the paper's k = 3, as the fluid scale study). */
+    public static final int DEGREE = 3;
+    /** The note of a table of these profiles. */
+    public static final String TABLE_NOTE = "packet-level profiler, degree 3, levels 5-100 %, alone on one leaf";
     private final ModelParams params;
     private final Policy policy;
     private final int degree;
@@ -66,12 +68,4 @@ public final class PacketProfiler {
         return TableEntry.of(w.name(), fit, ctx);
     }
 
-    public SensitivityTable profile(Collection<WorkloadSpec> workloads) {
-        SensitivityTable table = SensitivityTable.empty().withNote("packet-level profiler, degree " + degree
-                + ", levels 5-100 %, alone on one leaf");
-        for (WorkloadSpec w : workloads) {
-            table = table.with(entry(w));
-        }
-        return table;
-    }
 }

@@ -177,7 +177,7 @@ public final class PacketStudy {
                 fluid.forEach((name, pf) -> byScheme.put(name, pool.submit(() -> {
                     var r = new Simulation(network, e.getValue(), pf).run();
                     bar.step();
-                    return new RoundDriver.Result(r.completionSeconds(), 0, 0);
+                    return new RoundDriver.Result(r.completionSeconds(), 0);
                 })));
                 if (cfg.fluid()) {
                     byScheme.put(FLUID_ALONE, pool.submit(() -> {
@@ -187,7 +187,7 @@ public final class PacketStudy {
                                     .completionSeconds());
                         }
                         bar.step();
-                        return new RoundDriver.Result(times, 0, 0);
+                        return new RoundDriver.Result(times, 0);
                     }));
                 }
                 futures.put(e.getKey(), byScheme);
@@ -233,7 +233,7 @@ public final class PacketStudy {
 
     private SensitivityTable profile(Map<String, WorkloadSpec> used, ExecutorService pool, PrintStream progress)
             throws Exception {
-        PacketProfiler profiler = new PacketProfiler(cfg.params(), cfg.policy(), 3);
+        PacketProfiler profiler = new PacketProfiler(cfg.params(), cfg.policy(), PacketProfiler.DEGREE);
         Progress bar = new Progress(progress, "packet-level profiles (alone on one leaf, 7 levels)", used.size(), 0);
         Map<String, Future<io.saba.core.table.TableEntry>> fs = new LinkedHashMap<>();
         used.forEach((name, w) -> fs.put(name, pool.submit(() -> {
@@ -241,8 +241,7 @@ public final class PacketStudy {
             bar.step();
             return entry;
         })));
-        SensitivityTable table = SensitivityTable.empty().withNote("packet-level profiler, degree 3, levels 5-100 %, "
-                + "alone on one leaf");
+        SensitivityTable table = SensitivityTable.empty().withNote(PacketProfiler.TABLE_NOTE);
         for (Future<io.saba.core.table.TableEntry> f : fs.values()) {
             table = table.with(f.get());
         }
@@ -258,7 +257,7 @@ public final class PacketStudy {
             times.putAll(r.completionSeconds());
             packets += r.packets();
         }
-        return new RoundDriver.Result(times, packets, Double.NaN);
+        return new RoundDriver.Result(times, packets);
     }
 
     private RoundDriver.Result runPacket(VlMode mode, List<JobSpec> jobs, VlSetup vlSetup) {

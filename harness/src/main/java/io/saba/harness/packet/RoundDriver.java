@@ -35,9 +35,8 @@ public final class RoundDriver {
      *
      * @param completionSeconds job id → simulated completion time, seconds from 0
      * @param packets           data packets delivered
-     * @param simulatedSeconds  time of the last event
      */
-    public record Result(Map<String, Double> completionSeconds, long packets, double simulatedSeconds) {
+    public record Result(Map<String, Double> completionSeconds, long packets) {
     }
 
     private final LeafSpine.Fabric fabric;
@@ -81,7 +80,7 @@ public final class RoundDriver {
         for (JobRun r : runs) {
             net.schedule(0, r::startRound);
         }
-        long end = net.runToIdle();
+        net.runToIdle();
         List<String> unfinished = new ArrayList<>();
         for (JobRun r : runs) {
             if (!completion.containsKey(r.spec.id())) {
@@ -92,7 +91,7 @@ public final class RoundDriver {
             throw new IllegalStateException("the fabric stopped with jobs " + unfinished + " unfinished and "
                     + net.bufferedBytes() + " bytes in switch buffers (a VL without arbitration weight?)");
         }
-        return new Result(Map.copyOf(completion), packets, end / 1e12);
+        return new Result(Map.copyOf(completion), packets);
     }
 
     private static long ps(double seconds) {

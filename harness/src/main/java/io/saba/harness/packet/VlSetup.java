@@ -29,9 +29,6 @@ import java.util.TreeSet;
  * redone as jobs finish, where a work-conserving VL arbitration gives an idle VL's turns to the busy ones anyway.
  */
 public final class VlSetup {
-    /** InfiniBand carries 16 service levels. */
-    static final int SLS = 16;
-
     private final int vls;
     private final int tableEntries;
     private final SabaPlanner saba;
@@ -98,10 +95,10 @@ public final class VlSetup {
             case SHARED -> jobs.forEach(j -> slOf.put(j.id(), 0));
             case VL_PER_APPLICATION -> {
                 for (int i = 0; i < jobs.size(); i++) {
-                    slOf.put(jobs.get(i).id(), 1 + i % (SLS - 1));
+                    slOf.put(jobs.get(i).id(), 1 + i % (Sl2Vl.SLS - 1));
                 }
                 for (Map.Entry<PortId, TreeSet<Integer>> e : slsByPort(ports, slOf).entrySet()) {
-                    int[] sl2vl = new int[SLS];
+                    int[] sl2vl = new int[Sl2Vl.SLS];
                     double[] weights = new double[vls];
                     int k = 0;
                     for (int sl : e.getValue()) {
@@ -124,8 +121,8 @@ public final class VlSetup {
                 for (PortId p : slsByPort(ports, slOf).keySet()) {
                     PortAllocation pa = plan.ports().get(p);
                     byte[] table = Sl2Vl.encode(pa.queueOfLevel());
-                    int[] sl2vl = new int[SLS];
-                    for (int sl = 0; sl < SLS; sl++) {
+                    int[] sl2vl = new int[Sl2Vl.SLS];
+                    for (int sl = 0; sl < Sl2Vl.SLS; sl++) {
                         sl2vl[sl] = Sl2Vl.vlOf(table, sl);
                     }
                     configure(fabric, p, sl2vl, pa.queueWeights(), tables, arbitration);
@@ -134,8 +131,8 @@ public final class VlSetup {
             default -> throw new IllegalStateException(mode.toString());
         }
         for (int sl : slOf.values()) {
-            if (sl < 0 || sl >= SLS) {
-                throw new IllegalStateException("service level " + sl + " outside 0.." + (SLS - 1));
+            if (sl < 0 || sl >= Sl2Vl.SLS) {
+                throw new IllegalStateException("service level " + sl + " outside 0.." + (Sl2Vl.SLS - 1));
             }
         }
         return new Applied(Map.copyOf(slOf), tables, arbitration);

@@ -33,11 +33,6 @@ public final class HostNode extends Node {
         all.set(queues.size() - 1);
     }
 
-    /** This host's id: what switches route on and what packets name as their destination. */
-    public int id() {
-        return hostId;
-    }
-
     /** Sets the NIC port's SL-to-VL table and VL arbitration (null: none), as for a switch port. */
     public void configurePort(int[] sl2vl, VlArbitration vlArb) {
         outputs.get(0).configure(sl2vl, vlArb);
