@@ -82,6 +82,7 @@ public final class ControllerBench {
 
     private final Settings s;
     private final PrintStream out;
+    private final CpuByThread cpuByThread = new CpuByThread();
 
     public ControllerBench(Settings s, PrintStream out) {
         this.s = s;
@@ -113,7 +114,7 @@ public final class ControllerBench {
     /** One phase's figures: what the table prints and a baseline is read back from. */
     record Row(String key, String what, double eventsPerSecond, double pushedPerSecond, Histogram latency,
                double cpuMicrosPerEvent, double recomputeMicrosPerEvent, Histogram lag, long gcCount,
-               long gcMillis) {
+               long gcMillis, Map<String, Double> cpuMicrosByThread) {
     }
 
     public void run() throws Exception {
@@ -223,6 +224,7 @@ public final class ControllerBench {
         Histogram lagBefore = m.pushLag.cumulative();
         long recompute0 = recomputeCpuNanos();
         long[] gc0 = gc();
+        Map<String, Long> byThread0 = cpuByThread.reading();
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         Sent sent = switch (which) {
@@ -235,11 +237,12 @@ public final class ControllerBench {
         awaitQuiet(c);
         long pushed = System.nanoTime();
         long cpu = processCpuNanos() - cpu0;
+        Map<String, Long> byThread = CpuByThread.minus(cpuByThread.reading(), byThread0);
         long[] gc1 = gc();
         Histogram lag = m.pushLag.cumulative();
         lag.subtract(lagBefore);
         return new Phase(events.size(), acked - t0, pushed - t0, sent.latency(), sent.rpc(), sent.calls(), cpu,
-                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1]);
+                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1], byThread);
     }
 
     /** What a phase's senders measured: per-event (or per-call) latency, per-call latency, calls made. */
@@ -249,11 +252,12 @@ public final class ControllerBench {
     /** A phase's measurements; its opens and its closes are added up. */
     private record Phase(long events, long ackNanos, long pushedNanos, Histogram latency, Histogram rpc,
                          long calls, long cpuNanos, long recomputeNanos, Histogram lag, long gcCount,
-                         long gcMillis) {
+                         long gcMillis, Map<String, Long> cpuByThread) {
         Phase plus(Phase o) {
             return new Phase(events + o.events, ackNanos + o.ackNanos, pushedNanos + o.pushedNanos,
                     sum(latency, o.latency), sum(rpc, o.rpc), calls + o.calls, cpuNanos + o.cpuNanos,
-                    recomputeNanos + o.recomputeNanos, sum(lag, o.lag), gcCount + o.gcCount, gcMillis + o.gcMillis);
+                    recomputeNanos + o.recomputeNanos, sum(lag, o.lag), gcCount + o.gcCount, gcMillis + o.gcMillis,
+                    CpuByThread.plus(cpuByThread, o.cpuByThread));
         }
 
         private static Histogram sum(Histogram a, Histogram b) {
@@ -263,8 +267,11 @@ public final class ControllerBench {
         }
 
         Row row(String key, String what) {
+            Map<String, Double> perEvent = new LinkedHashMap<>();
+            cpuByThread.forEach((kind, nanos) -> perEvent.put(kind, nanos / 1e3 / events));
+            long steady = cpuNanos - cpuByThread.getOrDefault(CpuByThread.JIT, 0L); // compiling is a one-off
             return new Row(key, what, events / (ackNanos / 1e9), events / (pushedNanos / 1e9), latency,
-                    cpuNanos / 1e3 / events, recomputeNanos / 1e3 / events, lag, gcCount, gcMillis);
+                    steady / 1e3 / events, recomputeNanos / 1e3 / events, lag, gcCount, gcMillis, perEvent);
         }
     }
 
@@ -278,14 +285,25 @@ public final class ControllerBench {
             out.printf("%-13s %s%n", r.key(), r.what());
         }
         out.println("(events/s: acknowledged; pushed/s: until every change was pushed; latency per call, or per event "
-                + "for client-open; CPU and recomp: process and recompute-thread CPU per event until pushed; lag: "
-                + "event -> backend push, ms; GCs and GC ms: collections and their pauses)");
+                + "for client-open; CPU and recomp: process CPU (the JIT compilers' left out: a one-off) and "
+                + "recompute-thread CPU per event until pushed, us; lag: event -> backend push, ms; GCs and GC ms: "
+                + "collections and their pauses)");
         out.println(HEADER);
         for (Row r : rows) {
             out.printf("%-13s %9.0f %9.0f %8.3f %8.3f %8.3f %8.3f %8.1f %8.1f %8.2f %8.2f %6d %7d%n", r.key(),
                     r.eventsPerSecond(), r.pushedPerSecond(), ms(r.latency(), 50), ms(r.latency(), 99),
                     ms(r.latency(), 99.9), r.latency().getMaxValue() / 1e6, r.cpuMicrosPerEvent(),
                     r.recomputeMicrosPerEvent(), ms(r.lag(), 50), ms(r.lag(), 99), r.gcCount(), r.gcMillis());
+        }
+        out.println();
+        out.println("CPU per event (us) by thread, until pushed (the bench's client threads included):");
+        StringBuilder head = new StringBuilder(String.format("%-13s", "phase"));
+        rows.get(0).cpuMicrosByThread().keySet().forEach(k -> head.append(String.format(" %14s", k)));
+        out.println(head);
+        for (Row r : rows) {
+            StringBuilder line = new StringBuilder(String.format("%-13s", r.key()));
+            r.cpuMicrosByThread().values().forEach(v -> line.append(String.format(" %14.1f", v)));
+            out.println(line);
         }
     }
 
@@ -566,6 +584,8 @@ public final class ControllerBench {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            cpuByThread.addEnded();
         }
     }
 
