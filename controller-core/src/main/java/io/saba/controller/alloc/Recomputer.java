@@ -63,7 +63,14 @@ public final class Recomputer implements PortListener, AutoCloseable {
     private final FabricBackend backend;
     private final Metrics metrics;
     private final java.util.function.ToIntFunction<PortId> queuesOf;
-    private final Set<PortId> dirty = ConcurrentHashMap.newKeySet();
+    /**
+     * Ports to recompute, swapped for an empty set by each round. A plain set under its own lock: every connection
+     * event adds a few ports here (under the controller's lock, so adders hardly ever contend), and a concurrent
+     * set's per-element atomics cost more than the event's own bookkeeping.
+     */
+    private final Object dirtyLock = new Object();
+    private Set<PortId> dirty = new HashSet<>();
+    private volatile boolean anyDirty;
     private final Set<PortId> unknown = ConcurrentHashMap.newKeySet();
     private final AtomicLong oldestDirtyNanos = new AtomicLong();
     private final Semaphore wake = new Semaphore(0);
@@ -120,7 +127,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
         if (ports.isEmpty()) {
             return;
         }
-        dirty.addAll(ports);
+        synchronized (dirtyLock) {
+            dirty.addAll(ports);
+            anyDirty = true;
+        }
         oldestDirtyNanos.compareAndSet(0, System.nanoTime());
         if (wake.availablePermits() == 0) {
             wake.release();
@@ -183,7 +193,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /** True when no port is waiting to be recomputed. */
     public boolean idle() {
-        return !busy && dirty.isEmpty();
+        return !busy && !anyDirty;
     }
 
     /**
@@ -211,7 +221,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
             try {
                 wake.tryAcquire(1, TimeUnit.SECONDS);
                 wake.drainPermits();
-                if (!dirty.isEmpty()) {
+                if (anyDirty) {
                     long oldest = oldestDirtyNanos.get();
                     long wait = Math.max(lastRoundStart + minRoundNanos, oldest == 0 ? 0 : oldest + LINGER_NANOS)
                             - System.nanoTime();
@@ -239,10 +249,15 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     private void round() {
         long since = oldestDirtyNanos.getAndSet(0);
-        List<PortId> ports = new ArrayList<>();
+        Set<PortId> taken;
+        synchronized (dirtyLock) {
+            taken = dirty;
+            dirty = new HashSet<>();
+            anyDirty = false;
+        }
+        List<PortId> ports = new ArrayList<>(taken.size());
         java.util.function.Predicate<PortId> owned = owns;
-        for (PortId p : dirty) {
-            dirty.remove(p);
+        for (PortId p : taken) {
             if (owned.test(p)) {
                 ports.add(p);
             }

@@ -54,6 +54,12 @@ public final class ControllerState {
      */
     private final Map<String, Map<String, List<PortId>>> pathCache = new HashMap<>();
     private int cachedPaths;
+    /**
+     * The connection last routed and its path: an "opened" is routed when checked and again when applied, one
+     * after the other under the same lock. Compared by identity; forgotten when the paths are.
+     */
+    private ConnectionKey routedKey;
+    private List<PortId> routedPath;
     private static final int PATH_CACHE_LIMIT = 200_000;
     /** Host pair → why the fabric has no route for it yet; cleared with the paths at every reroute. */
     private final Map<String, String> unroutablePairs = new HashMap<>();
@@ -154,6 +160,9 @@ public final class ControllerState {
      *                             FAILED_PRECONDITION when the topology has no path between the hosts
      */
     private List<PortId> route(ConnectionKey k) {
+        if (k == routedKey) {
+            return routedPath;
+        }
         String src = host(k.srcIp(), k.srcPort(), "source");
         String dst = host(k.dstIp(), k.dstPort(), "destination");
         if (src == null || dst == null) {
@@ -190,6 +199,8 @@ public final class ControllerState {
             pathCache.computeIfAbsent(src, h -> new HashMap<>()).put(dst, path);
             cachedPaths++;
         }
+        routedKey = k;
+        routedPath = path;
         return path;
     }
 
@@ -411,6 +422,8 @@ public final class ControllerState {
     public Rerouted reroute() {
         pathCache.clear();
         cachedPaths = 0;
+        routedKey = null;
+        routedPath = null;
         unroutablePairs.clear();
         int moved = 0;
         int routed = 0;

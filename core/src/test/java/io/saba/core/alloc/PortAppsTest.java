@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class PortAppsTest {
     private static final PortId PORT = new PortId("s0", 1);
+    /** The most groups a reference port had: the test must reach past the allocator's short group search. */
+    private int mostGroups;
 
     @Test
     void theSortedArraysGiveTheSameBitsAsThePerRecordPipeline() {
@@ -56,10 +58,12 @@ class PortAppsTest {
             assertEquals(got.appWeights(), expected.appWeights());
             assertEquals(expected.appWeights().hashCode(), got.appWeights().hashCode());
         }
+        assertTrue(mostGroups > 16, "some port has more groups than the allocator searches without a map: "
+                + mostGroups);
     }
 
     /** The pipeline as it was: records sorted here, groups found through an identity map. */
-    private static PortAllocation reference(Allocator allocator, int queues, List<AppAtPort> apps, LevelPlan plan) {
+    private PortAllocation reference(Allocator allocator, int queues, List<AppAtPort> apps, LevelPlan plan) {
         List<AppAtPort> sorted = new ArrayList<>(apps);
         sorted.sort(Comparator.comparing(AppAtPort::appId));
         Map<SensitivityModel, Integer> groupOf = new IdentityHashMap<>();
@@ -79,6 +83,7 @@ class PortAppsTest {
             counts[g]++;
             groupOfApp[i] = g;
         }
+        mostGroups = Math.max(mostGroups, models.size());
         PortDemand demand = new PortDemand(PORT, models, java.util.Arrays.copyOf(counts, models.size()), sorted,
                 groupOfApp);
         QueuePlan q = allocator.planPort(demand, queues, levels.stream().mapToInt(Integer::intValue).toArray(), plan);
