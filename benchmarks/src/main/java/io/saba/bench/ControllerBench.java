@@ -114,7 +114,7 @@ public final class ControllerBench {
     /** One phase's figures: what the table prints and a baseline is read back from. */
     record Row(String key, String what, double eventsPerSecond, double pushedPerSecond, Histogram latency,
                double cpuMicrosPerEvent, double recomputeMicrosPerEvent, Histogram lag, long gcCount,
-               long gcMillis, Map<String, Double> cpuMicrosByThread) {
+               long gcMillis, Map<String, Double> cpuMicrosByThread, Map<String, Double> kilobytesByThread) {
     }
 
     public void run() throws Exception {
@@ -225,6 +225,7 @@ public final class ControllerBench {
         long recompute0 = recomputeCpuNanos();
         long[] gc0 = gc();
         Map<String, Long> byThread0 = cpuByThread.reading();
+        Map<String, Long> bytes0 = cpuByThread.allocated();
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         Sent sent = switch (which) {
@@ -238,11 +239,12 @@ public final class ControllerBench {
         long pushed = System.nanoTime();
         long cpu = processCpuNanos() - cpu0;
         Map<String, Long> byThread = CpuByThread.minus(cpuByThread.reading(), byThread0);
+        Map<String, Long> bytes = CpuByThread.minus(cpuByThread.allocated(), bytes0);
         long[] gc1 = gc();
         Histogram lag = m.pushLag.cumulative();
         lag.subtract(lagBefore);
         return new Phase(events.size(), acked - t0, pushed - t0, sent.latency(), sent.rpc(), sent.calls(), cpu,
-                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1], byThread);
+                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1], byThread, bytes);
     }
 
     /** What a phase's senders measured: per-event (or per-call) latency, per-call latency, calls made. */
@@ -252,12 +254,12 @@ public final class ControllerBench {
     /** A phase's measurements; its opens and its closes are added up. */
     private record Phase(long events, long ackNanos, long pushedNanos, Histogram latency, Histogram rpc,
                          long calls, long cpuNanos, long recomputeNanos, Histogram lag, long gcCount,
-                         long gcMillis, Map<String, Long> cpuByThread) {
+                         long gcMillis, Map<String, Long> cpuByThread, Map<String, Long> bytesByThread) {
         Phase plus(Phase o) {
             return new Phase(events + o.events, ackNanos + o.ackNanos, pushedNanos + o.pushedNanos,
                     sum(latency, o.latency), sum(rpc, o.rpc), calls + o.calls, cpuNanos + o.cpuNanos,
                     recomputeNanos + o.recomputeNanos, sum(lag, o.lag), gcCount + o.gcCount, gcMillis + o.gcMillis,
-                    CpuByThread.plus(cpuByThread, o.cpuByThread));
+                    CpuByThread.plus(cpuByThread, o.cpuByThread), CpuByThread.plus(bytesByThread, o.bytesByThread));
         }
 
         private static Histogram sum(Histogram a, Histogram b) {
@@ -269,9 +271,12 @@ public final class ControllerBench {
         Row row(String key, String what) {
             Map<String, Double> perEvent = new LinkedHashMap<>();
             cpuByThread.forEach((kind, nanos) -> perEvent.put(kind, nanos / 1e3 / events));
+            Map<String, Double> kbPerEvent = new LinkedHashMap<>();
+            bytesByThread.forEach((kind, b) -> kbPerEvent.put(kind, b / 1e3 / events));
             long steady = cpuNanos - cpuByThread.getOrDefault(CpuByThread.JIT, 0L); // compiling is a one-off
             return new Row(key, what, events / (ackNanos / 1e9), events / (pushedNanos / 1e9), latency,
-                    steady / 1e3 / events, recomputeNanos / 1e3 / events, lag, gcCount, gcMillis, perEvent);
+                    steady / 1e3 / events, recomputeNanos / 1e3 / events, lag, gcCount, gcMillis, perEvent,
+                    kbPerEvent);
         }
     }
 
@@ -296,13 +301,20 @@ public final class ControllerBench {
                     r.recomputeMicrosPerEvent(), ms(r.lag(), 50), ms(r.lag(), 99), r.gcCount(), r.gcMillis());
         }
         out.println();
-        out.println("CPU per event (us) by thread, until pushed (the bench's client threads included):");
+        printByThread("CPU per event (us) by thread, until pushed (the bench's client threads included):", rows,
+                Row::cpuMicrosByThread);
+        out.println();
+        printByThread("allocated per event (kB) by thread, until pushed:", rows, Row::kilobytesByThread);
+    }
+
+    private void printByThread(String title, List<Row> rows, java.util.function.Function<Row, Map<String, Double>> of) {
+        out.println(title);
         StringBuilder head = new StringBuilder(String.format("%-13s", "phase"));
-        rows.get(0).cpuMicrosByThread().keySet().forEach(k -> head.append(String.format(" %14s", k)));
+        of.apply(rows.get(0)).keySet().forEach(k -> head.append(String.format(" %14s", k)));
         out.println(head);
         for (Row r : rows) {
             StringBuilder line = new StringBuilder(String.format("%-13s", r.key()));
-            r.cpuMicrosByThread().values().forEach(v -> line.append(String.format(" %14.1f", v)));
+            of.apply(r).values().forEach(v -> line.append(String.format(" %14.1f", v)));
             out.println(line);
         }
     }

@@ -34,10 +34,37 @@ final class CpuByThread {
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final AtomicLong endedBench = new AtomicLong();
+    private final AtomicLong endedBenchBytes = new AtomicLong();
 
-    /** CPU of a bench thread that is about to end (call from the thread itself). */
+    /** CPU and allocation of a bench thread that is about to end (call from the thread itself). */
     void addEnded() {
         endedBench.addAndGet(threads.getCurrentThreadCpuTime());
+        if (threads instanceof com.sun.management.ThreadMXBean t) {
+            endedBenchBytes.addAndGet(t.getThreadAllocatedBytes(Thread.currentThread().getId()));
+        }
+    }
+
+    /**
+     * Bytes allocated so far by the Java threads of each kind: what the garbage collector's work follows, and unlike
+     * CPU time not stretched by a busy machine.
+     */
+    Map<String, Long> allocated() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String[] k : KINDS) {
+            out.put(k[0], 0L);
+        }
+        out.put(OTHER, 0L);
+        out.merge("bench client", endedBenchBytes.get(), Long::sum);
+        if (threads instanceof com.sun.management.ThreadMXBean t) {
+            for (long id : threads.getAllThreadIds()) {
+                long bytes = t.getThreadAllocatedBytes(id);
+                var info = threads.getThreadInfo(id);
+                if (bytes > 0 && info != null) {
+                    out.merge(kindOf(info.getThreadName()), bytes, Long::sum);
+                }
+            }
+        }
+        return out;
     }
 
     /** CPU nanoseconds so far by kind, with {@link #OTHER} and {@link #JVM}. */

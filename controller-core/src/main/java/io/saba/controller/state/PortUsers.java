@@ -10,6 +10,8 @@ import java.util.Arrays;
  */
 final class PortUsers {
     private AppRecord[] apps = new AppRecord[4];
+    /** The applications' ids beside them: the search compares ids without reaching through each record. */
+    private String[] ids = new String[4];
     private int[] connections = new int[4];
     private int size;
 
@@ -23,11 +25,14 @@ final class PortUsers {
         int at = -i - 1;
         if (size == apps.length) {
             apps = Arrays.copyOf(apps, 2 * size);
+            ids = Arrays.copyOf(ids, 2 * size);
             connections = Arrays.copyOf(connections, 2 * size);
         }
         System.arraycopy(apps, at, apps, at + 1, size - at);
+        System.arraycopy(ids, at, ids, at + 1, size - at);
         System.arraycopy(connections, at, connections, at + 1, size - at);
         apps[at] = app;
+        ids[at] = app.appId;
         connections[at] = 1;
         size++;
         return true;
@@ -46,8 +51,10 @@ final class PortUsers {
             return false;
         }
         System.arraycopy(apps, i + 1, apps, i, size - i - 1);
+        System.arraycopy(ids, i + 1, ids, i, size - i - 1);
         System.arraycopy(connections, i + 1, connections, i, size - i - 1);
         apps[--size] = null;
+        ids[size] = null;
         return true;
     }
 
@@ -76,7 +83,7 @@ final class PortUsers {
         int hi = size - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = apps[mid].appId.compareTo(appId);
+            int c = ids[mid].compareTo(appId);
             if (c < 0) {
                 lo = mid + 1;
             } else if (c > 0) {
