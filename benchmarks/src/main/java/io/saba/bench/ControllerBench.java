@@ -112,9 +112,10 @@ public final class ControllerBench {
     }
 
     /** One phase's figures: what the table prints and a baseline is read back from. */
-    record Row(String key, String what, double eventsPerSecond, double pushedPerSecond, Histogram latency,
+    record Row(String key, String what, long events, double eventsPerSecond, double pushedPerSecond, Histogram latency,
                double cpuMicrosPerEvent, double recomputeMicrosPerEvent, Histogram lag, long gcCount,
-               long gcMillis, Map<String, Double> cpuMicrosByThread, Map<String, Double> kilobytesByThread) {
+               long gcMillis, Map<String, Double> cpuMicrosByThread, Map<String, Double> kilobytesByThread,
+               long rounds, double meanRoundMillis) {
     }
 
     public void run() throws Exception {
@@ -222,6 +223,8 @@ public final class ControllerBench {
                         List<ConnectionEvent> events, boolean open) throws Exception {
         Metrics m = c.controller().metrics();
         Histogram lagBefore = m.pushLag.cumulative();
+        long rounds0 = m.recomputeSeconds.count();
+        long roundNanos0 = m.recomputeSeconds.sumNanos();
         long recompute0 = recomputeCpuNanos();
         long[] gc0 = gc();
         Map<String, Long> byThread0 = cpuByThread.reading();
@@ -244,7 +247,8 @@ public final class ControllerBench {
         Histogram lag = m.pushLag.cumulative();
         lag.subtract(lagBefore);
         return new Phase(events.size(), acked - t0, pushed - t0, sent.latency(), sent.rpc(), sent.calls(), cpu,
-                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1], byThread, bytes);
+                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1], byThread, bytes,
+                m.recomputeSeconds.count() - rounds0, m.recomputeSeconds.sumNanos() - roundNanos0);
     }
 
     /** What a phase's senders measured: per-event (or per-call) latency, per-call latency, calls made. */
@@ -254,12 +258,14 @@ public final class ControllerBench {
     /** A phase's measurements; its opens and its closes are added up. */
     private record Phase(long events, long ackNanos, long pushedNanos, Histogram latency, Histogram rpc,
                          long calls, long cpuNanos, long recomputeNanos, Histogram lag, long gcCount,
-                         long gcMillis, Map<String, Long> cpuByThread, Map<String, Long> bytesByThread) {
+                         long gcMillis, Map<String, Long> cpuByThread, Map<String, Long> bytesByThread,
+                         long rounds, long roundNanos) {
         Phase plus(Phase o) {
             return new Phase(events + o.events, ackNanos + o.ackNanos, pushedNanos + o.pushedNanos,
                     sum(latency, o.latency), sum(rpc, o.rpc), calls + o.calls, cpuNanos + o.cpuNanos,
                     recomputeNanos + o.recomputeNanos, sum(lag, o.lag), gcCount + o.gcCount, gcMillis + o.gcMillis,
-                    CpuByThread.plus(cpuByThread, o.cpuByThread), CpuByThread.plus(bytesByThread, o.bytesByThread));
+                    CpuByThread.plus(cpuByThread, o.cpuByThread), CpuByThread.plus(bytesByThread, o.bytesByThread),
+                    rounds + o.rounds, roundNanos + o.roundNanos);
         }
 
         private static Histogram sum(Histogram a, Histogram b) {
@@ -274,9 +280,9 @@ public final class ControllerBench {
             Map<String, Double> kbPerEvent = new LinkedHashMap<>();
             bytesByThread.forEach((kind, b) -> kbPerEvent.put(kind, b / 1e3 / events));
             long steady = cpuNanos - cpuByThread.getOrDefault(CpuByThread.JIT, 0L); // compiling is a one-off
-            return new Row(key, what, events / (ackNanos / 1e9), events / (pushedNanos / 1e9), latency,
+            return new Row(key, what, events, events / (ackNanos / 1e9), events / (pushedNanos / 1e9), latency,
                     steady / 1e3 / events, recomputeNanos / 1e3 / events, lag, gcCount, gcMillis, perEvent,
-                    kbPerEvent);
+                    kbPerEvent, rounds, rounds == 0 ? 0 : roundNanos / 1e6 / rounds);
         }
     }
 
@@ -305,6 +311,12 @@ public final class ControllerBench {
                 Row::cpuMicrosByThread);
         out.println();
         printByThread("allocated per event (kB) by thread, until pushed:", rows, Row::kilobytesByThread);
+        out.println();
+        out.println("recompute rounds (each: snapshot, allocate and push the ports dirtied since the last):");
+        for (Row r : rows) {
+            out.printf("%-13s %6d rounds, %.1f events and %.2f ms each on average%n", r.key(), r.rounds(),
+                    r.rounds() == 0 ? 0 : (double) r.events() / r.rounds(), r.meanRoundMillis());
+        }
     }
 
     private void printByThread(String title, List<Row> rows, java.util.function.Function<Row, Map<String, Double>> of) {
@@ -379,7 +391,8 @@ public final class ControllerBench {
         }
     }
 
-    private static ModelCatalog syntheticCatalog() {
+    /** Ten workloads D(b) = 1 + a (1 - b)^2, a from a fixed seed: the table the benchmarks use by default. */
+    public static ModelCatalog syntheticCatalog() {
         Map<String, SensitivityModel> m = new LinkedHashMap<>();
         Random r = new Random(7);
         for (int i = 0; i < 10; i++) {

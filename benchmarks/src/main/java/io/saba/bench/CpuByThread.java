@@ -93,8 +93,9 @@ final class CpuByThread {
     }
 
     /**
-     * CPU nanoseconds of the JVM's garbage-collector and compiler threads, by their Linux names (G1's "GC Thread#N",
-     * "G1 Conc#N", "G1 Refine#N", ...; "C1/C2 CompilerThreadN"); zeros where /proc is not there.
+     * CPU nanoseconds of the JVM's garbage-collector and compiler threads, by their Linux names (G1's and Parallel's
+     * "GC Thread#N", "G1 Conc#N", "G1 Refine#N", ...; ZGC's "ZWorker#N", "ZDriver"; "C1/C2 CompilerThreadN");
+     * zeros where /proc is not there.
      */
     private static long[] jvmThreads() {
         long gc = 0;
@@ -108,7 +109,8 @@ final class CpuByThread {
                 String stat = java.nio.file.Files.readString(t.toPath().resolve("stat"));
                 int close = stat.lastIndexOf(')');
                 String name = stat.substring(stat.indexOf('(') + 1, close);
-                boolean isGc = name.startsWith("GC Thread") || name.startsWith("G1 ");
+                boolean isGc = name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("ZWorker")
+                        || name.startsWith("ZDriver") || name.startsWith("ZDirector") || name.startsWith("Shenandoah");
                 boolean isJit = name.contains("CompilerThre");
                 if (!isGc && !isJit) {
                     continue;

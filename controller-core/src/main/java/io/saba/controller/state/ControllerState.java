@@ -47,6 +47,8 @@ public final class ControllerState {
     /** Every port some open connection crosses, with its applications (sorted, counted). */
     private final Map<PortId, PortUsers> ports = new HashMap<>();
     private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
+    /** A number per model instance of the table in force (see {@link AppRecord#modelId}); renumbered with the table. */
+    private final Map<io.saba.core.model.SensitivityModel, Integer> modelIds = new java.util.IdentityHashMap<>();
     private LevelPlan plan = LevelPlan.none();
     /**
      * Source host → destination host → path: every event would otherwise resolve its path twice (check, then
@@ -256,6 +258,7 @@ public final class ControllerState {
         app.leaseDeadlineNanos = leaseDeadline;
         app.workloadKnown = catalog.knows(r.workload());
         app.model = catalog.modelOf(r.workload());
+        app.modelId = modelId(app.model);
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
         if (planLocally && (newWorkload || !plan.levelOfWorkload().containsKey(r.workload()))) {
             replan();
@@ -507,12 +510,18 @@ public final class ControllerState {
     /** Swaps the sensitivity table: models, levels and every port may change. */
     public void setCatalog(ModelCatalog newCatalog) {
         this.catalog = newCatalog;
+        modelIds.clear();
         for (AppRecord app : apps.values()) {
             app.workloadKnown = catalog.knows(app.workload);
             app.model = catalog.modelOf(app.workload);
+            app.modelId = modelId(app.model);
         }
         replan();
         listener.dirty(List.copyOf(ports.keySet()));
+    }
+
+    private int modelId(io.saba.core.model.SensitivityModel model) {
+        return modelIds.computeIfAbsent(model, m -> modelIds.size());
     }
 
     // ---- leases ----

@@ -72,7 +72,7 @@ final class PortUsers {
         for (int i = 0; i < size; i++) {
             AppRecord a = apps[i];
             if (a.level != 0) {
-                b.add(a.appId, a.workload, a.level, a.model, connections[i]);
+                b.add(a.appId, a.workload, a.level, a.model, a.modelId, connections[i]);
             }
         }
         return b.build();

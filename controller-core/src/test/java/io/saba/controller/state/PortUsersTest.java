@@ -26,6 +26,7 @@ class PortUsersTest {
             a.workload = "w" + (i % 3);
             a.level = 1 + i % 3;
             a.model = m;
+            a.modelId = 0;
             apps.add(a);
         }
         Random r = new Random(23);

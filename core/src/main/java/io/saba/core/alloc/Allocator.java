@@ -10,7 +10,6 @@ import io.saba.core.topology.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -134,15 +133,16 @@ public final class Allocator {
         int[] levels = new int[Math.min(n, 16)];
         int[] counts = new int[levels.length];
         int[] groupOfApp = new int[n];
-        GroupIndex index = new GroupIndex();
+        int[] latestGroupOfModel = new int[apps.modelIdBound()];
+        Arrays.fill(latestGroupOfModel, -1);
         for (int i = 0; i < n; i++) {
-            SensitivityModel model = apps.model(i);
+            int model = apps.modelId(i);
             int level = apps.level(i);
-            int g = index.latest(model, models);
+            int g = latestGroupOfModel[model];
             if (g < 0 || levels[g] != level) {
                 g = models.size();
-                index.put(model, g, models);
-                models.add(model);
+                latestGroupOfModel[model] = g;
+                models.add(apps.model(i));
                 if (g == levels.length) {
                     levels = Arrays.copyOf(levels, 2 * g);
                     counts = Arrays.copyOf(counts, 2 * g);
@@ -159,43 +159,6 @@ public final class Allocator {
         QueuePlan q = planPort(demand, queues, Arrays.copyOf(levels, groups), plan);
         return new PortAllocation(port, q.queueMap(), q.queueWeights(),
                 new AppWeights(apps.idArray(), demand.weightArray(q.shares())), q.shares().objective());
-    }
-
-    /**
-     * The latest group of each model instance: a search back through the groups while they are few (a port has as
-     * many as workloads, usually a handful, and hashing every application's model cost more), an identity map once
-     * they are many.
-     */
-    private static final class GroupIndex {
-        private static final int SCAN_LIMIT = 16;
-        private Map<SensitivityModel, Integer> map;
-
-        /** The last group of {@code model} in {@code models}, or −1. */
-        int latest(SensitivityModel model, List<SensitivityModel> models) {
-            if (map != null) {
-                Integer g = map.get(model);
-                return g == null ? -1 : g;
-            }
-            for (int g = models.size() - 1; g >= 0; g--) {
-                if (models.get(g) == model) {
-                    return g;
-                }
-            }
-            return -1;
-        }
-
-        /** {@code group} is {@code model}'s group from now on; {@code models} holds the groups before it. */
-        void put(SensitivityModel model, int group, List<SensitivityModel> models) {
-            if (map == null && group >= SCAN_LIMIT) {
-                map = new IdentityHashMap<>();
-                for (int g = 0; g < models.size(); g++) {
-                    map.put(models.get(g), g); // oldest first: each model ends at its latest group
-                }
-            }
-            if (map != null) {
-                map.put(model, group);
-            }
-        }
     }
 
     /**

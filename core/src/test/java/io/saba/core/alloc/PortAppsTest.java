@@ -121,9 +121,9 @@ class PortAppsTest {
     @Test
     void aSnapshotIsFilledInIdOrderOnly() {
         SensitivityModel m = Workloads.hibench().get("lr");
-        PortApps.Builder b = new PortApps.Builder(1).add("app-1", "lr", 1, m, 1).add("app-2", "lr", 1, m, 3);
-        assertThrows(IllegalArgumentException.class, () -> b.add("app-2", "lr", 1, m, 1), "twice");
-        assertThrows(IllegalArgumentException.class, () -> b.add("app-0", "lr", 1, m, 1), "out of order");
+        PortApps.Builder b = new PortApps.Builder(1).add("app-1", "lr", 1, m, 0, 1).add("app-2", "lr", 1, m, 0, 3);
+        assertThrows(IllegalArgumentException.class, () -> b.add("app-2", "lr", 1, m, 0, 1), "twice");
+        assertThrows(IllegalArgumentException.class, () -> b.add("app-0", "lr", 1, m, 0, 1), "out of order");
         PortApps apps = b.build();
         assertEquals(List.of(new AppAtPort("app-1", "lr", 1, m, 1), new AppAtPort("app-2", "lr", 1, m, 3)),
                 apps.asList());
