@@ -4,7 +4,7 @@ import io.saba.controller.Metrics;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.state.PortListener;
-import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortAllocation;
@@ -39,11 +39,11 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /** What a round reads under the controller's lock. */
     public interface SnapshotSource {
-        Snapshot snapshot(Set<PortId> ports);
+        Snapshot snapshot(List<PortId> ports);
     }
 
-    /** The plan and the applications at each requested port (empty list: nobody crosses it any more). */
-    public record Snapshot(LevelPlan plan, Map<PortId, List<AppAtPort>> appsAt) {
+    /** The plan and the applications at each requested port (empty: nobody crosses it any more). */
+    public record Snapshot(LevelPlan plan, Map<PortId, PortApps> appsAt) {
     }
 
     /**
@@ -52,13 +52,25 @@ public final class Recomputer implements PortListener, AutoCloseable {
      * rather than the second waiting for the first round's push.
      */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    /** Ports snapshotted per lock acquisition. */
-    private static final int SNAPSHOT_CHUNK = 8;
+    /**
+     * Ports snapshotted per lock acquisition: a port's snapshot is an array copy of its applications (about a
+     * microsecond for a hundred), so the lock is held for tens of microseconds per chunk, while a round of thousands
+     * of dirty ports takes it a few dozen times rather than once per handful of ports, each time behind whatever
+     * batch of events holds it.
+     */
+    private static final int SNAPSHOT_CHUNK = 64;
     private final Allocator allocator;
     private final FabricBackend backend;
     private final Metrics metrics;
     private final java.util.function.ToIntFunction<PortId> queuesOf;
-    private final Set<PortId> dirty = ConcurrentHashMap.newKeySet();
+    /**
+     * Ports to recompute, swapped for an empty set by each round. A plain set under its own lock: every connection
+     * event adds a few ports here (under the controller's lock, so adders hardly ever contend), and a concurrent
+     * set's per-element atomics cost more than the event's own bookkeeping.
+     */
+    private final Object dirtyLock = new Object();
+    private Set<PortId> dirty = new HashSet<>();
+    private volatile boolean anyDirty;
     private final Set<PortId> unknown = ConcurrentHashMap.newKeySet();
     private final AtomicLong oldestDirtyNanos = new AtomicLong();
     private final Semaphore wake = new Semaphore(0);
@@ -115,7 +127,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
         if (ports.isEmpty()) {
             return;
         }
-        dirty.addAll(ports);
+        synchronized (dirtyLock) {
+            dirty.addAll(ports);
+            anyDirty = true;
+        }
         oldestDirtyNanos.compareAndSet(0, System.nanoTime());
         if (wake.availablePermits() == 0) {
             wake.release();
@@ -178,7 +193,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /** True when no port is waiting to be recomputed. */
     public boolean idle() {
-        return !busy && dirty.isEmpty();
+        return !busy && !anyDirty;
     }
 
     /**
@@ -206,7 +221,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
             try {
                 wake.tryAcquire(1, TimeUnit.SECONDS);
                 wake.drainPermits();
-                if (!dirty.isEmpty()) {
+                if (anyDirty) {
                     long oldest = oldestDirtyNanos.get();
                     long wait = Math.max(lastRoundStart + minRoundNanos, oldest == 0 ? 0 : oldest + LINGER_NANOS)
                             - System.nanoTime();
@@ -234,12 +249,17 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     private void round() {
         long since = oldestDirtyNanos.getAndSet(0);
-        Set<PortId> batch = new HashSet<>();
+        Set<PortId> taken;
+        synchronized (dirtyLock) {
+            taken = dirty;
+            dirty = new HashSet<>();
+            anyDirty = false;
+        }
+        List<PortId> ports = new ArrayList<>(taken.size());
         java.util.function.Predicate<PortId> owned = owns;
-        for (PortId p : dirty) {
-            dirty.remove(p);
+        for (PortId p : taken) {
             if (owned.test(p)) {
-                batch.add(p);
+                ports.add(p);
             }
         }
         long t0 = System.nanoTime();
@@ -249,10 +269,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
         // snapshot a few ports at a time: the controller's lock is held per chunk, not for the whole round, so
         // requests keep flowing while a big round runs. Ports are independent, and each chunk carries the plan
         // its levels came from; a later plan change marks the ports dirty again, so the latest state still wins.
-        List<PortId> ports = new ArrayList<>(batch);
         for (int from = 0; from < ports.size(); from += SNAPSHOT_CHUNK) {
-            Snapshot snap = source.snapshot(new HashSet<>(ports.subList(from,
-                    Math.min(ports.size(), from + SNAPSHOT_CHUNK))));
+            Snapshot snap = source.snapshot(ports.subList(from, Math.min(ports.size(), from + SNAPSHOT_CHUNK)));
             allocate(snap, changed, refreshed, released);
         }
         push(changed, refreshed, released);
@@ -267,7 +285,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     private void allocate(Snapshot snap, List<PortAllocation> changed, List<PortAllocation> refreshed,
                           Set<PortId> released) {
-        for (Map.Entry<PortId, List<AppAtPort>> e : snap.appsAt().entrySet()) {
+        for (Map.Entry<PortId, PortApps> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
             boolean wasUnknown = unknown.remove(port);
             if (e.getValue().isEmpty()) {

@@ -16,8 +16,8 @@ import io.saba.controller.state.Mutation;
 import io.saba.controller.state.PortListener;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
-import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
+import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.estimate.DriftCheck;
@@ -300,8 +300,8 @@ public final class Replica {
         String first = "";
         Set<String> unknown = new LinkedHashSet<>();
         long now = System.nanoTime();
+        count(metrics.connectionEvents, events.size());
         for (Mutation m : events) {
-            count(metrics.connectionEvents, 1);
             try {
                 state.check(m, tenant);
             } catch (ControllerException e) {
@@ -399,9 +399,9 @@ public final class Replica {
     // ---- reads ----
 
     /** What one round of the allocation loop reads: the plan and the applications at each port asked for. */
-    public Recomputer.Snapshot portSnapshot(Set<PortId> ports) {
+    public Recomputer.Snapshot portSnapshot(List<PortId> ports) {
         synchronized (lock) {
-            Map<PortId, List<AppAtPort>> at = new HashMap<>();
+            Map<PortId, PortApps> at = new HashMap<>(2 * ports.size());
             for (PortId p : ports) {
                 at.put(p, state.appsAt(p));
             }
