@@ -3,6 +3,7 @@ package io.saba.controller;
 import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.alloc.Recomputer;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.FabricStatus;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.Replica;
 import io.saba.controller.log.StateLog;
@@ -13,10 +14,12 @@ import io.saba.controller.state.Mutation;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortId;
+import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -235,9 +238,13 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         java.util.Set<String> registered = new java.util.HashSet<>();
         apps.forEach(a -> registered.add(a.appId()));
         signals.retain(registered::contains);
-        return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
-                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce, group.get(),
-                new TreeMap<>(signals.snapshot()));
+        FabricStatus fabric = new FabricStatus(backend.name(), recomputer.lastPush(), recomputer.retrying(),
+                backend.drift(), backend.driftCheck());
+        ModelCatalog catalog = replica.catalog();
+        Map<String, SensitivityModel> models = new TreeMap<>();
+        apps.forEach(a -> models.computeIfAbsent(a.workload(), catalog::modelOf));
+        return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,
+                replica.connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models);
     }
 
     public AppView app(String appId) {
