@@ -155,13 +155,16 @@ final class DashboardPage {
         if (check == null) {
             h.append("this backend does not read its ports back, so drift is not looked for");
         } else {
-            h.append(check.every().isZero() ? "checked on demand" : "checked every "
-                    + Human.duration(check.every())).append(check.repairs() ? ", repaired where found" : "")
+            h.append(check.every().isZero() ? "the backend can read its ports back, but no periodic check is"
+                    + " configured" : "checked every " + Human.duration(check.every()))
+                    .append(check.repairs() ? ", repaired where found" : "")
                     .append(check.last() == null ? "; not checked yet"
                             : "; last check " + esc(Human.when(check.last(), now)) + " read "
                             + Human.count(check.ports(), "port", "ports"));
-            h.append(f.drift().isEmpty() ? ": <span class=\"ok\">none drifted</span>"
-                    : ": <span class=\"bad\">" + Human.count(f.drift().size()) + " drifted</span>");
+            if (check.last() != null || !f.drift().isEmpty()) {
+                h.append(f.drift().isEmpty() ? ": <span class=\"ok\">none drifted</span>"
+                        : ": <span class=\"bad\">" + Human.count(f.drift().size()) + " drifted</span>");
+            }
         }
         h.append("</p>");
         if (!f.drift().isEmpty()) {

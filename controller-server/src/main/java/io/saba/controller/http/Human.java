@@ -38,14 +38,14 @@ final class Human {
         return count(n) + " " + (n == 1 ? singular : plural);
     }
 
-    /** A duration: "850 ms", "12.3 s", "4 min 5 s", "2 h 3 min". */
+    /** A duration: "850 ms", "12.3 s", "30 s", "4 min 5 s", "2 h 3 min". */
     static String duration(Duration d) {
         long ms = Math.max(0, d.toMillis());
         if (ms < 1000) {
             return ms + " ms";
         }
         if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+            return ms % 1000 == 0 ? ms / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
         }
         long s = ms / 1000;
         if (s < 3600) {

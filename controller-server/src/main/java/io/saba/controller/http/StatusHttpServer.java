@@ -92,7 +92,6 @@ public final class StatusHttpServer implements AutoCloseable {
     }
 
     private interface Body {
-        /** @throws IllegalArgumentException naming what in the request is malformed (answered 400) */
         String get(HttpExchange x, String tenant) throws IOException;
     }
 
@@ -107,17 +106,19 @@ public final class StatusHttpServer implements AutoCloseable {
             Optional<String> tenant = authenticate(x);
             if (tenant.isEmpty()) {
                 controller.metrics().requestsRejected.increment();
+                byte[] why = ("a tenant's bearer token is required: send 'Authorization: Bearer TOKEN'\n")
+                        .getBytes(StandardCharsets.UTF_8);
                 x.getResponseHeaders().add("WWW-Authenticate", "Bearer realm=\"saba\"");
-                plain(x, 401, "a tenant's bearer token is required: send 'Authorization: Bearer TOKEN'\n");
+                x.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+                x.sendResponseHeaders(401, method.equals("HEAD") ? -1 : why.length);
+                if (!method.equals("HEAD")) {
+                    try (OutputStream o = x.getResponseBody()) {
+                        o.write(why);
+                    }
+                }
                 return;
             }
-            byte[] bytes;
-            try {
-                bytes = body.get(x, tenant.get()).getBytes(StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException malformed) {
-                plain(x, 400, malformed.getMessage() + "\n");
-                return;
-            }
+            byte[] bytes = body.get(x, tenant.get()).getBytes(StandardCharsets.UTF_8);
             x.getResponseHeaders().add("Content-Type", type);
             x.getResponseHeaders().add("Cache-Control", "no-store");
             x.sendResponseHeaders(200, method.equals("HEAD") ? -1 : bytes.length);
@@ -125,19 +126,6 @@ public final class StatusHttpServer implements AutoCloseable {
                 try (OutputStream o = x.getResponseBody()) {
                     o.write(bytes);
                 }
-            }
-        }
-    }
-
-    /** A refusal in one line of plain text. */
-    private static void plain(HttpExchange x, int status, String why) throws IOException {
-        byte[] bytes = why.getBytes(StandardCharsets.UTF_8);
-        boolean head = x.getRequestMethod().equals("HEAD");
-        x.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
-        x.sendResponseHeaders(status, head ? -1 : bytes.length);
-        if (!head) {
-            try (OutputStream o = x.getResponseBody()) {
-                o.write(bytes);
             }
         }
     }

@@ -434,13 +434,10 @@ public final class InfinibandBackend implements FabricBackend {
         return Map.copyOf(drift);
     }
 
-    /** The periodic check ({@code verify-seconds}); null when it is off and nothing called {@link #verify}. */
+    /** The periodic check ({@code verify-seconds}; 0: none) and the last {@link #verify}, for the status pages. */
     @Override
     public synchronized DriftCheck driftCheck() {
-        if (verifySeconds <= 0 && lastVerified == null) {
-            return null;
-        }
-        return new DriftCheck(Duration.ofSeconds(verifySeconds), lastVerified, portsVerified, repair);
+        return new DriftCheck(Duration.ofSeconds(Math.max(0, verifySeconds)), lastVerified, portsVerified, repair);
     }
 
     /** Every port with a saved original that this backend does not manage now, and how it differs from it. */
