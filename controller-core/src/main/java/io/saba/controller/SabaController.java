@@ -67,6 +67,8 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         metrics.gauge("saba_connections", replica::connectionCount);
         metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
         metrics.gauge("saba_ports_configured", () -> recomputer.current().size());
+        metrics.gauge("saba_ports_retrying", () -> recomputer.retrying().size());
+        metrics.gauge("saba_ports_drifted", () -> backend.drift().size());
     }
 
     /** Starts alone: restores what the log kept, gives every restored application a fresh lease, reaps leases. */
