@@ -220,7 +220,8 @@ final class DashboardPage {
         counted(page, v.apps().size(), "application", "applications");
         pager(page, "apps-page");
         h.append("<table class=\"apps\"><tr><th>app</th><th>workload</th><th>framework</th><th>user</th>")
-                .append("<th>tenant</th><th>level</th><th>predicted slowdown</th><th>connections</th>")
+                .append("<th>tenant</th><th>level</th><th title=\"its workload's curve at its smallest share: the highest")
+                .append(" over its ports\">predicted slowdown</th><th>connections</th>")
                 .append("<th>lease left</th><th>work signals</th><th>weight on its ports (smallest first)</th></tr>");
         for (AppView a : page.items()) {
             List<PortShare> mine = shares.getOrDefault(a.appId(), List.of());
