@@ -5,6 +5,8 @@ import io.saba.harness.campaign.TestbedCampaign;
 import io.saba.harness.campaign.TestbedCampaignConfig;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.campaign.ScaleStudy;
+import io.saba.harness.sim.engine.Mechanisms;
+import io.saba.harness.sim.sharing.QueueingDelay;
 import io.saba.harness.campaign.SensitivityStudies;
 import io.saba.harness.campaign.spark.SparkSetupRunner;
 import java.nio.file.Path;
@@ -48,6 +50,11 @@ public final class CampaignCommand implements Callable<Integer> {
             + "computing on one pool of N cores, as the namespace testbed's hosts share their machine's (its nproc); "
             + "0 = each instance on cores of its own (default 0)")
     Double sharedCores;
+
+    @Option(names = "--queueing-delay", paramLabel = "FABRIC", description = "testbed-validation, fig10/11: charge "
+            + "each synchronous round the wait behind other applications' data in its queue: testbed (TCP in a "
+            + "10 ms FIFO, measured) or infiniband (4.5 µs per bulk flow at 56 Gb/s, the RPerf paper); default none")
+    String queueingDelay;
 
     @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
     Integer setups;
@@ -93,7 +100,7 @@ public final class CampaignCommand implements Callable<Integer> {
         if (testbed.testbed) {
             List<String> simOnly = new ArrayList<>();
             for (String o : List.of("--figure", "--degree", "--queues", "--hol-blocking", "--oversubscription",
-                    "--threads", "--master", "--conf", "--measured", "--shared-cores")) {
+                    "--threads", "--master", "--conf", "--measured", "--shared-cores", "--queueing-delay")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     simOnly.add(o);
                 }
@@ -106,12 +113,16 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         String f = figure.toLowerCase(Locale.ROOT);
         if (f.equals("testbed-validation")) {
-            return testbed.validate(spec, measured, sharedCores != null ? sharedCores : 0,
-                    out != null ? out : Path.of("campaign-testbed-validation"));
+            return testbed.validate(spec, measured, new Mechanisms(false, sharedCores != null ? sharedCores : 0,
+                    queueing()), out != null ? out : Path.of("campaign-testbed-validation"));
         }
         if (measured != null || sharedCores != null) {
             throw new IllegalArgumentException((measured != null ? "--measured" : "--shared-cores")
                     + " applies to --figure testbed-validation only");
+        }
+        if (queueingDelay != null && !List.of("fig10", "fig11a", "fig11b").contains(f)) {
+            throw new IllegalArgumentException("--queueing-delay applies to --figure testbed-validation, fig10, "
+                    + "fig11a and fig11b, not " + figure);
         }
         List<String> testbedOnly = new ArrayList<>(testbed.testbedOnlyGiven());
         if (f.equals("fig8")) {
@@ -169,14 +180,19 @@ public final class CampaignCommand implements Callable<Integer> {
                 return bench.execute();
             }
             case "fig10", "fig11a", "fig11b" -> {
-                OutputFolder.prepare(dir, f + " seed=" + seed + " oversubscription=" + oversubscription);
+                Mechanisms mechanisms = Mechanisms.NONE.withQueueing(queueing());
+                OutputFolder.prepare(dir, f + " seed=" + seed + " oversubscription=" + oversubscription
+                        + (queueingDelay != null ? " queueing-delay=" + queueingDelay : ""));
                 long t0 = System.nanoTime();
-                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed);
+                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed).with(mechanisms);
                 System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
                         (System.nanoTime() - t0) / 1e9);
                 var schemes = study.run(f, t, System.err);
-                String report = ScaleStudy.report(f, schemes) + String.format(Locale.ROOT,
-                        "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
+                String report = ScaleStudy.report(f, schemes) + "\nthe fabric in the baseline run (share of "
+                        + "the run's time; shared: crossed by 2 or more applications; shared+saturated: also "
+                        + "saturated ≥ 10 % of the time)\n" + study.baselineLoad().report() + String.format(Locale.ROOT,
+                        "%nsimulated with %s; ran in %.1f s on %d threads; output in %s%n", mechanisms.describe(),
+                        (System.nanoTime() - t0) / 1e9, t, dir);
                 ScaleStudy.writeFigures(dir, f, schemes);
                 OutputFolder.write(dir.resolve("summary.txt"), report);
                 spec.commandLine().getOut().print(report);
@@ -185,5 +201,9 @@ public final class CampaignCommand implements Callable<Integer> {
             }
             default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
         }
+    }
+
+    private QueueingDelay queueing() {
+        return queueingDelay == null ? null : QueueingDelay.named(queueingDelay);
     }
 }

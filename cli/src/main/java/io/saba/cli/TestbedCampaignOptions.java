@@ -4,6 +4,7 @@ import io.saba.cli.testbed.RateConverter;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
 import io.saba.core.table.WorkloadNames;
+import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.realspark.CampaignFingerprint;
 import io.saba.harness.realspark.JobsCsv;
@@ -101,7 +102,7 @@ final class TestbedCampaignOptions {
      * {@code --figure testbed-validation}: the simulator on a finished campaign's setups, beside its measurements.
      * Only {@code --table} of this mixin applies: the campaign's settings come from its fingerprint.
      */
-    int validate(CommandSpec spec, Path measured, double sharedCores, Path out) {
+    int validate(CommandSpec spec, Path measured, Mechanisms mechanisms, Path out) {
         if (measured == null) {
             throw new IllegalArgumentException("--figure testbed-validation needs --measured DIR (a saba campaign "
                     + "--testbed folder)");
@@ -126,7 +127,7 @@ final class TestbedCampaignOptions {
         }
         SensitivityTable parsed = SensitivityTableCodec.parse(json, t.toString());
         TestbedValidation.Result r = TestbedValidation.run(campaign, parsed,
-                new JobsCsv(measured.resolve("jobs.csv")).read(), sharedCores);
+                new JobsCsv(measured.resolve("jobs.csv")).read(), mechanisms);
         // named by what the campaign ran, not by where its folder is, so a moved checkout can write it again
         OutputFolder.prepare(out, "testbed-validation of " + fingerprintText(measured));
         TestbedValidation.write(out, r);

@@ -117,8 +117,10 @@ class CampaignCommandTest {
         Path moved = dir.resolve("moved");
         Files.move(measured, moved);
         assertEquals(0, run("campaign", "--figure", "testbed-validation", "--measured", moved.toString(),
-                "--table", table.toString(), "--out", out.toString(), "--shared-cores", "2"), err.toString());
-        assertTrue(Files.readString(out.resolve("summary.txt")).contains("one pool of 2.0 cores"));
+                "--table", table.toString(), "--out", out.toString(), "--shared-cores", "2", "--queueing-delay",
+                "testbed"), err.toString());
+        assertTrue(Files.readString(out.resolve("summary.txt")).contains("one pool of 2 cores, testbed queueing "
+                + "delay"), Files.readString(out.resolve("summary.txt")));
     }
 
     @Test
@@ -134,6 +136,15 @@ class CampaignCommandTest {
         assertEquals(2, run("campaign", "--figure", "fig9", "--shared-cores", "2"));
         assertTrue(err.toString().contains("--shared-cores applies to --figure testbed-validation only"),
                 err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--figure", "fig9", "--queueing-delay", "testbed"));
+        assertTrue(err.toString().contains("--queueing-delay applies to --figure testbed-validation, fig10, fig11a "
+                + "and fig11b, not fig9"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--figure", "fig10", "--queueing-delay", "fifo"));
+        assertTrue(err.toString().contains("queueing delay 'fifo' is not one of: testbed, infiniband"),
+                err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
     }
 
     @Test

@@ -45,9 +45,16 @@ final class PacketCapture implements AutoCloseable {
         return false;
     }
 
-    /** Starts capturing TCP headers on lo for ports {@code from..to}; returns once tcpdump listens. */
+    /**
+     * Starts capturing TCP headers on lo for ports {@code from..to}; returns once tcpdump listens.
+     *
+     * <p>{@code --immediate-mode}: without it libpcap hands packets over from its kernel ring a block at a time,
+     * when a block fills or its timeout passes, so a short burst just before {@link #close} (a quick job on an idle
+     * machine) is still in the ring when tcpdump exits and never reaches the file; {@code -U} flushes only what
+     * tcpdump has received.
+     */
     static PacketCapture start(Path file, int from, int to) throws IOException {
-        Process p = new ProcessBuilder("tcpdump", "-i", "lo", "-n", "-U", "-s", "128", "-w", file.toString(),
+        Process p = new ProcessBuilder("tcpdump", "-i", "lo", "-n", "--immediate-mode", "-U", "-s", "128", "-w", file.toString(),
                 "tcp portrange " + from + "-" + to).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
         String line;

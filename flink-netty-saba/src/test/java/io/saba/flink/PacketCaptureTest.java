@@ -117,10 +117,6 @@ class PacketCaptureTest {
      * controller holds for it at the end.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("on an idle machine the capture still holds no data segment of job A ({}), "
-            + "although job A ran on both TaskManagers (asserted): the TaskManager-registration race (fixed in "
-            + "Clusters) was one cause, not the only one; it passed 3 times on a loaded machine and failed in a "
-            + ".ci/run on an idle one (stop note of 2026-11-24, second session)")
     void theFirstJobsDataCarriesItsFinalDscpAfterTwoMoreWorkloadsRegister(@TempDir Path dir) throws Exception {
         String why = PacketCapture.unavailable();
         Assumptions.assumeTrue(why == null, "skipped: " + why);

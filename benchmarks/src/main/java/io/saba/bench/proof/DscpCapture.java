@@ -27,10 +27,13 @@ final class DscpCapture {
         this.tcpdump = tcpdump;
     }
 
-    /** Starts capturing TCP toward the receiver on the switch's port to it. */
+    /**
+     * Starts capturing TCP toward the receiver on the switch's port to it. {@code --immediate-mode}: libpcap's ring
+     * otherwise hands packets over a block at a time, and a burst just before the capture stops is lost.
+     */
     static DscpCapture start(TestbedSpec spec, int port, String receiverAddress, Path file) throws IOException {
         Process p = new ProcessBuilder(Testbed.inNode(spec, TestbedSpec.SWITCH, List.of("tcpdump", "-i",
-                spec.switchPortDevice(port), "-n", "-s", "96", "-U", "-w", file.toString(),
+                spec.switchPortDevice(port), "-n", "-s", "96", "--immediate-mode", "-U", "-w", file.toString(),
                 "tcp and dst host " + receiverAddress)))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(file.resolveSibling(file.getFileName() + ".err").toFile())

@@ -5,6 +5,7 @@ import io.saba.core.solve.PortSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.engine.SimResult;
+import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.sim.engine.Simulation;
 import io.saba.harness.sim.network.TopologyNetwork;
 import io.saba.harness.sim.network.Networks;
@@ -55,6 +56,8 @@ public final class ScaleStudy {
     private final List<JobSpec> jobs;
     private final SensitivityTable table;
     private final PortSolver solver = new CanonicalCachingSolver(new MinSlowdownSolver());
+    private Mechanisms mechanisms = Mechanisms.NONE;
+    private FabricLoad baselineLoad;
 
     /**
      * @param network    the cluster (the paper's spine-leaf, or a smaller one for tests)
@@ -143,6 +146,20 @@ public final class ScaleStudy {
         };
     }
 
+    /** Models these mechanisms in the baseline and every scheme (e.g. the queueing delay of shared queues). */
+    public ScaleStudy with(Mechanisms m) {
+        this.mechanisms = m;
+        return this;
+    }
+
+    /** How loaded the fabric was in the last {@link #run}'s baseline (per-flow max-min) run. */
+    public FabricLoad baselineLoad() {
+        if (baselineLoad == null) {
+            throw new IllegalStateException("no run yet");
+        }
+        return baselineLoad;
+    }
+
     /** Runs the baseline and every scheme of a figure, in parallel on {@code threads}. */
     public List<Scheme> run(String figure, int threads, PrintStream progress) {
         Map<String, PolicyFactory> schemes = schemes(figure);
@@ -151,14 +168,18 @@ public final class ScaleStudy {
         try {
             Future<double[]> base = pool.submit(() -> {
                 long t0 = System.nanoTime();
-                SimResult r = new Simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
+                Simulation sim = mechanisms.simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).tracePortLoads();
+                SimResult r = sim.run();
+                double last = r.completionSeconds().values().stream().mapToDouble(Double::doubleValue).max()
+                        .orElse(0);
+                baselineLoad = FabricLoad.of(network, sim.portLoads(), last);
                 bar.step();
                 return times(r, (System.nanoTime() - t0) / 1e9);
             });
             Map<String, Future<double[]>> fs = new LinkedHashMap<>();
             schemes.forEach((name, pf) -> fs.put(name, pool.submit(() -> {
                 long t0 = System.nanoTime();
-                SimResult r = new Simulation(network, jobs, pf).run();
+                SimResult r = mechanisms.simulation(network, jobs, pf).run();
                 bar.step();
                 return times(r, (System.nanoTime() - t0) / 1e9);
             })));

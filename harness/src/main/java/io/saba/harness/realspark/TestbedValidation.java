@@ -12,6 +12,7 @@ import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.campaign.PairedRun;
 import io.saba.harness.campaign.Plots;
 import io.saba.harness.campaign.Speedups;
+import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.network.TopologyNetwork;
 import io.saba.harness.sim.policy.CanonicalCachingSolver;
@@ -59,9 +60,9 @@ public final class TestbedValidation {
     /**
      * The comparison, per job.
      *
-     * @param sharedCores the one pool of cores all simulated hosts computed on, or 0 for a host of its own each
+     * @param mechanisms what the simulator modelled beyond fluid sharing (the testbed's shared cores, queueing)
      */
-    public record Result(CampaignFingerprint campaign, double sharedCores, List<Row> rows, int incompleteSetups) {
+    public record Result(CampaignFingerprint campaign, Mechanisms mechanisms, List<Row> rows, int incompleteSetups) {
         /** Per workload: measured and simulated geometric-mean speedups. */
         public Map<String, double[]> perWorkload() {
             Map<String, List<Row>> by = rows.stream().collect(Collectors.groupingBy(Row::workload, TreeMap::new,
@@ -91,16 +92,11 @@ public final class TestbedValidation {
      * @param campaign    the measured campaign's settings (its fingerprint)
      * @param table       the table it allocated with (its traffic records calibrate the workloads)
      * @param measured    jobs.csv's rows by setup
-     * @param sharedCores with more than 0, every host computes on one pool of that many cores, as the namespace
-     *                    testbed's hosts share their machine's ({@link io.saba.harness.sim.engine.Simulation#sharedCores});
-     *                    0 gives each instance a host of its own
+     * @param mechanisms  what to model beyond fluid sharing: the pool of cores the namespace testbed's hosts share
+     *                    ({@link Mechanisms#sharedCores}), the queueing delay of its shared FIFOs
      */
     public static Result run(CampaignFingerprint campaign, SensitivityTable table, Map<Integer, List<JobRow>> measured,
-                             double sharedCores) {
-        if (sharedCores < 0) {
-            throw new IllegalArgumentException("shared cores must be 0 (a host of its own each) or more, not "
-                    + sharedCores);
-        }
+                             Mechanisms mechanisms) {
         double gbps = campaign.linkRateBps() / 1e9;
         TopologyNetwork network = new TopologyNetwork(Topologies.singleSwitch(campaign.hosts(), gbps, PORT_QUEUES + 1),
                 gbps);
@@ -126,8 +122,8 @@ public final class TestbedValidation {
                 jobs.add(new JobSpec(r.job().id(), w, r.job().factor(),
                         r.job().hosts().stream().map(h -> "h" + h).toList()));
             }
-            List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba, false,
-                    sharedCores);
+            List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba,
+                    mechanisms);
             for (int i = 0; i < setup.size(); i++) {
                 JobRow r = setup.get(i);
                 rows.add(new Row(e.getKey(), r.job().id(), r.job().workload(), r.job().factor(), r.job().instances(),
@@ -135,7 +131,7 @@ public final class TestbedValidation {
                         sim.get(i).baselineSeconds()));
             }
         }
-        return new Result(campaign, sharedCores, rows, incomplete);
+        return new Result(campaign, mechanisms, rows, incomplete);
     }
 
     private static Map<String, WorkloadSpec> calibrate(SensitivityTable table, double lineRate) {
@@ -158,9 +154,7 @@ public final class TestbedValidation {
         sb.append(String.format(Locale.ROOT, "Testbed validation: the simulator on the measured campaign's setups "
                 + "(%d hosts, %s, allocation %s, C_Saba %s; %s)%n%n", r.campaign().hosts(),
                 rate(r.campaign().linkRateBps()), r.campaign().allocation().name().toLowerCase(Locale.ROOT),
-                r.campaign().cSaba(), r.sharedCores() > 0
-                        ? String.format(Locale.ROOT, "all hosts computing on one pool of %s cores", r.sharedCores())
-                        : "each host computing on cores of its own"));
+                r.campaign().cSaba(), r.mechanisms().describe()));
         sb.append(String.format(Locale.ROOT, "%-14s %5s %9s %9s %8s  %s%n", "workload", "jobs", "measured",
                 "simulated", "error", "within ±15 %"));
         int within = 0;

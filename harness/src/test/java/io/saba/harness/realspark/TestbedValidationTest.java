@@ -10,6 +10,7 @@ import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ProfilingContext;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.TableEntry;
+import io.saba.harness.sim.engine.Mechanisms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ class TestbedValidationTest {
     void eachMeasuredJobGetsTheSpeedupTheSimulatorPredictsForItsSetup() throws IOException {
         CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L,
                 Allocation.CORUN, 0.9, "x");
-        TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured(), 0);
+        TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured(), Mechanisms.NONE);
         assertEquals(1, r.incompleteSetups(), "setup 2 has a failed run");
         assertEquals(3, r.rows().size());
         TestbedValidation.Row alone = r.rows().get(2);
@@ -75,13 +76,14 @@ class TestbedValidationTest {
     void jobsThatOnlySendLoseNothingToASharedPoolOfCoresAndTheReportSaysWhichMachineWasSimulated()
             throws IOException {
         CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L, Allocation.CORUN, 0.9, "x");
-        TestbedValidation.Result own = TestbedValidation.run(campaign, table(), measured(), 0);
-        TestbedValidation.Result pooled = TestbedValidation.run(campaign, table(), measured(), 1);
+        TestbedValidation.Result own = TestbedValidation.run(campaign, table(), measured(), Mechanisms.NONE);
+        TestbedValidation.Result pooled = TestbedValidation.run(campaign, table(), measured(),
+                Mechanisms.NONE.withSharedCores(1));
         assertEquals(own.rows(), pooled.rows(), "these records never compute, so no job waits for a core");
-        assertTrue(TestbedValidation.report(pooled).contains("all hosts computing on one pool of 1.0 cores"));
+        assertTrue(TestbedValidation.report(pooled).contains("all hosts computing on one pool of 1 core,"));
         assertTrue(TestbedValidation.report(own).contains("each host computing on cores of its own"));
         assertThrows(IllegalArgumentException.class,
-                () -> TestbedValidation.run(campaign, table(), measured(), -1));
+                () -> TestbedValidation.run(campaign, table(), measured(), Mechanisms.NONE.withSharedCores(-1)));
     }
 
     @Test
@@ -92,7 +94,7 @@ class TestbedValidationTest {
                 Allocation.EQ2, 0.9, "x");
         Map<Integer, List<JobRow>> rows = measured();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> TestbedValidation.run(campaign, noTraffic, rows, 0));
+                () -> TestbedValidation.run(campaign, noTraffic, rows, Mechanisms.NONE));
         assertTrue(e.getMessage().contains("no traffic record for long"), e.getMessage());
     }
 

@@ -6,6 +6,7 @@ import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.sharing.PortFixedPointSharing;
 import io.saba.harness.sim.sharing.PortLoad;
 import io.saba.harness.sim.sharing.PortSchedule;
+import io.saba.harness.sim.sharing.QueueingDelay;
 import io.saba.harness.sim.sharing.ProgressiveFilling;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.harness.sim.workload.StageSpec;
@@ -44,6 +45,8 @@ public final class Simulation {
     private PortId traced;
     private final List<double[]> trace = new ArrayList<>();
     private CpuPool cpu;
+    private QueueingDelay queueing;
+    private PortLoads loads;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -97,6 +100,29 @@ public final class Simulation {
      */
     public Simulation sharedCores(double cores) {
         this.cpu = new CpuPool(cores);
+        return this;
+    }
+
+    /** Records what every port carries over the run, for {@link #portLoads} after {@link #run}. */
+    public Simulation tracePortLoads() {
+        this.loads = new PortLoads();
+        return this;
+    }
+
+    public PortLoads portLoads() {
+        if (loads == null) {
+            throw new IllegalStateException("port loads not traced: call tracePortLoads before run");
+        }
+        return loads;
+    }
+
+    /**
+     * Charges every synchronous round (a stage run with a shuffle) the wait its messages meet behind other
+     * applications' buffered data in their queue, there and back, on the hops of its slowest pair of hosts (see
+     * {@link QueueingDelay}). The round ends that much after its last byte.
+     */
+    public Simulation queueingDelay(QueueingDelay delay) {
+        this.queueing = delay;
         return this;
     }
 
@@ -179,6 +205,9 @@ public final class Simulation {
             }
             double dt = next - now;
             recordEgress(dt);
+            if (loads != null) {
+                loads.record(active, dt, network);
+            }
             for (FlowGroup g : active) {
                 g.advance(dt);
             }
@@ -214,6 +243,14 @@ public final class Simulation {
         if (done.isEmpty()) {
             return;
         }
+        // the queues as the rounds' last messages found them: with every group still in, at the rates just used
+        Map<FlowGroup, Double> roundWait = new HashMap<>();
+        if (queueing != null) {
+            Map<PortId, Map<FlowGroup, Double>> waits = new HashMap<>();
+            for (FlowGroup g : done) {
+                roundWait.put(g, roundTrip(g, waits));
+            }
+        }
         active.removeAll(done);
         policy.onGroupsChanged(List.copyOf(active), now);
         ratesStale = true;
@@ -221,9 +258,72 @@ public final class Simulation {
             events++;
             JobState s = states.get(g.job());
             s.group = null;
-            s.shuffleDone = true;
-            maybeEndStageRun(g.job());
+            double wait = roundWait.getOrDefault(g, 0.0);
+            if (wait > 0) {
+                schedule(now + wait, () -> endShuffle(g.job()));
+            } else {
+                endShuffle(g.job());
+            }
         }
+    }
+
+    private void endShuffle(SimJob job) {
+        states.get(job).shuffleDone = true;
+        maybeEndStageRun(job);
+    }
+
+    /** The longest there-and-back queueing wait over the group's pairs of hosts. */
+    private double roundTrip(FlowGroup g, Map<PortId, Map<FlowGroup, Double>> waits) {
+        List<String> hosts = g.job().spec().hosts();
+        double worst = 0;
+        for (int a = 0; a < hosts.size(); a++) {
+            for (int b = a + 1; b < hosts.size(); b++) {
+                double t = 0;
+                for (PortId p : network.path(hosts.get(a), hosts.get(b))) {
+                    t += waits.computeIfAbsent(p, this::waitsAt).getOrDefault(g, 0.0);
+                }
+                for (PortId p : network.path(hosts.get(b), hosts.get(a))) {
+                    t += waits.computeIfAbsent(p, this::waitsAt).getOrDefault(g, 0.0);
+                }
+                worst = Math.max(worst, t);
+            }
+        }
+        return worst;
+    }
+
+    /** Each active group's wait at one port: the other groups' flows in its queue, if the port is saturated. */
+    private Map<FlowGroup, Double> waitsAt(PortId port) {
+        List<FlowGroup> here = new ArrayList<>();
+        double used = 0;
+        for (FlowGroup g : active) {
+            Integer flows = g.job().flowsPerPort().get(port);
+            if (flows != null) {
+                here.add(g);
+                used += g.rate() * flows;
+            }
+        }
+        double capacity = network.capacity(port);
+        Map<FlowGroup, Double> out = new HashMap<>();
+        if (used < PortLoads.SATURATED * capacity) {
+            return out;
+        }
+        for (List<PortSchedule.Queue> cls : policy.arrange(port, List.copyOf(here)).classes()) {
+            for (PortSchedule.Queue q : cls) {
+                double flows = 0;
+                double rate = 0;
+                for (int m : q.members()) {
+                    FlowGroup g = here.get(m);
+                    int f = g.job().flowsPerPort().get(port);
+                    flows += f;
+                    rate += g.rate() * f;
+                }
+                for (int m : q.members()) {
+                    FlowGroup g = here.get(m);
+                    out.put(g, queueing.wait(flows - g.job().flowsPerPort().get(port), capacity, rate));
+                }
+            }
+        }
+        return out;
     }
 
     private void schedule(double time, Runnable action) {

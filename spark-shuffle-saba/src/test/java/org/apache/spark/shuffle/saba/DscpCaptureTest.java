@@ -152,7 +152,9 @@ class DscpCaptureTest {
 
     private static Process startCapture(Path pcap) throws Exception {
         Path log = pcap.resolveSibling(pcap.getFileName() + ".log");
-        Process p = new ProcessBuilder("tcpdump", "-i", "lo", "-U", "-s", "96", "-w", pcap.toString(), "tcp")
+        // --immediate-mode: libpcap's ring otherwise hands packets over a block at a time, losing a last burst
+        Process p = new ProcessBuilder("tcpdump", "-i", "lo", "--immediate-mode", "-U", "-s", "96", "-w",
+                pcap.toString(), "tcp")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < end) {
