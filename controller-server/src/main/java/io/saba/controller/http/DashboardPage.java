@@ -115,13 +115,8 @@ final class DashboardPage {
                 .append(card(Human.count(v.ports().size()), "ports configured"))
                 .append(card(Human.count(v.version()), "allocation version"))
                 .append(card(esc(v.fabric().backend()), "backend"))
-                .append("</p>");
-        if (unrouted > 0) {
-            h.append("<p>").append(Human.count(unrouted))
-                    .append(" of the connections are waiting for a route the fabric does not have yet</p>");
-        }
-        h.append("<p>sensitivity table: ").append(esc(v.table())).append("</p><p>access: ").append(esc(access))
-                .append("</p></section>");
+                .append("</p><p>sensitivity table: ").append(esc(v.table())).append("</p><p>access: ")
+                .append(esc(access)).append("</p></section>");
     }
 
     private static String card(String value, String what) {
@@ -220,8 +215,8 @@ final class DashboardPage {
         counted(page, v.apps().size(), "application", "applications");
         pager(page, "apps-page");
         h.append("<table class=\"apps\"><tr><th>app</th><th>workload</th><th>framework</th><th>user</th>")
-                .append("<th>tenant</th><th>level</th><th title=\"its workload's curve at its smallest share: the highest")
-                .append(" over its ports\">predicted slowdown</th><th>connections</th>")
+                .append("<th>tenant</th><th>level</th><th title=\"its workload's curve at its smallest share:")
+                .append(" the highest over its ports\">predicted slowdown</th><th>connections</th>")
                 .append("<th>lease left</th><th>work signals</th><th>weight on its ports (smallest first)</th></tr>");
         for (AppView a : page.items()) {
             List<PortShare> mine = shares.getOrDefault(a.appId(), List.of());
@@ -311,7 +306,8 @@ final class DashboardPage {
         pager(page, "page");
         h.append("<div class=\"port-list\">");
         for (PortAllocation p : page.items()) {
-            port(p);
+            new PortBar(h, p, appById).render(v.fabric().drift().containsKey(p.port()),
+                    v.fabric().retrying().containsKey(p.port()));
         }
         h.append("</div>");
         if (page.pages() > 1) {
@@ -348,108 +344,9 @@ final class DashboardPage {
         return true;
     }
 
-    /** One port: its name and totals, the stacked bar of its queues, and the bar's legend in words. */
-    private void port(PortAllocation p) {
-        double[] weights = p.queueWeights();
-        Map<Integer, List<Integer>> levelsOfQueue = new TreeMap<>();
-        p.queueOfLevel().forEach((level, queue) -> levelsOfQueue.computeIfAbsent(queue, k -> new ArrayList<>())
-                .add(level));
-        Map<Integer, List<String>> appsOfQueue = new TreeMap<>();
-        for (String id : new TreeMap<>(p.appWeights()).keySet()) {
-            AppView a = appById.get(id);
-            Integer queue = a == null ? null : p.queueOfLevel().get(a.level());
-            if (queue != null) {
-                appsOfQueue.computeIfAbsent(queue, k -> new ArrayList<>()).add(id);
-            }
-        }
-        boolean drifted = v.fabric().drift().containsKey(p.port());
-        boolean retrying = v.fabric().retrying().containsKey(p.port());
-        h.append("<div class=\"port\" data-port=\"").append(esc(p.port())).append("\"><div class=\"port-head\">")
-                .append("<span class=\"name\">").append(esc(p.port())).append("</span> <span class=\"meta\">")
-                .append(Human.count(p.appWeights().size(), "application", "applications"))
-                .append(" · predicted slowdown, summed: ").append(Human.slowdown(p.predictedSlowdown()))
-                .append("</span>").append(drifted ? " <span class=\"badge bad\">drifted</span>" : "")
-                .append(retrying ? " <span class=\"badge bad\">retrying</span>" : "").append("</div>");
-        h.append("<div class=\"bar\">");
-        for (int queue = 0; queue < weights.length; queue++) {
-            if (weights[queue] > 0) {
-                segment(p, queue, weights[queue], levelsOfQueue.getOrDefault(queue, List.of()),
-                        appsOfQueue.getOrDefault(queue, List.of()));
-            }
-        }
-        h.append("</div><ul class=\"legend\">");
-        for (int queue = 0; queue < weights.length; queue++) {
-            if (weights[queue] > 0) {
-                legend(p, queue, weights[queue], levelsOfQueue.getOrDefault(queue, List.of()),
-                        appsOfQueue.getOrDefault(queue, List.of()));
-            }
-        }
-        h.append("</ul></div>");
-    }
-
-    /** One queue of the bar, as wide as its weight, split into its applications' weights. */
-    private void segment(PortAllocation p, int queue, double weight, List<Integer> levels, List<String> apps) {
-        h.append("<div class=\"q lv").append(levels.isEmpty() ? 0 : levels.get(0) % 16)
-                .append("\" data-queue=\"").append(queue).append("\" data-weight=\"").append(weight)
-                .append("\" style=\"width:").append(cssPercent(weight)).append("\" title=\"")
-                .append(esc(queueTitle(queue, weight, levels))).append("\">");
-        double shown = 0;
-        for (String id : apps) {
-            double w = p.appWeights().get(id);
-            shown += w;
-            h.append("<span class=\"app\" data-app=\"").append(esc(id)).append("\" style=\"width:")
-                    .append(cssPercent(w / weight)).append("\" title=\"").append(esc(id)).append(' ')
-                    .append(Human.percent(w)).append(" of the link\">").append(esc(id)).append(' ')
-                    .append(Human.percent(w)).append("</span>");
-        }
-        double rest = weight - shown;
-        if (rest > 1e-9) {
-            String label = queue == 0 ? "not Saba's " + Human.percent(rest) : "others " + Human.percent(rest);
-            h.append("<span class=\"app rest\" style=\"width:").append(cssPercent(rest / weight))
-                    .append("\" title=\"").append(esc(label)).append("\">").append(esc(label)).append("</span>");
-        }
-        h.append("</div>");
-    }
-
-    private void legend(PortAllocation p, int queue, double weight, List<Integer> levels, List<String> apps) {
-        h.append("<li data-queue=\"").append(queue).append("\">");
-        for (int level : levels) {
-            h.append(levelChip(level)).append(' ');
-        }
-        h.append(esc(queueTitle(queue, weight, levels)));
-        if (!apps.isEmpty()) {
-            h.append(": ");
-            for (int i = 0; i < apps.size(); i++) {
-                String id = apps.get(i);
-                h.append(i > 0 ? ", " : "").append(esc(id)).append(' ').append(Human.percent(p.appWeights().get(id)));
-            }
-        }
-        h.append("</li>");
-    }
-
-    private static String queueTitle(int queue, double weight, List<Integer> levels) {
-        StringBuilder t = new StringBuilder("queue ").append(queue);
-        if (levels.size() == 1) {
-            t.append(" · level ").append(levels.get(0));
-        } else if (levels.size() > 1) {
-            t.append(" · levels ");
-            for (int i = 0; i < levels.size(); i++) {
-                t.append(i > 0 ? "+" : "").append(levels.get(i));
-            }
-        }
-        if (levels.contains(0)) {
-            t.append(" (not Saba's traffic)");
-        }
-        return t.append(" · ").append(Human.percent(weight)).toString();
-    }
-
-    private static String levelChip(int level) {
+    /** A level's coloured chip, "L3": the colour its queues have in every port's bar. */
+    static String levelChip(int level) {
         return "<b class=\"chip lv" + level % 16 + "\">L" + level + "</b>";
-    }
-
-    /** A CSS width: enough digits that bars add up, none that make people read raw doubles. */
-    private static String cssPercent(double fraction) {
-        return String.format(Locale.ROOT, "%.3f%%", 100 * fraction);
     }
 
     // ---- paging ----
