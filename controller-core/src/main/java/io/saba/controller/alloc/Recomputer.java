@@ -3,6 +3,8 @@ package io.saba.controller.alloc;
 import io.saba.controller.Metrics;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.PortRetry;
+import io.saba.controller.fabric.PushOutcome;
 import io.saba.controller.state.PortListener;
 import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.Allocator;
@@ -11,7 +13,9 @@ import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -79,11 +83,13 @@ public final class Recomputer implements PortListener, AutoCloseable {
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong completedRounds = new AtomicLong();
     /**
-     * Ports whose last push or release failed, with how often in a row: they are marked dirty again after a
+     * Ports whose last push or release failed, with how often in a row and why: they are marked dirty again after a
      * backoff (1 s doubling to 60 s), so a transient fault (an SMP timeout, a tc process killed) does not leave a
      * port unprogrammed until its applications happen to change.
      */
-    private final Map<PortId, Integer> failures = new ConcurrentHashMap<>();
+    private final Map<PortId, PortRetry> failures = new ConcurrentHashMap<>();
+    /** The latest push and how it ended (null before the first), for the status pages. */
+    private volatile PushOutcome lastPush;
     private final java.util.concurrent.ScheduledExecutorService retrier =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "saba-push-retry");
@@ -184,6 +190,16 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     public long version() {
         return version.get();
+    }
+
+    /** The latest push to the backend and its result; null before the first. */
+    public PushOutcome lastPush() {
+        return lastPush;
+    }
+
+    /** Ports whose pushes fail and are being retried, each with its latest failure. */
+    public Map<PortId, PortRetry> retrying() {
+        return Map.copyOf(failures);
     }
 
     /** Rounds completed so far (tests wait on this, never on time). */
@@ -324,15 +340,15 @@ public final class Recomputer implements PortListener, AutoCloseable {
             return;
         }
         List<PortAllocation> ok = new ArrayList<>();
+        Map<PortId, String> failed = new HashMap<>();
         if (!changed.isEmpty()) {
             ApplyResult r = backend.apply(changed);
             metrics.backendPushes.increment();
             for (PortAllocation a : changed) {
-                if (r.failed().containsKey(a.port())) {
-                    metrics.backendFailures.increment();
-                    LOG.warn("backend {} could not configure {}: {}", backend.name(), a.port(),
-                            r.failed().get(a.port()));
-                    retryLater(a.port());
+                String why = r.failed().get(a.port());
+                if (why != null) {
+                    LOG.warn("backend {} could not configure {}: {}", backend.name(), a.port(), why);
+                    failed.put(a.port(), why);
                 } else {
                     failures.remove(a.port());
                     current.put(a.port(), a);
@@ -345,9 +361,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
             ApplyResult r = backend.release(released);
             metrics.backendPushes.increment();
             for (PortId p : released) {
-                if (r.failed().containsKey(p)) {
-                    metrics.backendFailures.increment();
-                    retryLater(p);
+                String why = r.failed().get(p);
+                if (why != null) {
+                    failed.put(p, why);
                 } else {
                     failures.remove(p);
                     current.remove(p);
@@ -355,7 +371,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
                 }
             }
         }
+        failed.forEach(this::retryLater);
         PortChanges change = new PortChanges(version.incrementAndGet(), ok, gone);
+        lastPush = new PushOutcome(Instant.now(), change.version(), ok.size(), gone.size(), failed);
         for (Consumer<PortChanges> w : watchers) {
             try {
                 w.accept(change);
@@ -365,8 +383,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
         }
     }
 
-    private void retryLater(PortId p) {
-        int n = failures.merge(p, 1, Integer::sum);
+    private void retryLater(PortId p, String why) {
+        metrics.backendFailures.increment();
+        int n = failures.merge(p, new PortRetry(1, why, Instant.now()),
+                (before, now) -> new PortRetry(before.attempts() + 1, why, now.lastFailed())).attempts();
         long delayMillis = Math.min(60_000, 1000L << Math.min(n - 1, 6));
         try {
             retrier.schedule(() -> dirty(List.of(p)), delayMillis, TimeUnit.MILLISECONDS);

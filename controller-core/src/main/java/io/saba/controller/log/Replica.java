@@ -20,7 +20,7 @@ import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssignment;
-import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.WorkloadEstimator;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
@@ -164,7 +164,7 @@ public final class Replica {
         for (LearnedModels.Outcome o : state.observe(units)) {
             if (o.drift() == WorkloadEstimator.Change.DRIFT_STARTED && counting) {
                 metrics.driftFlagged(o.workload());
-                DriftCheck.Deviation d = o.deviation();
+                ModelDrift.Deviation d = o.deviation();
                 LOG.warn("workload {} has drifted from its profile: its last {} units predict a slowdown of {} ± {} at "
                         + "{} % of the link, the table {} ({}{} %); flagged on /status and in saba_sensitivity_drift",
                         o.workload(), o.estimate().observations(), String.format("%.2f", d.estimated()),
@@ -461,6 +461,13 @@ public final class Replica {
     public Map<String, WorkloadEstimateView> estimates() {
         synchronized (lock) {
             return state.estimates();
+        }
+    }
+
+    /** The model the allocator uses for a workload: the table's, or what was learnt of it (see {@link #sensitivity}). */
+    public SensitivityModel modelOf(String workload) {
+        synchronized (lock) {
+            return state.modelOf(workload);
         }
     }
 
