@@ -13,6 +13,9 @@ the rest (off the CPU and not waiting for shuffle blocks: broadcast and other bl
 runnable thread was not given a core), the time the driver spent fetching large task results (outside the run
 time), the stages' own wall time against the job's, the remote shuffle bytes and the time they need at the link
 rate (RATE_MBIT, default 20: a lower bound on the network time they cost, beside the fetch wait the tasks saw).
+Last, the estimate over the stages of the job's timed part only (those submitted after its clock started,
+SABA_RESULT's started_ms): the profile times only that part, while the controller also counts the stages that
+generate the input (each run alone, so every unit at share 1: phi = fetch wait / run time).
 
 usage: estimate-summary.py TABLE OUT WORKLOAD...
 """
@@ -42,7 +45,18 @@ def estimate_of(out, workload):
 
 def main():
     table_file, out, workloads = sys.argv[1], sys.argv[2], sys.argv[3:]
-    table = json.load(open(table_file))["workloads"]
+    print(f"against {table_file}")
+    compare(json.load(open(table_file))["workloads"], out, workloads)
+    same = os.path.join(out, "profile-same-conditions.json")
+    if os.path.exists(same):
+        profiled_here = json.load(open(same))["workloads"]
+        print(f"\nagainst {same} (profiled on this testbed after the runs)")
+        compare(profiled_here, out, [w for w in workloads if w in profiled_here])
+    breakdown(out, workloads)
+    timed_estimate(out, workloads)
+
+
+def compare(table, out, workloads):
     print(f"{'workload':<14} {'phi':>6} {'units':>5}  " + "  ".join(
         f"{'prof@' + str(int(100 * b)):>8} {'est@' + str(int(100 * b)):>14} {'diff':>7}" for b in SHARES)
           + "  within 25 %")
@@ -65,7 +79,6 @@ def main():
         hits += ok
         print(f"{w:<14} {e['network_share']:6.3f} {e['units']:5d}  " + "  ".join(cells) + f"  {'yes' if ok else 'no'}")
     print(f"within 25 % at both 25 % and 50 %: {hits} of {len(workloads)} workloads")
-    breakdown(out, workloads)
 
 
 def signals_of(out, workload):
@@ -81,16 +94,35 @@ def signals_of(out, workload):
     return units
 
 
-def job_seconds(out, workload):
+def result_field(out, workload, key):
     try:
         for line in open(os.path.join(out, f"{workload}.log")):
             if line.startswith("SABA_RESULT"):
                 for field in line.split():
-                    if field.startswith("seconds="):
+                    if field.startswith(key + "="):
                         return float(field.split("=")[1])
     except OSError:
         pass
     return None
+
+
+def job_seconds(out, workload):
+    return result_field(out, workload, "seconds")
+
+
+def timed_estimate(out, workloads):
+    print("\nthe estimate over the timed part's stages only (share 1), against the profile")
+    for w in workloads:
+        started = result_field(out, w, "started_ms")
+        units = [u for u in signals_of(out, w)
+                 if started is not None and u["end_unix_millis"] - u["duration_millis"] >= started]
+        run = sum(u["run_millis"] for u in units)
+        if run <= 0:
+            print(f"{w:<14} no timed stage")
+            continue
+        phi = sum(u["network_wait_millis"] for u in units) / run
+        print(f"{w:<14} {len(units):3d} stages  phi {phi:.3f}  slowdown at 25 % {1 - phi + phi / 0.25:.2f}, "
+              f"at 50 % {1 - phi + phi / 0.5:.2f}")
 
 
 def breakdown(out, workloads):

@@ -4,7 +4,7 @@
 #
 #   scripts/estimate-testbed.sh [WORKLOADS="sort wordcount ..."] [TABLE=examples/testbed-campaign/table.json]
 #                               [RATE=20mbit] [SCALE=small] [FACTOR=1] [SENSITIVITY=online] [OUT=...]
-#                               [NAME=evid-est] [SUBNET=10.88.0]
+#                               [NAME=evid-est] [SUBNET=10.88.0] [PROFILE="sort pagerank"]
 #
 # The testbed and Spark are the profile's (examples/testbed-campaign/README.md): 3 hosts at RATE, the master and the
 # driver on h1, one worker on each of h2 and h3, one executor of 1 core on each. A standalone controller on h1
@@ -64,7 +64,7 @@ for _ in $(seq 1 90); do grep -q "saba controller: gRPC on" "$OUT/controller.log
 grep -q "saba controller: gRPC on" "$OUT/controller.log" || { echo "estimate: the controller did not start" >&2; exit 1; }
 status() { ip netns exec "saba-$NAME-h1" curl -sf --max-time 10 "http://$SUBNET.1:7071/status.json"; }
 
-printf '%-14s %-8s %s\n' workload seconds "load average before, after" > "$OUT/runs.txt"
+[[ -f "$OUT/runs.txt" ]] || printf '%-14s %-8s %s\n' workload seconds "load average before, after" > "$OUT/runs.txt"
 for w in $WORKLOADS; do
   before=$(cut -d' ' -f1-3 /proc/loadavg)
   rm -f "$OUT/$w.report"
@@ -78,4 +78,12 @@ for w in $WORKLOADS; do
   secs=$(sed -n 's/^SABA_RESULT .*seconds=\([0-9.]*\).*/\1/p' "$OUT/$w.log" | tail -1)
   printf '%-14s %-8s %s, %s\n' "$w" "${secs:--}" "$before" "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/runs.txt"
 done
+if [[ -n "${PROFILE:-}" ]]; then
+  echo "profiling $PROFILE at 25/50/100 % ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$OUT/runs.txt"
+  "$saba" profile --testbed "$NAME" --master "spark://$SUBNET.1:7077" --workload "$(tr ' ' ',' <<< "$PROFILE")" \
+    --scale "$SCALE" --factor "$FACTOR" --levels 25,50,100 --repeats 1 --timeout 900 "${spark_conf[@]}" \
+    --out "$OUT/profile-same-conditions.json" --dir "$OUT/profile" > "$OUT/profile.log" 2>&1 \
+    || echo "estimate: the profile failed, see $OUT/profile.log" >&2
+  echo "profile done ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$OUT/runs.txt"
+fi
 python3 "$here/scripts/estimate-summary.py" "$TABLE" "$OUT" $WORKLOADS | tee "$OUT/summary.txt"

@@ -188,6 +188,18 @@ class OnlineSensitivityTest {
         }
     }
 
+    @Test
+    void withoutATableAnOnlineControllerSaysWorkloadsLearnTheirOwn() throws Exception {
+        try (EmbeddedController c = EmbeddedController.builder().topology(Fixtures.singleSwitch(8))
+                .http(new InetSocketAddress("127.0.0.1", 0)).sensitivity(SensitivityMode.ONLINE).build()) {
+            c.start();
+            JsonNode status = JSON.readTree(get("http://127.0.0.1:" + c.httpAddress().getPort() + "/status.json"));
+            assertEquals("none: every workload starts from the default model and learns its own (sensitivity: "
+                    + "online)", status.get("table").asText());
+            assertTrue(status.get("workloads").isEmpty(), "nothing learnt yet");
+        }
+    }
+
     /** The number of units the workload's estimate rests on (0 before any). */
     private static int units(EmbeddedController c, String workload) {
         var v = c.controller().replica().estimates().get(workload);
