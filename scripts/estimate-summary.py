@@ -17,6 +17,10 @@ Last, the estimate over the stages of the job's timed part only (those submitted
 SABA_RESULT's started_ms): the profile times only that part, while the controller also counts the stages that
 generate the input (each run alone, so every unit at share 1: phi = fetch wait / run time).
 
+And, from the table alone, the same curve 1 - u + u/b with u the mean utilisation of the link over the profile's
+own full-link run (its traffic record, 0.1 s intervals): what one run's byte counters would predict, against the
+slowdowns the table measured at 25 % and 50 % (the record comes from the 100 % run only, so this is no fit).
+
 usage: estimate-summary.py TABLE OUT WORKLOAD...
 """
 import glob
@@ -54,6 +58,27 @@ def main():
         compare(profiled_here, out, [w for w in workloads if w in profiled_here])
     breakdown(out, workloads)
     timed_estimate(out, workloads)
+    from_utilisation(json.load(open(table_file))["workloads"])
+
+
+def from_utilisation(table):
+    print("\nfrom the link's utilisation in the profile's full-link run (the table's traffic records)")
+    hits, counted = 0, 0
+    for w, entry in sorted(table.items()):
+        record = entry.get("traffic", {}).get("utilisation")
+        if not record:
+            continue
+        u = statistics.mean(record)
+        cells, ok = [], True
+        for b in SHARES:
+            p = profiled(entry, b)
+            d = 1 - u + u / b
+            ok = ok and abs((d - p) / p) <= WITHIN
+            cells.append(f"at {int(100 * b)} %: {d:.2f} against {p:.2f} ({100 * (d - p) / p:+.0f} %)")
+        hits += ok
+        counted += 1
+        print(f"{w:<14} u {u:.3f}  " + ", ".join(cells) + f"  {'yes' if ok else 'no'}")
+    print(f"within 25 % at both: {hits} of {counted} workloads")
 
 
 def compare(table, out, workloads):
