@@ -58,11 +58,13 @@ def main():
         compare(profiled_here, out, [w for w in workloads if w in profiled_here])
     breakdown(out, workloads)
     timed_estimate(out, workloads)
-    from_utilisation(json.load(open(table_file))["workloads"])
+    from_utilisation(json.load(open(table_file))["workloads"], table_file)
+    if os.path.exists(same):
+        from_utilisation(json.load(open(same))["workloads"], same)
 
 
-def from_utilisation(table):
-    print("\nfrom the link's utilisation in the profile's full-link run (the table's traffic records)")
+def from_utilisation(table, name):
+    print(f"\nfrom the link's utilisation in the profile's full-link run (the traffic records of {name})")
     hits, counted = 0, 0
     for w, entry in sorted(table.items()):
         record = entry.get("traffic", {}).get("utilisation")
