@@ -95,7 +95,7 @@ public final class ScaleBench {
             }
         }
         long journalBytes = sizeOf(journal);
-        out.printf("heap held: %.1f MiB in all; %,.0f bytes per application, %,.0f bytes per connection (after full "
+        out.printf("heap held: %.1f MiB in all; %,.1f bytes per application, %,.1f bytes per connection (after full "
                         + "collections; the JVM's and gRPC's own before registration, %.1f MiB, taken out)%n",
                 (heapConnections - heapBase) / 1048576.0, (heapApps - heapBase) / (double) s.apps(),
                 (heapConnections - heapApps) / (double) s.connections(), heapBase / 1048576.0);
@@ -113,7 +113,8 @@ public final class ScaleBench {
                     replay.wallSeconds(), replay.cpuSeconds(), c.controller().appCount(), restored,
                     rebuilt.wallSeconds(), rebuilt.cpuSeconds(), portsAfter,
                     restored == s.connections() && portsAfter == ports ? "" : " (DIFFERS from before the restart)");
-            out.printf("heap held after the restart: %.1f MiB%n", (usedHeapAfterGc() - heapBeforeRestart) / 1048576.0);
+            out.printf("heap held after the restart: %.1f MiB (before it, with the first controller closed: %.1f MiB)%n",
+                    (usedHeapAfterGc() - heapBase) / 1048576.0, (heapBeforeRestart - heapBase) / 1048576.0);
         }
         out.printf("load average after: %s%n", ControllerBench.loadAverage());
     }
