@@ -81,7 +81,6 @@ public final class Plots {
         if (!steps.isEmpty()) {
             c.addSeries("ours", steps.stream().map(p -> p[0]).toList(), steps.stream().map(p -> p[1]).toList())
                     .setMarker(SeriesMarkers.NONE);
-            roundTicks(c, sorted.get(0), sorted.size());
         }
         for (Reference r : references) {
             XYSeries s = c.addSeries(r.label(), r.xs(), r.ys());
@@ -90,6 +89,9 @@ public final class Plots {
             } else {
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             }
+        }
+        if (!steps.isEmpty()) {
+            roundTicks(c, sorted.get(0), sorted.size()); // last, so the visible series keep their colours
         }
         return c;
     }
