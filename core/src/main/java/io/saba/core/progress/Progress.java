@@ -60,6 +60,7 @@ public final class Progress {
     private int done;
     private long lastPrint;
     private int lastPrintedDone;
+    private int drawnLength;
 
     /** Progress on {@code out} (null: none) in the detected style. */
     public Progress(PrintStream out, String label, int total, int alreadyDone) {
@@ -91,7 +92,10 @@ public final class Progress {
         switch (style) {
             case TERMINAL -> {
                 if (last || now - lastPrint >= REDRAW_NANOS) {
-                    out.print("\r" + status(now) + "   ");
+                    String line = status(now);
+                    // spaces over whatever a longer previous line left on the terminal
+                    out.print("\r" + line + " ".repeat(Math.max(0, drawnLength - line.length())));
+                    drawnLength = line.length();
                     if (last) {
                         out.println();
                     }
