@@ -10,6 +10,7 @@ import io.saba.controller.server.EmbeddedController;
 import io.saba.bench.ControllerBench;
 import io.saba.controller.group.GroupSettings;
 import io.saba.bench.GroupBench;
+import io.saba.bench.ScaleBench;
 import io.saba.controller.group.ZkControllerGroup;
 import io.saba.controller.journal.FsyncPolicy;
 import java.net.InetSocketAddress;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "controller", mixinStandardHelpOptions = true,
         description = "Run the Saba controller standalone (gRPC, status page, journal) until stopped.",
-        subcommands = {ControllerCommand.Bench.class, ControllerCommand.GroupBenchCommand.class})
+        subcommands = {ControllerCommand.Bench.class, ControllerCommand.GroupBenchCommand.class,
+                ControllerCommand.ScaleBenchCommand.class})
 final class ControllerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -202,6 +204,51 @@ final class ControllerCommand implements Callable<Integer> {
             ObjectNode map = addrs.isObject() ? (ObjectNode) addrs : ((ObjectNode) topology).putObject("addresses");
             JsonNode list = map.path(a.substring(0, eq));
             (list.isArray() ? (ArrayNode) list : map.putArray(a.substring(0, eq))).add(a.substring(eq + 1));
+        }
+    }
+
+    /** {@code saba controller scale-bench}. */
+    @Command(name = "scale-bench", mixinStandardHelpOptions = true,
+            description = "The controller at scale: registers applications and opens connections over real gRPC on a "
+                    + "large topology, then prints the heap held per application and per connection, the journal's "
+                    + "size, and the time to restart: the journal's replay and every port allocated again.")
+    static final class ScaleBenchCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--apps", defaultValue = "10000", description = "Applications (default ${DEFAULT-VALUE}).")
+        int apps;
+
+        @Option(names = "--connections", defaultValue = "1000000",
+                description = "Connections opened (default ${DEFAULT-VALUE}).")
+        int connections;
+
+        @Option(names = "--shape", defaultValue = "fat-tree:24",
+                description = "Topology shape (default ${DEFAULT-VALUE}: 3,456 hosts).")
+        String shape;
+
+        @Option(names = "--batch", defaultValue = "1000", description = "Events per ReportConnections call.")
+        int batch;
+
+        @Option(names = "--journal-dir", description = "Journal directory (default: a temporary one).")
+        Path journalDir;
+
+        @Option(names = "--fsync", defaultValue = "INTERVAL", description = "ALWAYS, INTERVAL or NEVER.")
+        FsyncPolicy fsync;
+
+        @Override
+        public Integer call() throws Exception {
+            spec.commandLine().getOut().println("command: saba " + String.join(" ",
+                    spec.commandLine().getParseResult().originalArgs()));
+            spec.commandLine().getOut().flush();
+            if (apps < 1 || connections < 0 || batch < 1) {
+                spec.commandLine().getErr().println("saba controller scale-bench: --apps and --batch must be at least 1"
+                        + " and --connections at least 0");
+                return 2;
+            }
+            new ScaleBench(new ScaleBench.Settings(apps, connections, shape, batch, journalDir, fsync), System.out)
+                    .run();
+            return 0;
         }
     }
 

@@ -82,7 +82,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         this.metrics = metrics;
         this.recomputer = new Recomputer(allocator, backend, metrics, resolver::queues, minRoundInterval);
         this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout, sensitivity);
-        recomputer.addWatcher(changes -> shares.changed(changes, System.currentTimeMillis()));
+        recomputer.addWatcher(changes -> shares.offer(changes, System.currentTimeMillis()));
         metrics.gauge("saba_applications", replica::appCount);
         metrics.gauge("saba_connections", replica::connectionCount);
         metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
@@ -380,6 +380,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
             reaper.close();
         }
         recomputer.close();
+        shares.close();
         log.close();
     }
 }
