@@ -49,6 +49,7 @@ public final class CurvePlot {
                     new ArrayList<>(paper.values()));
             p.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             p.setMarker(SeriesMarkers.DIAMOND);
+            p.setMarkerColor(java.awt.Color.BLACK); // apart from the curves' palette, which it sits on
         }
         double lowest = samples.stream().mapToDouble(Sample::bandwidthPercent).min().orElse(5);
         for (int i = 0; i < selection.candidates().size(); i++) {
