@@ -44,7 +44,7 @@ for k in $(seq 1 "$SETUPS"); do
       # shellcheck disable=SC2046
       "$here/bin/saba" campaign --testbed --table "$TABLE" --setups "$k" --seed 1 --hosts 5 --link-rate 20mbit \
         --scale small --allocation corun --name "$NAME" --subnet "$SUBNET" $(options "$t") \
-        --out "$OUT/r$rep/$t" > "$OUT/r$rep-$t.log" 2>&1 || echo "estimate-campaign: setup $((k - 1)) $t failed, see $OUT/r$rep-$t.log" | tee -a "$OUT/progress.txt"
+        --out "$OUT/r$rep/$t" >> "$OUT/r$rep-$t.log" 2>&1 || echo "estimate-campaign: setup $((k - 1)) $t failed, see $OUT/r$rep-$t.log" | tee -a "$OUT/progress.txt"
     done
   done
 done
