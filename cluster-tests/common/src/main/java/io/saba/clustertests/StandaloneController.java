@@ -57,7 +57,7 @@ public final class StandaloneController {
                 "controller", "--config", config.toString()), Map.of("SABA_JAVA_OPTS", "-Xmx256m"), dir);
         StandaloneController c = new StandaloneController("127.0.0.1:" + grpc,
                 URI.create("http://127.0.0.1:" + httpPort + "/status.json"), p);
-        Await.until("the controller's status page (log: " + daemons.log("controller") + ")", Duration.ofMinutes(3),
+        Await.until("the controller's status page (log: " + daemons.log("controller") + ")", Duration.ofMinutes(5),
                 () -> {
                     if (!p.isAlive()) {
                         throw new IllegalStateException("the controller exited with status " + p.exitValue()

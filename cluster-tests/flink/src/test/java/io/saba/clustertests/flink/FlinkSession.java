@@ -70,7 +70,7 @@ final class FlinkSession {
                     "org.apache.flink.runtime.taskexecutor.TaskManagerRunner");
         }
         ObjectMapper json = new ObjectMapper();
-        Await.until(taskManagers + " TaskManagers at the JobManager", Duration.ofMinutes(3), () -> {
+        Await.until(taskManagers + " TaskManagers at the JobManager", Duration.ofMinutes(5), () -> {
             try {
                 return json.readTree(URI.create("http://127.0.0.1:" + s.rest + "/overview").toURL())
                         .path("taskmanagers").asInt() >= taskManagers;

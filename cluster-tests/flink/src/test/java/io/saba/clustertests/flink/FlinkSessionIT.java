@@ -4,28 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.saba.clustertests.Daemons;
 import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.LoopbackCapture.Segment;
 import io.saba.clustertests.Ports;
-import io.saba.clustertests.StandaloneController;
+import io.saba.clustertests.RealClusterTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Saba on a Flink standalone session cluster started as a user starts one: a JobManager and two TaskManagers as
@@ -40,58 +34,29 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
-class FlinkSessionIT {
+class FlinkSessionIT extends RealClusterTest {
     private static final int N = 200_000;
     private static final int KEYS = 97;
     private static final int DATA_PORTS = 10;
 
-    @TempDir
-    static Path dir;
-    private static String unavailable;
-    private static Daemons daemons;
-    private static StandaloneController controller;
     private static FlinkSession flink;
     private static int dataPorts;
     private static String localResult;
 
     @BeforeAll
-    static void start() throws Exception {
-        unavailable = LoopbackCapture.unavailable();
-        if (unavailable != null) {
-            System.out.println("FlinkSessionIT skipped: " + unavailable);
-            return;
-        }
-        daemons = new Daemons(dir.resolve("logs"));
-        long t0 = System.nanoTime();
-        try {
-            controller = StandaloneController.start(daemons, dir.resolve("controller"));
+    static void startFlink() {
+        startCluster("Flink session cluster", controller -> {
             dataPorts = Ports.freeBlock(DATA_PORTS);
             Map<String, String> settings = new TreeMap<>(Map.of(
                     // the README's entries
                     "shuffle-service-factory.class", "io.saba.flink.SabaShuffleServiceFactory",
-                    "saba.controller.address", controller.address(),
+                    "saba.controller.address", controller,
                     "saba.workload", "pagerank",
                     "saba.signals.path", dir.resolve("signals").toString(),
                     // the TaskManagers' data servers in one block of ports, for the capture
                     "taskmanager.data.bind-port", dataPorts + "-" + (dataPorts + DATA_PORTS - 1)));
             flink = FlinkSession.start(daemons, dir.resolve("flink"), 2, settings);
-        } catch (Exception | AssertionError e) {
-            throw new IllegalStateException("the cluster did not start\n" + daemons.tails(), e);
-        }
-        System.out.printf("controller and Flink session cluster up in %d ms%n",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (daemons != null) {
-            daemons.close();
-        }
-    }
-
-    @BeforeEach
-    void needsCapture() {
-        Assumptions.assumeTrue(unavailable == null, "skipped: " + unavailable);
+        });
     }
 
     @Test

@@ -60,7 +60,7 @@ final class SparkStandalone {
                     Files.createDirectories(dir.resolve("work-" + i)).toString(), c.master));
         }
         ObjectMapper json = new ObjectMapper();
-        Await.until(workers + " workers alive at the master", Duration.ofMinutes(3), () -> {
+        Await.until(workers + " workers alive at the master", Duration.ofMinutes(5), () -> {
             try {
                 return json.readTree(URI.create("http://127.0.0.1:" + ui + "/json/").toURL())
                         .path("aliveworkers").asInt() >= workers;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.saba.clustertests.Await;
-import io.saba.clustertests.Daemons;
 import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.LoopbackCapture.Segment;
 import io.saba.clustertests.Ports;
+import io.saba.clustertests.RealClusterTest;
 import io.saba.clustertests.StandaloneController;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,16 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Saba on a Spark standalone cluster started as a user starts one: a master and two workers as separate JVMs, a
@@ -41,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
-class SparkStandaloneIT {
+class SparkStandaloneIT extends RealClusterTest {
     private static final int N = 100_000;
     private static final int KEYS = 97;
     /** Segments with this much payload or more are the application's bulk data. */
@@ -49,44 +45,13 @@ class SparkStandaloneIT {
     /** The driver's RPC and block ports, then the executors' block ports (Spark tries upwards when one is taken). */
     private static final int PORTS = 20;
 
-    @TempDir
-    static Path dir;
-    private static String unavailable;
-    private static Daemons daemons;
-    private static StandaloneController controller;
     private static SparkStandalone spark;
     private static String plainResult;
 
     @BeforeAll
-    static void start() throws Exception {
-        unavailable = LoopbackCapture.unavailable();
-        if (unavailable != null) {
-            System.out.println("SparkStandaloneIT skipped: " + unavailable);
-            return;
-        }
-        daemons = new Daemons(dir.resolve("logs"));
-        long t0 = System.nanoTime();
-        try {
-            controller = StandaloneController.start(daemons, dir.resolve("controller"));
-            // two cores per worker: in cluster mode the driver takes one, and each worker still runs an executor
-            spark = SparkStandalone.start(daemons, dir, 2, 2);
-        } catch (Exception | AssertionError e) {
-            throw new IllegalStateException("the cluster did not start\n" + daemons.tails(), e);
-        }
-        System.out.printf("controller and Spark standalone cluster up in %d ms%n",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (daemons != null) {
-            daemons.close();
-        }
-    }
-
-    @BeforeEach
-    void needsCapture() {
-        Assumptions.assumeTrue(unavailable == null, "skipped: " + unavailable);
+    static void startSpark() {
+        // two cores per worker: in cluster mode the driver takes one, and each worker still runs an executor
+        startCluster("Spark standalone cluster", controller -> spark = SparkStandalone.start(daemons, dir, 2, 2));
     }
 
     @Test
@@ -211,7 +176,7 @@ class SparkStandaloneIT {
                     .path("connections").asInt();
         }
         Files.writeString(gates.resolve("end"), "");
-        assertTrue(submit.waitFor(3, TimeUnit.MINUTES), "spark-submit ended: " + where);
+        assertTrue(submit.waitFor(5, TimeUnit.MINUTES), "spark-submit ended: " + where);
         assertEquals(0, submit.exitValue(), "spark-submit's exit status: " + where);
         if (!saba.isEmpty()) {
             Await.until(appId + " deregistered", Duration.ofMinutes(2),
