@@ -50,11 +50,16 @@ public final class Daemons implements AutoCloseable {
         return logs.resolve(name + ".log");
     }
 
-    /** The last lines of every log, for a failure's message. */
+    /** Where the logs go; a daemon's own files kept there (a Spark worker's work directory) show in {@link #tails}. */
+    public Path logDir() {
+        return logs;
+    }
+
+    /** The last lines of every log ({@code *.log}, and {@code stdout} and {@code stderr} below), for a failure's message. */
     public String tails() {
         StringBuilder b = new StringBuilder();
         try (Stream<Path> files = Files.walk(logs)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+            for (Path f : (Iterable<Path>) files.filter(Daemons::isLog).sorted()::iterator) {
                 List<String> lines = Files.readAllLines(f);
                 b.append("==> ").append(logs.relativize(f)).append(" <==\n");
                 lines.subList(Math.max(0, lines.size() - 30), lines.size()).forEach(l -> b.append(l).append('\n'));
@@ -63,6 +68,11 @@ public final class Daemons implements AutoCloseable {
             b.append("(logs unreadable: ").append(e).append(")\n");
         }
         return b.toString();
+    }
+
+    private static boolean isLog(Path f) {
+        String n = f.getFileName().toString();
+        return Files.isRegularFile(f) && (n.endsWith(".log") || n.equals("stdout") || n.equals("stderr"));
     }
 
     @Override

@@ -57,7 +57,7 @@ final class SparkStandalone {
             c.spark("worker-" + i, "org.apache.spark.deploy.worker.Worker", List.of("--host", "127.0.0.1",
                     "--cores", Integer.toString(cores), "--memory", "1g", "--webui-port",
                     Integer.toString(Ports.free()), "--work-dir",
-                    Files.createDirectories(dir.resolve("work-" + i)).toString(), c.master));
+                    Files.createDirectories(daemons.logDir().resolve("work-" + i)).toString(), c.master));
         }
         ObjectMapper json = new ObjectMapper();
         Await.until(workers + " workers alive at the master", Duration.ofMinutes(5), () -> {

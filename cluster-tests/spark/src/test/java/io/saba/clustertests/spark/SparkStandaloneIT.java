@@ -147,11 +147,18 @@ class SparkStandaloneIT extends RealClusterTest {
                 "--conf", "spark.shuffle.readHostLocalDisk=false",
                 "--conf", "spark.ui.enabled=false",
                 "--conf", "spark.standalone.submit.waitAppCompletion=true"));
+        if (mode.equals("cluster")) {
+            // Spark 3.5 gives a driver that a standalone worker starts none of the module options Java 17 needs
+            // (plain Spark too: IllegalAccessError on sun.nio.ch.DirectBuffer in StorageUtils), as spark-submit's
+            // launcher does for a client-mode driver and the SparkContext for executors
+            args.addAll(List.of("--conf", "spark.driver.extraJavaOptions="
+                    + StandaloneController.required("spark.java17.options")));
+        }
         args.addAll(saba);
         args.addAll(List.of(StandaloneController.required("saba.job.jar"), out.toString(), Integer.toString(N),
                 Integer.toString(KEYS), gates.toString()));
         Process submit = spark.submit(name, args);
-        String where = name + " (logs: " + dir.resolve("logs") + ", workers' work directories: " + dir + ")";
+        String where = name + " (logs and the workers' work directories: " + dir.resolve("logs") + ")";
         awaitGate(gates.resolve("ready"), submit, where);
         String appId = Files.readString(gates.resolve("ready")).trim();
         JsonNode registered = null;
