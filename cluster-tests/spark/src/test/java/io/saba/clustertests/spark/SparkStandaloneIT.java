@@ -158,11 +158,23 @@ class SparkStandaloneIT extends RealClusterTest {
         args.addAll(List.of(StandaloneController.required("saba.job.jar"), out.toString(), Integer.toString(N),
                 Integer.toString(KEYS), gates.toString()));
         Process submit = spark.submit(name, args);
+        try {
+            return follow(name, !saba.isEmpty(), submit, gates, out, ports);
+        } finally {
+            // a failed case must not leave its driver holding the cluster's cores for the next one
+            submit.descendants().forEach(ProcessHandle::destroyForcibly);
+            submit.destroyForcibly();
+        }
+    }
+
+    /** Takes a submitted job through its gates, looking at the controller and capturing its shuffle on the way. */
+    private Job follow(String name, boolean withSaba, Process submit, Path gates, Path out, int ports)
+            throws Exception {
         String where = name + " (logs and the workers' work directories: " + dir.resolve("logs") + ")";
         awaitGate(gates.resolve("ready"), submit, where);
         String appId = Files.readString(gates.resolve("ready")).trim();
         JsonNode registered = null;
-        if (!saba.isEmpty()) {
+        if (withSaba) {
             registered = controller.awaitApplication(appId, a -> appId.equals(a.path("app_id").asText()));
             Thread.sleep(3_000); // executors ask their driver for the level every second (spark.saba.level.refresh)
         }
@@ -175,7 +187,7 @@ class SparkStandaloneIT extends RealClusterTest {
             segments = capture.stop();
         }
         int connections = 0;
-        if (!saba.isEmpty()) {
+        if (withSaba) {
             Await.until(appId + "'s connections on the controller", Duration.ofSeconds(60),
                     () -> controller.application(a -> appId.equals(a.path("app_id").asText()))
                             .map(a -> a.path("connections").asInt()).orElse(0) > 0);
@@ -185,7 +197,7 @@ class SparkStandaloneIT extends RealClusterTest {
         Files.writeString(gates.resolve("end"), "");
         assertTrue(submit.waitFor(5, TimeUnit.MINUTES), "spark-submit ended: " + where);
         assertEquals(0, submit.exitValue(), "spark-submit's exit status: " + where);
-        if (!saba.isEmpty()) {
+        if (withSaba) {
             Await.until(appId + " deregistered", Duration.ofMinutes(2),
                     () -> controller.application(a -> appId.equals(a.path("app_id").asText())).isEmpty());
         }
@@ -197,7 +209,7 @@ class SparkStandaloneIT extends RealClusterTest {
 
     private static void awaitGate(Path gate, Process submit, String where) {
         try {
-            Await.until(gate.getFileName() + " from " + where, Duration.ofMinutes(5), () -> {
+            Await.until(gate.getFileName() + " from " + where, Duration.ofMinutes(10), () -> {
                 if (!Files.exists(gate) && !submit.isAlive()) {
                     throw new AssertionError("spark-submit exited with status " + submit.exitValue() + " before "
                             + gate.getFileName() + ": " + where);
