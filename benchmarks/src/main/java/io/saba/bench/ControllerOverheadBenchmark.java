@@ -1,5 +1,6 @@
 package io.saba.bench;
 
+import io.saba.core.progress.Progress;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.Application;
@@ -23,6 +24,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
@@ -184,7 +186,12 @@ public final class ControllerOverheadBenchmark {
         double perAppMs = Double.NaN;
         Allocator allocator = new Allocator(new MinSlowdownSolver(), LevelAssigner.INFINIBAND_LEVELS, 1.0);
         Map<PortId, Integer> queues = new HashMap<>(); // a controller holds each port's queue count with its state
+        Progress bar = new Progress(progress, String.format(Locale.ROOT, warmUpOnly ? "fig12 warm-up: %d apps, k=%d"
+                : "fig12: %d apps, k=%d", appCount, k), s.scenarios(), 0);
         for (int sc = warmUpOnly ? 0 : -1; sc < s.scenarios(); sc++) { // scenario −1 is not recorded
+            if (sc > 0) {
+                bar.step(); // scenario sc − 1 is done
+            }
             boolean record = sc >= 0 && !warmUpOnly;
             List<Application> apps = new ArrayList<>(appCount);
             for (int a = 0; a < appCount; a++) {
@@ -236,9 +243,8 @@ public final class ControllerOverheadBenchmark {
             }
             events(allocator, state, queues, models, levelOfModel, plan, present.keySet(), hosts, s.events(), rnd,
                     arrive, leave);
-            progress.printf("\rfig12: %4d apps, k=%d, scenario %d/%d", appCount, k, sc + 1, s.scenarios());
         }
-        progress.println(warmUpOnly ? String.format("\rfig12: warmed up on %d apps, k=%d", appCount, k) : "");
+        bar.step(); // the last scenario
         return new Row(appCount, k, s.scenarios(), (double) ports / s.scenarios(), percentile(times, 0.50),
                 percentile(times, 0.99), s.threads() <= 1 ? percentile(cpuTimes, 0.99) : Double.NaN,
                 percentile(pathTimes, 0.50), perAppMs, sqpPorts, sqpFailures,

@@ -206,17 +206,19 @@ public final class ScaleBench {
         }
     }
 
-    /** Heap in use once full collections have freed what they can (several: finalisers and soft references). */
+    /**
+     * Heap in use once full collections have freed what they can: collected until three readings in a row agree
+     * within 1 MiB (threads a closed controller stops may still hold its state for a moment).
+     */
     static long usedHeapAfterGc() throws InterruptedException {
         var mem = ManagementFactory.getMemoryMXBean();
         long last = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
+        int agreeing = 0;
+        for (int i = 0; i < 30 && agreeing < 2; i++) {
             System.gc();
-            Thread.sleep(100);
+            Thread.sleep(200);
             long used = mem.getHeapMemoryUsage().getUsed();
-            if (used >= last - (1 << 20)) {
-                return Math.min(used, last);
-            }
+            agreeing = Math.abs(used - last) < (1 << 20) ? agreeing + 1 : 0;
             last = used;
         }
         return last;

@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code saba controller --config FILE}: the standalone controller; {@code saba controller --fabric infiniband}: one
+ * {@code saba controller --config FILE}: the standalone controller ({@code saba controller} alone: the quick start,
+ * {@link QuickStart}); {@code saba controller --fabric infiniband}: one
  * that discovers an InfiniBand subnet and programs its switches; {@code saba controller bench}: its benchmark.
  */
 @Command(name = "controller", mixinStandardHelpOptions = true,
@@ -38,7 +39,9 @@ final class ControllerCommand implements Callable<Integer> {
 
     // not picocli-required, so that "saba controller bench" needs no configuration
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Controller configuration (YAML); required unless --fabric infiniband discovers the topology.")
+            description = "Controller configuration (YAML). Without it (and without --fabric): the quick start,"
+                    + " examples/quick-start.yaml (one switch, the example table, the dry-run fabric, the status"
+                    + " page on 127.0.0.1:7071).")
     Path config;
 
     @Option(names = "--fabric", paramLabel = "NAME",
@@ -98,14 +101,13 @@ final class ControllerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (config == null && fabric == null) {
-            throw new IllegalArgumentException("--config FILE is required (or --fabric infiniband, or use"
-                    + " 'saba controller bench')");
-        }
-        ObjectNode root = config != null ? ControllerConfig.read(config) : JsonNodeFactory.instance.objectNode();
+        // no configuration and no fabric to discover: the quick start, so that a first try shows a working controller
+        QuickStart quick = config == null && fabric == null ? QuickStart.load() : null;
+        ObjectNode root = config != null ? ControllerConfig.read(config)
+                : quick != null ? quick.root : JsonNodeFactory.instance.objectNode();
         applyFlags(root);
-        EmbeddedController.Builder b = ControllerConfig.builder(root, config != null
-                ? config.toAbsolutePath().getParent() : Path.of("").toAbsolutePath(),
+        EmbeddedController.Builder b = quick != null ? quick.builder() : ControllerConfig.builder(root,
+                config != null ? config.toAbsolutePath().getParent() : Path.of("").toAbsolutePath(),
                 config != null ? config.toString() : "command line");
         String groupUri = group != null ? group : b.groupUri();
         GroupSettings settings = null;
@@ -136,6 +138,9 @@ final class ControllerCommand implements Callable<Integer> {
         }
         Thread hook = new Thread(this::stop, "saba-controller-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        if (quick != null) {
+            quick.banner(controller, at, b.topology()).forEach(spec.commandLine().getOut()::println);
+        }
         spec.commandLine().getOut().printf("saba controller: gRPC on %s:%d%s%n", at.getHostString(), at.getPort(),
                 controller.httpAddress() == null ? ""
                         : ", status page on http://" + controller.httpAddress().getHostString() + ":"

@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.harness.campaign.PaperFigures;
 import io.saba.harness.campaign.Plots;
 import io.saba.harness.campaign.SetupRules;
 import io.saba.harness.campaign.Speedups;
@@ -89,7 +90,7 @@ final class HibenchCommand {
                 Plots.bars(out.resolve("speedup-per-workload.png"), "Speedup per workload (HiBench campaign)",
                         "speedup", new ArrayList<>(per.keySet()), Map.of("measured", new ArrayList<>(per.values())));
                 Plots.cdf(out.resolve("speedup-cdf.png"), "Per-setup speedup", "speedup",
-                        Speedups.perSetup(j.outcomes()));
+                        Speedups.perSetup(j.outcomes()), PaperFigures.fig8bReferences());
                 System.out.println("wrote " + out.resolve("speedups.csv") + " and plots");
             }
             return j.missing().isEmpty() ? 0 : 1;

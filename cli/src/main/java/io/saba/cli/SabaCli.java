@@ -4,7 +4,13 @@ import io.saba.cli.rperf.RperfCommand;
 import io.saba.controller.StartupException;
 import io.saba.cli.testbed.TestbedCommand;
 import picocli.CommandLine;
+import io.saba.core.progress.Progress;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** The single command-line entry, {@code saba}; each part adds a subcommand. */
 @Command(name = "saba", mixinStandardHelpOptions = true, version = "saba 0.1.0",
@@ -24,6 +30,24 @@ import picocli.CommandLine.Command;
             HibenchCommand.class,
         })
 public final class SabaCli {
+    @Spec
+    CommandSpec spec;
+
+    /** Every command takes it (inherited): how campaigns, profiling and benchmarks show their progress. */
+    @Option(names = "--progress", paramLabel = "STYLE", scope = ScopeType.INHERIT,
+            description = "Progress of long runs: auto (default: one redrawn line when the console is a terminal,"
+                    + " plain lines otherwise), terminal, lines or off.")
+    void progress(String style) {
+        if (!style.equalsIgnoreCase("auto")) {
+            try {
+                Progress.Style.parse(style, "--progress");
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
+        System.setProperty(Progress.Style.PROPERTY, style.strip().toLowerCase(java.util.Locale.ROOT));
+    }
+
     public static void main(String[] args) {
         System.exit(newCommandLine().execute(args));
     }

@@ -22,8 +22,15 @@ final class SabaProcess {
 
     /** Starts {@code saba args…} in {@code dir}; the caller waits or kills it. */
     static Process start(Path dir, Path out, Path err, String... args) throws IOException {
+        return start(dir, out, err, List.of(), args);
+    }
+
+    /** As {@link #start(Path, Path, Path, String...)}, with JVM options (e.g. bin/saba's -Dsaba.home). */
+    static Process start(Path dir, Path out, Path err, List<String> jvmOptions, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), SabaCli.class.getName()));
+                "-Xmx256m"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SabaCli.class.getName()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile())
                 .start();
@@ -31,9 +38,15 @@ final class SabaProcess {
 
     /** Runs {@code saba args…} to its end (at most {@code seconds}, then it is killed and the test fails). */
     static Result run(Path dir, long seconds, String... args) throws IOException, InterruptedException {
+        return run(dir, seconds, List.of(), args);
+    }
+
+    /** As {@link #run(Path, long, String...)}, with JVM options. */
+    static Result run(Path dir, long seconds, List<String> jvmOptions, String... args)
+            throws IOException, InterruptedException {
         Path out = dir.resolve("saba-" + System.nanoTime() + ".out");
         Path err = dir.resolve("saba-" + System.nanoTime() + ".err");
-        Process p = start(dir, out, err, args);
+        Process p = start(dir, out, err, jvmOptions, args);
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor();
             throw new AssertionError("saba " + String.join(" ", args) + " still running after " + seconds + " s: "

@@ -9,13 +9,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** A workload's samples and every candidate model's curve, the chosen one marked, as a PNG (XChart, headless). */
+/**
+ * A workload's samples and every candidate model's curve, the chosen one marked, as a PNG (XChart, headless); the
+ * paper's points beside them where the paper gives some ({@link PaperCurves}).
+ */
 public final class CurvePlot {
     static {
         System.setProperty("java.awt.headless", "true");
@@ -38,6 +43,14 @@ public final class CurvePlot {
         XYSeries points = c.addSeries("samples", xs, ys);
         points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         points.setMarker(SeriesMarkers.CIRCLE);
+        Map<Double, Double> paper = new TreeMap<>(PaperCurves.of(workload));
+        if (!paper.isEmpty()) {
+            XYSeries p = c.addSeries("paper (Saba §2; \"about 1\" drawn as 1)", new ArrayList<>(paper.keySet()),
+                    new ArrayList<>(paper.values()));
+            p.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            p.setMarker(SeriesMarkers.DIAMOND);
+            p.setMarkerColor(java.awt.Color.BLACK); // apart from the curves' palette, which it sits on
+        }
         double lowest = samples.stream().mapToDouble(Sample::bandwidthPercent).min().orElse(5);
         for (int i = 0; i < selection.candidates().size(); i++) {
             FittedModel f = selection.candidates().get(i);

@@ -13,6 +13,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** PNG figures with XChart (headless). */
@@ -64,22 +65,22 @@ public final class Plots {
 
     /** Empirical CDF of ours as a step curve (it reaches 1 at the largest value), with references beside it. */
     public static void cdf(Path png, String title, String xLabel, List<Double> sorted, List<Reference> references) {
+        save(cdfChart(title, xLabel, sorted, references), png);
+    }
+
+    /** The chart {@link #cdf(Path, String, String, List, List)} saves. */
+    static XYChart cdfChart(String title, String xLabel, List<Double> sorted, List<Reference> references) {
         XYChart c = new XYChartBuilder().width(700).height(references.isEmpty() ? 500 : 560).title(title)
                 .xAxisTitle(xLabel).yAxisTitle("CDF").build();
-        c.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0").setYAxisTickMarkSpacingHint(60);
+        // "0.0#": a tick between tenths (0.25) shows as itself, never rounded onto a neighbour's label
+        c.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0#").setYAxisTickMarkSpacingHint(60);
         if (!references.isEmpty()) {
             c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         }
-        List<Double> xs = new ArrayList<>();
-        List<Double> ys = new ArrayList<>();
-        for (int i = 0; i < sorted.size(); i++) {
-            xs.add(sorted.get(i));
-            ys.add((double) i / sorted.size());
-            xs.add(sorted.get(i));
-            ys.add((i + 1.0) / sorted.size());
-        }
-        if (!xs.isEmpty()) {
-            c.addSeries("ours", xs, ys).setMarker(SeriesMarkers.NONE);
+        List<double[]> steps = Cdf.steps(sorted);
+        if (!steps.isEmpty()) {
+            c.addSeries("ours", steps.stream().map(p -> p[0]).toList(), steps.stream().map(p -> p[1]).toList())
+                    .setMarker(SeriesMarkers.NONE);
         }
         for (Reference r : references) {
             XYSeries s = c.addSeries(r.label(), r.xs(), r.ys());
@@ -89,7 +90,24 @@ public final class Plots {
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             }
         }
-        save(c, png);
+        if (!steps.isEmpty()) {
+            roundTicks(c, sorted.get(0), sorted.size()); // last, so the visible series keep their colours
+        }
+        return c;
+    }
+
+    /**
+     * XChart 3.8.8 puts the y ticks on the data's own values when those are equally spaced (AxisTickCalculator_,
+     * areValuesEquallySpaced; knowm/XChart issue 731), and a CDF's are: k / n. For 500 setups that gave ticks every
+     * 13 / 500 = 0.026, which the "0.0" pattern printed as tenths, so the line labelled 1.0 sat at 0.96 and the
+     * curve's last step, at exactly 1, read as 1.04. One invisible point between the first two steps makes the
+     * values unequally spaced, and XChart falls back to its round ticks (0, 0.1, …, 1 at their true heights).
+     */
+    private static void roundTicks(XYChart c, double x, int n) {
+        XYSeries guard = c.addSeries("\u200b", List.of(x), List.of(0.5 / n));
+        guard.setShowInLegend(false);
+        guard.setMarker(SeriesMarkers.NONE);
+        guard.setLineStyle(SeriesLines.NONE);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.progress.Progress;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolver;
 import io.saba.core.table.SensitivityTable;

@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.progress.Progress;
 import io.saba.core.table.SensitivityTableCodec;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -152,11 +153,8 @@ public final class TestbedCampaign {
         Plots.bars(out.resolve("fig8a.png"), "Fig. 8a: speedup per workload (Saba / per-flow max-min)", "speedup",
                 labels, series);
         List<Double> setups = Speedups.perSetup(rows);
-        StringBuilder b = new StringBuilder("speedup,cdf\n");
-        for (int i = 0; i < setups.size(); i++) {
-            b.append(String.format(Locale.ROOT, "%.4f,%.4f%n", setups.get(i), (i + 1.0) / setups.size()));
-        }
-        OutputFolder.write(out.resolve("fig8b.csv"), b.toString());
-        Plots.cdf(out.resolve("fig8b.png"), "Fig. 8b: per-setup mean speedup", "speedup", setups);
+        OutputFolder.write(out.resolve("fig8b.csv"), Cdf.csv("speedup", setups));
+        Plots.cdf(out.resolve("fig8b.png"), "Fig. 8b: per-setup mean speedup", "speedup", setups,
+                PaperFigures.fig8bReferences());
     }
 }

@@ -3,7 +3,7 @@ package io.saba.harness.packet;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.campaign.JobOutcome;
-import io.saba.harness.campaign.Progress;
+import io.saba.core.progress.Progress;
 import io.saba.harness.campaign.Speedups;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.engine.Simulation;

@@ -1,5 +1,6 @@
 package io.saba.harness.realspark;
 
+import io.saba.harness.campaign.Cdf;
 import io.saba.harness.campaign.JobOutcome;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.campaign.PaperFigures;
@@ -92,18 +93,8 @@ public final class CampaignReport {
                 counts.get(w), v, PaperFigures.FIG8A.containsKey(w) ? PaperFigures.FIG8A.get(w).toString() : "")));
         OutputFolder.write(dir.resolve("per-workload.csv"), a.toString());
         List<Double> sorted = perSetup(rows).values().stream().sorted().toList();
-        StringBuilder b = new StringBuilder("speedup,cdf\n");
-        for (int i = 0; i < sorted.size(); i++) {
-            b.append(String.format(Locale.ROOT, "%.4f,%.4f%n", sorted.get(i), (i + 1.0) / sorted.size()));
-        }
-        OutputFolder.write(dir.resolve("setups-cdf.csv"), b.toString());
-        int n = 500;
+        OutputFolder.write(dir.resolve("setups-cdf.csv"), Cdf.csv("speedup", sorted));
         Plots.cdf(dir.resolve("setups-cdf.png"), "Per-setup mean speedup, real Spark on the testbed",
-                "speedup (baseline time / Saba time)", sorted, List.of(
-                        Plots.Reference.points("paper (500 setups): min 0.94x, 2 below 1x, max 2.92x",
-                                List.of(PaperFigures.FIG8B_MIN, 1.0, PaperFigures.FIG8B_MAX),
-                                List.of(1.0 / n, (double) PaperFigures.FIG8B_SLOWER_SETUPS / n, 1.0)),
-                        Plots.Reference.vertical("paper mean 1.88x", PaperFigures.FIG8_MEAN),
-                        Plots.Reference.vertical("no change (1x)", 1.0)));
+                "speedup (baseline time / Saba time)", sorted, PaperFigures.fig8bReferences());
     }
 }

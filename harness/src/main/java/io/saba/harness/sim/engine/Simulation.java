@@ -47,6 +47,7 @@ public final class Simulation {
     private CpuPool cpu;
     private QueueingDelay queueing;
     private PortLoads loads;
+    private List<StageRun> stageRuns;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -63,6 +64,14 @@ public final class Simulation {
         boolean computeDone;
         boolean shuffleDone;
         FlowGroup group;
+        // the current stage run's times, for traceStageRuns
+        double runStart;
+        double computeEnd;
+        double shuffleStart;
+        double shuffleDrained;
+        double shuffleDoneAt;
+        double bytesPerFlow;
+        double aloneRatePerFlow;
     }
 
     public Simulation(FlowNetwork network, List<JobSpec> specs, PolicyFactory policyFactory) {
@@ -107,6 +116,23 @@ public final class Simulation {
     public Simulation tracePortLoads() {
         this.loads = new PortLoads();
         return this;
+    }
+
+    /**
+     * Records every stage run of every job (when its parts started and ended, what its shuffle moved), for
+     * {@link #stageRuns} after {@link #run}: what the engines' task metrics would show of the run.
+     */
+    public Simulation traceStageRuns() {
+        this.stageRuns = new ArrayList<>();
+        return this;
+    }
+
+    /** The stage runs in the order they ended. */
+    public List<StageRun> stageRuns() {
+        if (stageRuns == null) {
+            throw new IllegalStateException("stage runs not traced: call traceStageRuns before run");
+        }
+        return List.copyOf(stageRuns);
     }
 
     public PortLoads portLoads() {
@@ -258,6 +284,7 @@ public final class Simulation {
             events++;
             JobState s = states.get(g.job());
             s.group = null;
+            s.shuffleDrained = now;
             double wait = roundWait.getOrDefault(g, 0.0);
             if (wait > 0) {
                 schedule(now + wait, () -> endShuffle(g.job()));
@@ -268,7 +295,9 @@ public final class Simulation {
     }
 
     private void endShuffle(SimJob job) {
-        states.get(job).shuffleDone = true;
+        JobState s = states.get(job);
+        s.shuffleDone = true;
+        s.shuffleDoneAt = now;
         maybeEndStageRun(job);
     }
 
@@ -340,9 +369,15 @@ public final class Simulation {
         double fixed = w.fixedSecondsPerStage();
         s.computeDone = false;
         s.shuffleDone = false;
+        s.runStart = now;
+        s.shuffleStart = Double.NaN;
+        s.shuffleDrained = Double.NaN;
+        s.shuffleDoneAt = Double.NaN;
         double bytesPerFlow = st.shuffleBytes() * d / ((double) n * n);
+        s.bytesPerFlow = bytesPerFlow;
         Runnable computeEnds = () -> {
             s.computeDone = true;
+            s.computeEnd = now;
             maybeEndStageRun(job);
         };
         if (n < 2 || bytesPerFlow <= 0) {
@@ -351,7 +386,9 @@ public final class Simulation {
             return;
         }
         double cap = w.sendCapFraction() * network.hostLinkRate() / (n - 1);
+        s.aloneRatePerFlow = aloneRate(job, cap);
         Runnable shuffleStarts = () -> {
+            s.shuffleStart = now;
             FlowGroup g = new FlowGroup(job, bytesPerFlow, cap, sequence++);
             s.group = g;
             active.add(g);
@@ -371,6 +408,15 @@ public final class Simulation {
         });
     }
 
+    /** A flow's rate with the job alone on the network: its cap, or the tightest port's capacity per flow there. */
+    private double aloneRate(SimJob job, double capPerFlow) {
+        double rate = capPerFlow;
+        for (Map.Entry<PortId, Integer> e : job.flowsPerPort().entrySet()) {
+            rate = Math.min(rate, network.capacity(e.getKey()) / e.getValue());
+        }
+        return rate;
+    }
+
     /** Computation of {@code seconds} at full speed on {@code instances} instances, then {@code then}. */
     private void compute(int instances, double seconds, Runnable then) {
         if (cpu == null) {
@@ -386,6 +432,11 @@ public final class Simulation {
             return;
         }
         WorkloadSpec w = job.spec().workload();
+        if (stageRuns != null) {
+            stageRuns.add(new StageRun(job.id(), job.workload(), job.instances(), s.stage, s.run, s.runStart, now,
+                    s.computeEnd, s.shuffleStart, s.shuffleDrained, s.shuffleDoneAt, s.bytesPerFlow,
+                    s.aloneRatePerFlow));
+        }
         s.run++;
         if (s.run >= w.stages().get(s.stage).repeat()) {
             s.run = 0;

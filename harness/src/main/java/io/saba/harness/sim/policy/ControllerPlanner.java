@@ -39,6 +39,8 @@ public final class ControllerPlanner implements SabaPlanner {
     private final Allocator allocator;
     private final int portQueues;
     private final LevelPlan offline;
+    /** Models a controller put in force in place of the table's ({@link #withModels}), by table key. */
+    private final Map<String, SensitivityModel> inForce;
 
     /**
      * What builds the controller's pipeline: enough to build a fresh one (with no per-port memory) per run. The
@@ -52,18 +54,20 @@ public final class ControllerPlanner implements SabaPlanner {
         }
     }
 
-    private ControllerPlanner(ModelCatalog catalog, Pipeline pipeline, int portQueues, LevelPlan offline) {
+    private ControllerPlanner(ModelCatalog catalog, Pipeline pipeline, int portQueues, LevelPlan offline,
+                              Map<String, SensitivityModel> inForce) {
         this.catalog = catalog;
         this.pipeline = pipeline;
         this.allocator = pipeline.build(catalog);
         this.portQueues = portQueues;
         this.offline = offline;
+        this.inForce = inForce;
     }
 
     private static ControllerPlanner of(SensitivityTable table, Pipeline pipeline, int queues, boolean distributed) {
         ModelCatalog catalog = ModelCatalog.fromTable(table);
         LevelPlan offline = distributed ? pipeline.build(catalog).planLevels(catalog.models(), queues + 1) : null;
-        return new ControllerPlanner(catalog, pipeline, queues + 1, offline);
+        return new ControllerPlanner(catalog, pipeline, queues + 1, offline, Map.of());
     }
 
     /**
@@ -97,7 +101,33 @@ public final class ControllerPlanner implements SabaPlanner {
     /** The co-run allocation remembers each port's weights (hysteresis): a run starts with none remembered. */
     @Override
     public SabaPlanner fresh() {
-        return new ControllerPlanner(catalog, pipeline, portQueues, offline);
+        return new ControllerPlanner(catalog, pipeline, portQueues, offline, inForce);
+    }
+
+    /**
+     * This planner allocating with the models a controller's {@code sensitivity: online|blended} put in force
+     * (e.g. {@code RunLearning.inForce}) where it has one, the table's (or the default) model elsewhere: the
+     * controller's {@code ControllerState.modelOf}. Centralised only: the distributed mode's levels are planned
+     * offline from the table.
+     */
+    public ControllerPlanner withModels(Map<String, SensitivityModel> models) {
+        if (offline != null) {
+            throw new IllegalStateException("the distributed mode plans its levels from the table alone");
+        }
+        Map<String, SensitivityModel> keyed = new TreeMap<>();
+        models.forEach((w, m) -> keyed.put(SensitivityTable.key(w), m));
+        return new ControllerPlanner(catalog, pipeline, portQueues, null, Map.copyOf(keyed));
+    }
+
+    /** The table's models, as the controller looks them up. */
+    public ModelCatalog catalog() {
+        return catalog;
+    }
+
+    /** The model a workload's applications are allocated with. */
+    public SensitivityModel modelOf(String workload) {
+        SensitivityModel m = inForce.get(SensitivityTable.key(workload));
+        return m != null ? m : catalog.modelOf(workload);
     }
 
     @Override
@@ -106,7 +136,7 @@ public final class ControllerPlanner implements SabaPlanner {
         if (plan == null) {
             Map<String, SensitivityModel> workloads = new TreeMap<>();
             for (AppPresence a : apps) {
-                workloads.put(a.workload(), catalog.modelOf(a.workload()));
+                workloads.put(a.workload(), modelOf(a.workload()));
             }
             plan = allocator.planLevels(workloads, portQueues);
         }
@@ -117,7 +147,7 @@ public final class ControllerPlanner implements SabaPlanner {
             levelOfApp.put(a.appId(), level);
             for (PortId p : a.ports()) {
                 onPort.computeIfAbsent(p, k -> new ArrayList<>()).add(new AppAtPort(a.appId(), a.workload(), level,
-                        catalog.modelOf(a.workload()), 1));
+                        modelOf(a.workload()), 1));
             }
         }
         Map<PortId, PortAllocation> ports = new HashMap<>();

@@ -41,7 +41,11 @@ public final class SimulatedProfiler {
     /** Slowdown samples of one workload at every level, at a dataset scale (1 = the profiled dataset). */
     public List<Sample> samples(WorkloadSpec w, double datasetScale) {
         List<String> hosts = network.hosts().subList(0, w.profiledNodes());
-        JobSpec job = new JobSpec(w.name(), w, datasetScale, hosts);
+        return samples(new JobSpec(w.name(), w, datasetScale, hosts));
+    }
+
+    /** Slowdown samples of a job as it is (its hosts, its dataset) at every level: a profile taken where it runs. */
+    public List<Sample> samples(JobSpec job) {
         double full = runAlone(network, job);
         List<Sample> out = new ArrayList<>();
         for (double level : LEVELS) {
