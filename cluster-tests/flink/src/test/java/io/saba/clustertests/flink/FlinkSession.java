@@ -1,0 +1,188 @@
+package io.saba.clustertests.flink;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.saba.clustertests.Await;
+import io.saba.clustertests.Daemons;
+import io.saba.clustertests.Ports;
+import io.saba.clustertests.StandaloneController;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A Flink standalone session cluster as {@code bin/start-cluster.sh} starts one: a JobManager
+ * ({@code StandaloneSessionClusterEntrypoint}) and TaskManagers ({@code TaskManagerRunner}), each a JVM of its own
+ * with {@code --configDir} holding {@code config.yaml}, the class path {@code lib/*}, {@code env.java.opts.all}, and
+ * the JVM flags and dynamic settings {@code BashJavaUtils} derives from the configuration (as
+ * {@code bin/jobmanager.sh} and {@code bin/taskmanager.sh} take them). Jobs go through {@code flink run}'s entry
+ * point, {@code CliFrontend}.
+ *
+ * <p>{@code lib/} is what the module's POM assembled (flink-dist is not on Maven Central) plus the plugin jar,
+ * copied in as the README says.
+ */
+final class FlinkSession {
+    /** Flink 1.20's default config.yaml puts these in {@code env.java.opts.all} for Java 17. */
+    private static final String JAVA_OPTS = Stream.of(
+            "--add-exports=java.base/sun.net.util", "--add-exports=java.rmi/sun.rmi.registry",
+            "--add-exports=java.security.jgss/sun.security.krb5", "--add-opens=java.base/java.lang",
+            "--add-opens=java.base/java.net", "--add-opens=java.base/java.io", "--add-opens=java.base/java.nio",
+            "--add-opens=java.base/sun.nio.ch", "--add-opens=java.base/java.lang.reflect",
+            "--add-opens=java.base/java.text", "--add-opens=java.base/java.time", "--add-opens=java.base/java.util",
+            "--add-opens=java.base/java.util.concurrent", "--add-opens=java.base/java.util.concurrent.atomic",
+            "--add-opens=java.base/java.util.concurrent.locks").map(o -> o + "=ALL-UNNAMED")
+            .reduce((a, b) -> a + " " + b).orElseThrow();
+    private static final String RESULT = "BASH_JAVA_UTILS_EXEC_RESULT:";
+
+    private final Daemons daemons;
+    private final Path home;
+    private final int rest;
+    private int runs;
+
+    private FlinkSession(Daemons daemons, Path home, int rest) {
+        this.daemons = daemons;
+        this.home = home;
+        this.rest = rest;
+    }
+
+    /**
+     * Lays out FLINK_HOME under {@code home} with {@code saba} (the README's config.yaml entries) and the cluster's
+     * own settings, starts a JobManager and {@code taskManagers} TaskManagers of one slot each, and waits until all
+     * have registered.
+     */
+    static FlinkSession start(Daemons daemons, Path home, int taskManagers, Map<String, String> settings)
+            throws IOException, InterruptedException {
+        FlinkSession s = new FlinkSession(daemons, home, Ports.free());
+        s.layOut(settings);
+        s.daemon("jobmanager", "GET_JM_RESOURCE_PARAMS",
+                "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "--executionMode", "cluster");
+        for (int i = 0; i < taskManagers; i++) {
+            s.daemon("taskmanager-" + i, "GET_TM_RESOURCE_PARAMS",
+                    "org.apache.flink.runtime.taskexecutor.TaskManagerRunner");
+        }
+        ObjectMapper json = new ObjectMapper();
+        Await.until(taskManagers + " TaskManagers at the JobManager", Duration.ofMinutes(5), () -> {
+            try {
+                return json.readTree(URI.create("http://127.0.0.1:" + s.rest + "/overview").toURL())
+                        .path("taskmanagers").asInt() >= taskManagers;
+            } catch (IOException notUp) {
+                return false;
+            }
+        });
+        return s;
+    }
+
+    private void layOut(Map<String, String> settings) throws IOException {
+        Path lib = Files.createDirectories(home.resolve("lib"));
+        Files.createDirectories(home.resolve("tmp"));
+        try (Stream<Path> jars = Files.list(Path.of(StandaloneController.required("flink.lib")))) {
+            for (Path jar : (Iterable<Path>) jars::iterator) {
+                Files.createSymbolicLink(lib.resolve(jar.getFileName()), jar);
+            }
+        }
+        Path plugin = Path.of(StandaloneController.required("saba.plugin.jar"));
+        Files.copy(plugin, lib.resolve(plugin.getFileName()));
+        Map<String, String> yaml = new LinkedHashMap<>();
+        yaml.put("jobmanager.rpc.address", "127.0.0.1");
+        yaml.put("jobmanager.rpc.port", Integer.toString(Ports.free()));
+        yaml.put("jobmanager.bind-host", "127.0.0.1");
+        yaml.put("jobmanager.memory.process.size", "768m");
+        yaml.put("taskmanager.bind-host", "127.0.0.1");
+        yaml.put("taskmanager.host", "127.0.0.1");
+        yaml.put("taskmanager.memory.process.size", "1024m");
+        yaml.put("taskmanager.memory.managed.size", "64m");
+        yaml.put("taskmanager.numberOfTaskSlots", "1");
+        yaml.put("parallelism.default", "2");
+        yaml.put("rest.address", "127.0.0.1");
+        yaml.put("rest.bind-address", "127.0.0.1");
+        yaml.put("rest.port", Integer.toString(rest));
+        yaml.put("io.tmp.dirs", home.resolve("tmp").toString());
+        yaml.put("env.java.opts.all", JAVA_OPTS);
+        yaml.putAll(settings);
+        StringBuilder b = new StringBuilder();
+        yaml.forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
+        Files.writeString(Files.createDirectories(conf()).resolve("config.yaml"), b);
+        // Flink's conf/log4j.properties in short: INFO to the process's output, which Daemons puts in its log
+        Files.writeString(conf().resolve("log4j.properties"), String.join("\n", "rootLogger.level = INFO",
+                "rootLogger.appenderRef.out.ref = Out", "appender.out.name = Out", "appender.out.type = Console",
+                "appender.out.layout.type = PatternLayout", "appender.out.layout.pattern = %d %-5p %c - %m%n", ""));
+    }
+
+    /** {@code flink run OPTIONS -c GroupCountJob JOB.jar ARGS}, in a JVM of its own as {@code bin/flink} starts it. */
+    Process run(String name, List<String> options, List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(split(JAVA_OPTS));
+        cmd.addAll(List.of(log4j(), "-classpath", classPath(), "org.apache.flink.client.cli.CliFrontend", "run"));
+        cmd.addAll(options);
+        cmd.addAll(List.of("-c", GroupCountJob.class.getName(), StandaloneController.required("saba.job.jar")));
+        cmd.addAll(args);
+        return daemons.start("run-" + (++runs) + "-" + name, cmd, Map.of("FLINK_CONF_DIR", conf().toString()), home);
+    }
+
+    /** The same job without a cluster and without Saba: {@code java -cp lib/*:JOB.jar}, Flink's local execution. */
+    Process runLocally(List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(split(JAVA_OPTS));
+        cmd.addAll(List.of(log4j(), "-classpath", classPath() + ":" + StandaloneController.required("saba.job.jar"),
+                GroupCountJob.class.getName()));
+        cmd.addAll(args);
+        return daemons.start("local", cmd, Map.of(), home);
+    }
+
+    private void daemon(String name, String resources, String mainClass, String... args)
+            throws IOException, InterruptedException {
+        List<String> params = bashJavaUtils(resources);
+        List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(split(params.get(0)));
+        cmd.addAll(split(JAVA_OPTS));
+        cmd.addAll(List.of(log4j(), "-classpath", classPath(), mainClass, "--configDir", conf().toString()));
+        cmd.addAll(Arrays.asList(args));
+        cmd.addAll(split(params.get(1)));
+        daemons.start(name, cmd, Map.of("FLINK_CONF_DIR", conf().toString()), home);
+    }
+
+    /** The JVM flags and the dynamic settings, the last two result lines of BashJavaUtils. */
+    private List<String> bashJavaUtils(String command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(java(), "-classpath", classPath(), "org.apache.flink.runtime.util.bash.BashJavaUtils",
+                command, "--configDir", conf().toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(3, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            throw new IOException("BashJavaUtils " + command + " failed:\n" + out);
+        }
+        List<String> results = out.lines().filter(l -> l.startsWith(RESULT))
+                .map(l -> l.substring(RESULT.length())).toList();
+        if (results.size() < 2) {
+            throw new IOException("BashJavaUtils " + command + " printed no parameters:\n" + out);
+        }
+        return results.subList(results.size() - 2, results.size());
+    }
+
+    private Path conf() {
+        return home.resolve("conf");
+    }
+
+    private String classPath() {
+        return home.resolve("lib") + "/*";
+    }
+
+    private String log4j() {
+        return "-Dlog4j.configurationFile=file:" + conf().resolve("log4j.properties");
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static List<String> split(String s) {
+        return Arrays.stream(s.trim().split("\\s+")).filter(x -> !x.isEmpty()).toList();
+    }
+}
