@@ -49,6 +49,17 @@ final class TestbedCampaignOptions {
             + "workloads are the ones drawn (default examples/measured-testbed-table.json)")
     Path table;
 
+    @Option(names = "--sensitivity", description = "with --testbed: the controller's model, table (the profiled "
+            + "table), online (the estimate learnt from the jobs' stages) or blended (default table); under online "
+            + "and blended the controller keeps a journal in the output folder, so what it learns carries over "
+            + "from run to run")
+    String sensitivity;
+
+    @Option(names = "--controller-table", description = "with --testbed: yes (default) or none: none starts the "
+            + "controller without the table, so every workload has the default model until it learns its own; the "
+            + "table still says which workloads are drawn")
+    String controllerTable;
+
     @Option(names = "--name", description = "with --testbed: testbed name, namespaces saba-NAME-* (default tbc)")
     String name;
 
@@ -67,7 +78,8 @@ final class TestbedCampaignOptions {
         List<String> given = new ArrayList<>();
         Object[][] opts = {{hosts, "--hosts"}, {linkRate, "--link-rate"}, {scale, "--scale"},
             {allocation, "--allocation"}, {table, "--table"}, {name, "--name"}, {subnet, "--subnet"},
-            {sparkHome, "--spark-home"}, {runTimeoutMinutes, "--run-timeout"}};
+            {sparkHome, "--spark-home"}, {runTimeoutMinutes, "--run-timeout"}, {sensitivity, "--sensitivity"},
+            {controllerTable, "--controller-table"}};
         for (Object[] o : opts) {
             if (o[0] != null) {
                 given.add((String) o[1]);
@@ -83,7 +95,8 @@ final class TestbedCampaignOptions {
                 hosts != null ? hosts : 5, linkRate != null ? linkRate : 20_000_000L, scale != null ? scale : "small",
                 allocation != null ? allocation : "corun", name != null ? name : "tbc",
                 subnet != null ? subnet : "10.83.0", WorkloadNames.PAPER, sparkHome, controllerCommand(),
-                Duration.ofMinutes(runTimeoutMinutes != null ? runTimeoutMinutes : 30));
+                Duration.ofMinutes(runTimeoutMinutes != null ? runTimeoutMinutes : 30),
+                sensitivity != null ? sensitivity : "table", controllerTableGiven());
         RealSparkCampaign campaign = new RealSparkCampaign(settings, spec.commandLine().getOut());
         RealSparkCampaign.Result r;
         try {
@@ -96,6 +109,16 @@ final class TestbedCampaignOptions {
         spec.commandLine().getOut().print("\n" + text);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    private boolean controllerTableGiven() {
+        if (controllerTable == null || controllerTable.equals("yes")) {
+            return true;
+        }
+        if (controllerTable.equals("none")) {
+            return false;
+        }
+        throw new IllegalArgumentException("--controller-table must be yes or none, got '" + controllerTable + "'");
     }
 
     /**

@@ -98,11 +98,16 @@ class CampaignCommandTest {
         assertTrue(err.toString().contains("unknown workload 'kmeans'"), err.toString());
         assertEquals(2, run("campaign", "--testbed", "--allocation", "fair", "--out", out.toString()));
         assertTrue(err.toString().contains("--allocation must be corun or eq2"), err.toString());
+        assertEquals(2, run("campaign", "--testbed", "--sensitivity", "learned", "--out", out.toString()));
+        assertTrue(err.toString().contains("--sensitivity must be table, online or blended, got 'learned'"),
+                err.toString());
+        assertEquals(2, run("campaign", "--testbed", "--controller-table", "no", "--out", out.toString()));
+        assertTrue(err.toString().contains("--controller-table must be yes or none, got 'no'"), err.toString());
         assertEquals(2, run("campaign", "--testbed", "--figure", "fig9", "--out", out.toString()));
         assertTrue(err.toString().contains("--testbed does not take --figure"), err.toString());
         assertEquals(2, run("campaign", "--hosts", "4", "--out", out.toString()));
         assertTrue(err.toString().contains("--hosts: only with --testbed"), err.toString());
-        assertEquals(6, err.toString().lines().count(), "one line each: " + err);
+        assertEquals(8, err.toString().lines().count(), "one line each: " + err);
         assertTrue(!Files.exists(out), "nothing written");
     }
 

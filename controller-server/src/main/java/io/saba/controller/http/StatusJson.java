@@ -42,6 +42,11 @@ final class StatusJson {
             apps.add(app(a, shares.getOrDefault(a.appId(), List.of()), v.signals().get(a.appId()), v.estimateOf(a)));
         }
         root.put("applications", apps);
+        // per workload as well: an estimate outlives the applications it was learnt from (a finished job's last
+        // units arrive as it leaves), and it is what a later application of the workload starts from
+        Map<String, Object> workloads = new TreeMap<>();
+        v.estimates().forEach((key, w) -> workloads.put(key, model(w.source().label(), w)));
+        root.put("workloads", workloads);
         List<Map<String, Object>> ports = new ArrayList<>();
         for (PortAllocation p : v.ports().values()) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -217,6 +217,12 @@ public final class EmbeddedController implements AutoCloseable {
             }
             return saved + (file == null ? "" : ", the same as the configured file " + file);
         }
+        if (b.table.models().isEmpty() && b.sensitivity != SensitivityMode.TABLE) {
+            LOG.info("no sensitivity table (no 'table:' configured): every workload starts from the default model "
+                    + "and gets its own once its applications report stages (sensitivity: {})", b.sensitivity.label());
+            return "none: every workload starts from the default model and learns its own (sensitivity: "
+                    + b.sensitivity.label() + ")";
+        }
         if (b.table.models().isEmpty()) {
             LOG.warn("no sensitivity table (no 'table:' configured): every application gets the default model, so "
                     + "all share one level and equal weights; Saba differentiates nothing");

@@ -149,6 +149,12 @@ class OnlineSensitivityTest {
                 Fixtures.eventually("deregistered", () -> c.controller().app("job-1") == null);
                 taskManager.report("job-1", stage(2, 1_000)); // the job's last task, after the JobManager left
                 Fixtures.eventually("its last unit counted", () -> units(c, "etl") == 2);
+                JsonNode gone = JSON.readTree(get(base + "/status.json"));
+                assertTrue(gone.get("applications").isEmpty(), "the application left");
+                JsonNode learnt = gone.get("workloads").get("etl");
+                assertEquals(2, learnt.get("estimate").get("units").asInt(), "its workload's estimate stays listed");
+                assertEquals(0.5, learnt.get("estimate").get("network_share").asDouble(), 1e-12);
+                assertEquals("blended", learnt.get("source").asText());
                 assertEquals(0, taskManager.droppedSignals());
                 assertTrue(c.controller().status(false).signals().isEmpty(), "raw signals go with the registration");
             }
@@ -179,6 +185,18 @@ class OnlineSensitivityTest {
                 assertEquals(0.1, model.get("estimate").get("network_share").asDouble(), 1e-12);
                 assertTrue(model.get("drift").get("flagged").asBoolean(), "drift shows whatever the mode");
             }
+        }
+    }
+
+    @Test
+    void withoutATableAnOnlineControllerSaysWorkloadsLearnTheirOwn() throws Exception {
+        try (EmbeddedController c = EmbeddedController.builder().topology(Fixtures.singleSwitch(8))
+                .http(new InetSocketAddress("127.0.0.1", 0)).sensitivity(SensitivityMode.ONLINE).build()) {
+            c.start();
+            JsonNode status = JSON.readTree(get("http://127.0.0.1:" + c.httpAddress().getPort() + "/status.json"));
+            assertEquals("none: every workload starts from the default model and learns its own (sensitivity: "
+                    + "online)", status.get("table").asText());
+            assertTrue(status.get("workloads").isEmpty(), "nothing learnt yet");
         }
     }
 

@@ -24,10 +24,14 @@ import java.util.Locale;
  * @param controllerCommand the command that runs {@code saba controller} (the campaign appends --config FILE)
  * @param runTimeout        a run (all jobs of a setup under one treatment) still going after this is stopped and its
  *                          unfinished jobs recorded as failed
+ * @param sensitivity       the controller's {@code sensitivity:} (table, online, blended): which model it allocates with
+ * @param controllerTable   whether the controller is given the table; without it, every workload starts from the
+ *                          default model (the table still says which workloads are drawn)
  */
 public record CampaignSettings(int setups, long seed, Path out, Path table, int hosts, long linkRateBps, String scale,
                                String allocation, String name, String subnet, List<String> knownWorkloads,
-                               Path sparkHome, List<String> controllerCommand, Duration runTimeout) {
+                               Path sparkHome, List<String> controllerCommand, Duration runTimeout,
+                               String sensitivity, boolean controllerTable) {
     /** C_Saba of the controller and its Linux backend (what scripts/fig1b-testbed.sh uses). */
     public static final double C_SABA = 0.9;
     /** Input and shuffle partitions of every job (the workloads' and the profiler's default). */
@@ -46,6 +50,10 @@ public record CampaignSettings(int setups, long seed, Path out, Path table, int 
         if (!List.of("corun", "eq2").contains(allocation)) {
             throw new IllegalArgumentException("--allocation must be corun or eq2, got '" + allocation + "'");
         }
+        if (!List.of("table", "online", "blended").contains(sensitivity)) {
+            throw new IllegalArgumentException("--sensitivity must be table, online or blended, got '" + sensitivity
+                    + "'");
+        }
         if (!List.of("tiny", "small", "paper").contains(scale)) {
             throw new IllegalArgumentException("--scale must be tiny, small or paper, got '" + scale + "'");
         }
@@ -54,12 +62,26 @@ public record CampaignSettings(int setups, long seed, Path out, Path table, int 
     }
 
     /**
+     * Whether the controller learns across the campaign's Saba runs: under {@code online} and {@code blended} it keeps
+     * its journal in the output folder, so what it learnt of a workload in one run is where it starts the next, as a
+     * controller that stays up while jobs come and go would (a fresh controller per run would start every job from
+     * its prior).
+     */
+    public boolean learnsAcrossRuns() {
+        return !sensitivity.equals("table");
+    }
+
+    /**
      * The identity of the results, checked on resume (the number of setups is not part of it: more setups extend a
-     * campaign).
+     * campaign). The controller's sensitivity and table are named only when they differ from the default (table,
+     * given), so the folders of earlier campaigns keep their identity.
      */
     public String fingerprint(List<String> workloads, String tableDigest) {
+        String models = sensitivity.equals("table") && controllerTable ? ""
+                : " sensitivity=" + sensitivity + " controller-table=" + (controllerTable ? "yes" : "none");
         return String.format(Locale.ROOT, "real-spark testbed seed=%d hosts=%d link-rate=%d scale=%s allocation=%s "
-                + "c-saba=%s partitions=%d executor-memory=%dm workloads=%s table-sha256=%s", seed, hosts, linkRateBps,
-                scale, allocation, C_SABA, PARTITIONS, EXECUTOR_MEMORY_MB, String.join(",", workloads), tableDigest);
+                + "c-saba=%s partitions=%d executor-memory=%dm workloads=%s table-sha256=%s%s", seed, hosts, linkRateBps,
+                scale, allocation, C_SABA, PARTITIONS, EXECUTOR_MEMORY_MB, String.join(",", workloads), tableDigest,
+                models);
     }
 }

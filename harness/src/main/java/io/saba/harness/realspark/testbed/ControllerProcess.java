@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A standalone {@code saba controller} on h1 for one Saba run: the Linux backend on every host NIC and switch port
  * of the testbed, the testbed's topology with host queues (two applications meet first at the sender's NIC when
- * there is no fan-in), the campaign's table and allocation, C_Saba 0.9. Its status page is read from inside h1
- * with curl (the campaign's own JVM is outside the testbed's namespaces).
+ * there is no fan-in), the campaign's table (or none) and allocation, its sensitivity mode, C_Saba 0.9, and, when it
+ * learns across runs, a journal kept in the output folder. Its status page is read from inside h1 with curl (the
+ * campaign's own JVM is outside the testbed's namespaces).
  */
 final class ControllerProcess implements AutoCloseable {
     static final int GRPC_PORT = 7070;
@@ -36,29 +37,33 @@ final class ControllerProcess implements AutoCloseable {
         this.startSeconds = startSeconds;
     }
 
-    /** The configuration the controller runs with. */
-    static String config(TestbedSpec spec, Path table, String allocation) {
+    /** The configuration the controller runs with; {@code journal} null for none (nothing kept between runs). */
+    static String config(TestbedSpec spec, CampaignSettings settings, Path journal) {
         String ip = spec.address(1);
         return String.format(Locale.ROOT, """
                 listen: %s:%d
                 http: %s:%d
                 topology: {file: %s, host-queues: 8}
-                table: %s
-                allocation: %s
-                c-saba: %s
+                %sallocation: %s
+                sensitivity: %s
+                %sc-saba: %s
                 backend: linux
                 backend-options: {testbed: %s, c-saba: %s}
                 """, ip, GRPC_PORT, ip, HTTP_PORT, TestbedSpec.stateDir(spec.name()).resolve("topology.yaml"),
-                table.toAbsolutePath(), allocation, CampaignSettings.C_SABA, spec.name(), CampaignSettings.C_SABA);
+                settings.controllerTable() ? "table: " + settings.table().toAbsolutePath() + "\n" : "",
+                settings.allocation(), settings.sensitivity(),
+                journal == null ? "" : "journal-dir: " + journal.toAbsolutePath() + "\n",
+                CampaignSettings.C_SABA, spec.name(), CampaignSettings.C_SABA);
     }
 
     /** Writes DIR/controller.yaml, starts the controller on h1 and returns once it serves (or throws). */
-    static ControllerProcess start(TestbedLab lab, List<String> command, Path table, String allocation, Path dir) {
+    static ControllerProcess start(TestbedLab lab, List<String> command, CampaignSettings settings, Path dir) {
         long t0 = System.nanoTime();
         Path yaml = dir.resolve("controller.yaml");
         Path log = dir.resolve("controller.log");
         try {
-            Files.writeString(yaml, config(lab.spec(), table, allocation), StandardCharsets.UTF_8);
+            Path journal = settings.learnsAcrossRuns() ? settings.out().resolve("journal") : null;
+            Files.writeString(yaml, config(lab.spec(), settings, journal), StandardCharsets.UTF_8);
             List<String> cmd = new ArrayList<>(command);
             cmd.addAll(List.of("--config", yaml.toString()));
             Process p = lab.spawn(new ProcessBuilder(Testbed.inNode(lab.spec(), "h1", cmd)).redirectErrorStream(true)

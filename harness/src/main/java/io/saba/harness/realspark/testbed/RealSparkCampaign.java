@@ -170,8 +170,7 @@ public final class RealSparkCampaign {
                 }
                 ControllerProcess controller;
                 try {
-                    controller = ControllerProcess.start(lab, settings.controllerCommand(), settings.table(),
-                            settings.allocation(), dir);
+                    controller = ControllerProcess.start(lab, settings.controllerCommand(), settings, dir);
                 } catch (IllegalStateException e) {
                     if (lab.closing()) {
                         throw new CampaignInterrupted();
