@@ -67,7 +67,10 @@ public final class GroupCount {
         if (gates == null) {
             return;
         }
-        Files.writeString(gates.resolve(here), content);
+        // written aside and renamed: the test polls for the gate and reads it as soon as it exists, and a file being
+        // written exists empty first (the cluster-mode case read an empty application id that way)
+        Path aside = Files.writeString(gates.resolve(here + ".writing"), content);
+        Files.move(aside, gates.resolve(here), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         while (!Files.exists(gates.resolve(next)) && System.nanoTime() < end) {
             Thread.sleep(50);
