@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Checks the shaded jar against Spark's real dependency set (protobuf 3.19, Guava 16, Jackson 2.15 for 3.5.3):
 # a class path of spark-core's own dependencies plus the shaded jar, nothing else of ours.
-# Usage (after `mvn -B -ntp -pl spark-shuffle-saba -am package -DskipTests`):
-#   spark-shuffle-saba/scripts/shaded-smoke.sh
+# Usage (after `mvn -B -ntp -pl spark-shuffle-saba/spark-3.5 -am package -DskipTests`):
+#   spark-shuffle-saba/spark-3.5/scripts/shaded-smoke.sh
 # Expect: "registered local-… (workload 'shaded-smoke' …)", "SMOKE keys=10", "… deregistered".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-jar="$here/../target/saba-spark-shuffle-0.1.0-SNAPSHOT-shaded.jar"
+jar="$here/../target/saba-spark-3.5_2.12-0.1.0-SNAPSHOT-shaded.jar"
 [[ -f "$jar" ]] || { echo "build the shaded jar first: $jar" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

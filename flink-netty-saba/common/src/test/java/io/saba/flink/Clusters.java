@@ -18,6 +18,8 @@ import org.apache.flink.runtime.shuffle.ShuffleServiceOptions;
 
 /** MiniClusters of two TaskManagers with two slots each: real Netty data connections over loopback. */
 final class Clusters {
+    /** Each version module's own factory, under the one name users configure. */
+    static final String FACTORY = "io.saba.flink.SabaShuffleServiceFactory";
     private static final int TASK_MANAGERS = 2;
     private static final int SLOTS_PER_TASK_MANAGER = 2;
 
@@ -32,7 +34,7 @@ final class Clusters {
     /** The Saba factory with the given extra settings (e.g. the controller's address). */
     static MiniCluster saba(Map<String, String> settings) throws Exception {
         Configuration c = new Configuration();
-        c.set(ShuffleServiceOptions.SHUFFLE_SERVICE_FACTORY_CLASS, SabaShuffleServiceFactory.class.getName());
+        c.set(ShuffleServiceOptions.SHUFFLE_SERVICE_FACTORY_CLASS, Clusters.FACTORY);
         settings.forEach(c::setString);
         return start(c);
     }

@@ -68,7 +68,7 @@ class SessionClusterIT {
         controller = Controllers.start();
         long t0 = System.nanoTime();
         cluster = SessionCluster.start(dir.resolve("flink"), 2, Map.of(
-                "shuffle-service-factory.class", SabaShuffleServiceFactory.class.getName(),
+                "shuffle-service-factory.class", Clusters.FACTORY,
                 SabaOptions.CONTROLLER_ADDRESS.key(), controller.target(),
                 "taskmanager.data.bind-port", from + "-" + to));
         System.out.printf("session cluster up in %d ms%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));

@@ -13,10 +13,10 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
  * with Saba's factory (against a real controller on loopback), alternated, A-B then B-A, after a warm-up of each.
  * Prints every job time, the medians and the ratio Saba / Netty.
  *
- * <p>Run (from the repository root): {@code mvn -B -ntp -pl flink-netty-saba -am verify
+ * <p>Run (from the repository root): {@code mvn -B -ntp -pl flink-netty-saba/flink-1.20 -am verify
  * -Dtest=ShuffleBenchmarkRunner -Dsurefire.failIfNoSpecifiedTests=false -Dsaba.bench=true
  * [-Dsaba.bench.rounds=5 -Dsaba.bench.records=1000000 -Dsaba.bench.payload=64]}; the report is in
- * {@code flink-netty-saba/target/surefire-reports/io.saba.flink.ShuffleBenchmarkRunner-output.txt}.
+ * {@code flink-netty-saba/flink-1.20/target/surefire-reports/io.saba.flink.ShuffleBenchmarkRunner-output.txt}.
  */
 public final class ShuffleBenchmark {
     private ShuffleBenchmark() {

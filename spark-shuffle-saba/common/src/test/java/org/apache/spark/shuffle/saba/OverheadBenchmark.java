@@ -19,9 +19,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * medians and the ratio Saba/Sort of the medians.
  *
  * <pre>
- * mvn -B -ntp -pl spark-shuffle-saba -am verify -Dsaba.bench=true -Dtest=OverheadBenchmark \
+ * mvn -B -ntp -pl spark-shuffle-saba/spark-3.5 -am verify -Dsaba.bench=true -Dtest=OverheadBenchmark \
  *     -Dsurefire.failIfNoSpecifiedTests=false [-Dsaba.bench.rounds=3 -Dsaba.bench.jobs=3 -Dsaba.bench.records=300000]
- * # results: spark-shuffle-saba/target/overhead-benchmark.txt
+ * # results: spark-shuffle-saba/spark-3.5/target/overhead-benchmark.txt
  * </pre>
  */
 @EnabledIfSystemProperty(named = "saba.bench", matches = "true")
