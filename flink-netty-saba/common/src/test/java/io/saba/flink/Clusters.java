@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.ClusterOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -47,7 +46,7 @@ final class Clusters {
         c.set(TaskManagerOptions.FRAMEWORK_OFF_HEAP_MEMORY, MemorySize.parse("96m"));
         c.set(TaskManagerOptions.NETWORK_BATCH_SHUFFLE_READ_MEMORY, MemorySize.parse("32m"));
         // spread each job's subtasks over both TaskManagers, so its shuffle crosses the network
-        c.set(ClusterOptions.EVENLY_SPREAD_OUT_SLOTS_STRATEGY, true);
+        c.set(TaskManagerOptions.TASK_MANAGER_LOAD_BALANCE_MODE, TaskManagerOptions.TaskManagerLoadBalanceMode.SLOTS);
         c.addAll(extra);
         MiniCluster m = new MiniCluster(new MiniClusterConfiguration.Builder().withRandomPorts()
                 .setConfiguration(c).setNumTaskManagers(TASK_MANAGERS)

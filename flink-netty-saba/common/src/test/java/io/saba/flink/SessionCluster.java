@@ -115,7 +115,7 @@ final class SessionCluster implements AutoCloseable {
         yaml.put("taskmanager.memory.managed.size", "64m");
         yaml.put("taskmanager.numberOfTaskSlots", "2");
         yaml.put("parallelism.default", "2");
-        yaml.put("cluster.evenly-spread-out-slots", "true");
+        yaml.put("taskmanager.load-balance.mode", "SLOTS"); // cluster.evenly-spread-out-slots before Flink 2
         yaml.put("rest.address", "127.0.0.1");
         yaml.put("rest.bind-address", "127.0.0.1");
         yaml.put("rest.port", Integer.toString(restPort));
