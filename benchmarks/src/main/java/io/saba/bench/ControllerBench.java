@@ -1,6 +1,7 @@
 package io.saba.bench;
 
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.saba.controller.server.EmbeddedController;
@@ -20,7 +21,10 @@ import io.saba.proto.v1.Endpoint;
 import io.saba.proto.v1.EventAck;
 import io.saba.proto.v1.RegisterRequest;
 import io.saba.proto.v1.Transport;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,37 +33,56 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
  * The controller's throughput and latency on loopback: registers {@code apps} applications, then opens and closes
- * {@code connections} connections with real gRPC calls, in three phases:
+ * {@code connections} connections with real gRPC calls, a quarter of them in each of four phases:
  * <ol>
- *   <li>closed loop, unary ConnectionOpened/Closed with a fixed number of calls in flight: the sustained rate;</li>
- *   <li>open loop, unary calls sent on a fixed schedule (default 20,000/s): p99 latency measured from each call's
- *       intended send time, so a stall is charged to every call it delayed (no coordinated omission);</li>
- *   <li>batched ReportConnections, as SabaClient sends them: the rate the library path sustains.</li>
+ *   <li>{@code unary-closed}: unary ConnectionOpened/Closed with a fixed number of calls in flight;</li>
+ *   <li>{@code unary-open}: unary calls offered on a fixed schedule (default 20,000/s), latency measured from each
+ *       call's intended send time, so a stall is charged to every call it delayed (no coordinated omission);</li>
+ *   <li>{@code client-open}: the client library's path at the same offered rate: events are handed to
+ *       {@code clients} senders that work as the library's sender thread does (one ReportConnections call in
+ *       flight each, carrying the first event queued and what follows within the linger, at most 1,000), and each
+ *       event's latency runs from its intended time to the acknowledgement of the call that carried it;</li>
+ *   <li>{@code batched}: ReportConnections of {@code batch} events, 4 calls in flight, as fast as the controller
+ *       acknowledges them: the rate the event path sustains.</li>
  * </ol>
- * The controller runs in-process with the journal on (fsync every 20 ms) and the dry-run backend; the lag from an
- * event to the backend push is the controller's own histogram.
+ * Each phase's row combines its opens and its closes. "until pushed" counts until the recompute thread has pushed
+ * every change the phase made (the dry-run backend), and CPU is the whole process's (client, server, recompute
+ * and GC threads) over that span, per event. Push lag is the controller's own histogram: per recompute round, the
+ * time from the oldest event it covers to the end of its push. The controller runs in-process with the journal on
+ * (fsync every 20 ms).
+ *
+ * <p>With a baseline (an earlier run's printed output, e.g. another commit's build), the phases are printed side
+ * by side with it, as ratios.
  */
 public final class ControllerBench {
+    /** The client library's sender: events per call at most (ClientConfig's default batch). */
+    static final int CLIENT_MAX_BATCH = 1_000;
+
     /** Settings; defaults are the target workload. */
     public record Settings(int apps, int connections, int inFlight, int rate, int batch, String shape,
-                           Path journalDir, Path table, FsyncPolicy fsync, int grpcThreads) {
+                           Path journalDir, Path table, FsyncPolicy fsync, int grpcThreads, int clients,
+                           Duration linger, Path baseline) {
         public static Settings defaults() {
             return new Settings(1_000, 100_000, 32, 20_000, 500, "fat-tree:16", null, null, FsyncPolicy.INTERVAL,
-                    2);
+                    2, 4, Duration.ofMillis(1), null);
         }
     }
 
     private final Settings s;
     private final PrintStream out;
+    private final CpuByThread cpuByThread = new CpuByThread();
 
     public ControllerBench(Settings s, PrintStream out) {
         this.s = s;
@@ -81,11 +104,22 @@ public final class ControllerBench {
                 a.containsKey("journal-dir") ? Path.of(a.get("journal-dir")) : null,
                 a.containsKey("table") ? Path.of(a.get("table")) : null,
                 FsyncPolicy.valueOf(a.getOrDefault("fsync", "interval").toUpperCase(java.util.Locale.ROOT)),
-                Integer.parseInt(a.getOrDefault("grpc-threads", "" + d.grpcThreads())));
+                Integer.parseInt(a.getOrDefault("grpc-threads", "" + d.grpcThreads())),
+                Integer.parseInt(a.getOrDefault("clients", "" + d.clients())),
+                Duration.ofNanos((long) (Double.parseDouble(a.getOrDefault("linger-ms", "1")) * 1e6)),
+                a.containsKey("baseline") ? Path.of(a.get("baseline")) : null);
         new ControllerBench(s, System.out).run();
     }
 
+    /** One phase's figures: what the table prints and a baseline is read back from. */
+    record Row(String key, String what, long events, double eventsPerSecond, double pushedPerSecond, Histogram latency,
+               double cpuMicrosPerEvent, double recomputeMicrosPerEvent, Histogram lag, long gcCount,
+               long gcMillis, Map<String, Double> cpuMicrosByThread, Map<String, Double> kilobytesByThread,
+               long rounds, double meanRoundMillis) {
+    }
+
     public void run() throws Exception {
+        Map<String, double[]> baseline = s.baseline() == null ? Map.of() : readBaseline(s.baseline());
         Path journal = s.journalDir() != null ? s.journalDir() : Files.createTempDirectory("saba-bench-journal");
         var yaml = new com.fasterxml.jackson.databind.ObjectMapper(
                 new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
@@ -98,72 +132,253 @@ public final class ControllerBench {
         List<String> workloads = new ArrayList<>(catalog.models().keySet());
         DryRunBackend backend = new DryRunBackend(false, 1_000);
         try (EmbeddedController c = EmbeddedController.builder().topology(topo).table(catalog)
-                .backend(backend, true).journal(journal, s.fsync(), 20)
+                .backend(backend, true).journal(journal, s.fsync(), 20).grpcThreads(s.grpcThreads())
                 .leaseTimeout(Duration.ofMinutes(10)).build()) {
             c.start();
             // callbacks only count and release a permit: run them on the transport thread
-            ManagedChannel ch = NettyChannelBuilder.forTarget(c.target()).usePlaintext().directExecutor()
-                    .maxInboundMessageSize(64 << 20).build();
+            ManagedChannel ch = channel(c.target());
+            List<ManagedChannel> clientChannels = new ArrayList<>();
+            for (int i = 0; i < s.clients(); i++) {
+                clientChannels.add(channel(c.target())); // each plugin process has a connection of its own
+            }
             try {
                 out.printf("saba controller bench: %d apps, %d connections, topology %s (%d hosts), journal %s "
-                        + "(fsync %s), gRPC threads %s; load average before: %s%n", s.apps(), s.connections(),
-                        s.shape(), ips.size(), journal, s.fsync(), s.grpcThreads() <= 0 ? "direct" : s.grpcThreads(),
+                        + "(fsync %s), gRPC threads %s, %d clients with a %.2f ms linger; load average before: %s%n",
+                        s.apps(), s.connections(), s.shape(), ips.size(), journal, s.fsync(),
+                        s.grpcThreads() <= 0 ? "direct" : s.grpcThreads(), s.clients(), s.linger().toNanos() / 1e6,
                         loadAverage());
                 register(ch, workloads);
                 List<ConnectionEvent> opens = connections(ips);
                 Metrics m = c.controller().metrics();
 
-                int third = opens.size() / 3;
-                List<ConnectionEvent> p1 = opens.subList(0, third);
-                List<ConnectionEvent> p2 = opens.subList(third, 2 * third);
-                List<ConnectionEvent> p3 = opens.subList(2 * third, opens.size());
+                int quarter = opens.size() / 4;
+                List<List<ConnectionEvent>> parts = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    parts.add(opens.subList(i * quarter, i == 3 ? opens.size() : (i + 1) * quarter));
+                }
 
                 // warm-up (not counted): lets the JIT compile the hot paths on both sides, whose CPU would
                 // otherwise be charged to the first phase
                 List<ConnectionEvent> warm = opens.subList(0, Math.min(opens.size(), 20_000));
                 closedLoop(ch, warm, true);
                 batched(ch, warm, false);
-                closedLoop(ch, warm, true);
+                clientPath(clientChannels, warm, true);
                 closedLoop(ch, warm, false);
                 awaitQuiet(c);
                 m.pushLag.cumulative(); // drain what the warm-up recorded
                 long roundsBefore = m.recomputations.sum();
                 long eventsBefore = m.connectionEvents.sum();
                 long recomputeCpuBefore = recomputeCpuNanos();
-                Histogram lagBefore = m.pushLag.cumulative();
 
-                Result closed = closedLoop(ch, p1, true);
-                awaitQuiet(c);
-                Result open = openLoop(ch, p2, true);
-                awaitQuiet(c);
-                Result batched = batched(ch, p3, true);
-                awaitQuiet(c);
+                String[] keys = {"unary-closed", "unary-open", "client-open", "batched"};
+                String[] what = {"unary calls, closed loop, " + s.inFlight() + " in flight",
+                        "unary calls, open loop, offered at " + s.rate() + "/s",
+                        "client library's path, open loop, offered at " + s.rate() + "/s (" + s.clients()
+                                + " clients, event -> ack)",
+                        "batched ReportConnections, " + s.batch() + " events/call, 4 in flight"};
+                Phase[] phases = new Phase[4];
+                for (int i = 0; i < 4; i++) {
+                    phases[i] = phase(c, i, ch, clientChannels, parts.get(i), true);
+                }
                 long connectionsOpen = c.controller().connectionCount();
-                Result closedClose = closedLoop(ch, p1, false);
-                Result openClose = openLoop(ch, p2, false);
-                Result batchedClose = batched(ch, p3, false);
-                awaitQuiet(c);
-
+                for (int i = 0; i < 4; i++) {
+                    phases[i] = phases[i].plus(phase(c, i, ch, clientChannels, parts.get(i), false));
+                }
                 out.printf("connections open at peak: %d; after closing all: %d%n", connectionsOpen,
                         c.controller().connectionCount());
-                print("closed loop, unary, " + s.inFlight() + " in flight", closed.plus(closedClose));
-                print("open loop, unary, scheduled at " + s.rate() + "/s", open.plus(openClose));
-                print("batched ReportConnections (" + s.batch() + " events/call)", batched.plus(batchedClose));
-                Histogram lag = m.pushLag.cumulative();
-                lag.subtract(lagBefore);
-                out.printf("event -> backend push lag: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-                        lag.getValueAtPercentile(50) / 1e6, lag.getValueAtPercentile(99) / 1e6,
-                        lag.getMaxValue() / 1e6);
+                List<Row> rows = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    rows.add(phases[i].row(keys[i], what[i]));
+                }
+                printRows(rows);
+                Phase client = phases[2];
+                out.printf("client library's path, per ReportConnections call: %.1f events/call; call latency "
+                                + "p50 %.3f ms, p99 %.3f ms, max %.3f ms%n", client.events() / (double) client.calls(),
+                        ms(client.rpc(), 50), ms(client.rpc(), 99), client.rpc().getMaxValue() / 1e6);
                 out.printf("recomputations: %d rounds for %d events (after warm-up); backend pushes in all: %d "
                         + "(%d port configurations)%n", m.recomputations.sum() - roundsBefore,
                         m.connectionEvents.sum() - eventsBefore, m.backendPushes.sum(), backend.pushes());
                 out.printf("recompute thread CPU (after warm-up): %.1f s%n",
                         (recomputeCpuNanos() - recomputeCpuBefore) / 1e9);
                 out.printf("load average after: %s%n", loadAverage());
+                if (!baseline.isEmpty()) {
+                    printComparison(rows, baseline);
+                }
             } finally {
+                for (ManagedChannel cc : clientChannels) {
+                    cc.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+                }
                 ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
         }
+    }
+
+    private static ManagedChannel channel(String target) {
+        return NettyChannelBuilder.forTarget(target).usePlaintext().directExecutor().maxInboundMessageSize(64 << 20)
+                .build();
+    }
+
+    /** One phase (its opens or its closes) run, then waited on until every change is pushed. */
+    private Phase phase(EmbeddedController c, int which, ManagedChannel ch, List<ManagedChannel> clientChannels,
+                        List<ConnectionEvent> events, boolean open) throws Exception {
+        Metrics m = c.controller().metrics();
+        Histogram lagBefore = m.pushLag.cumulative();
+        long rounds0 = m.recomputeSeconds.count();
+        long roundNanos0 = m.recomputeSeconds.sumNanos();
+        long recompute0 = recomputeCpuNanos();
+        long[] gc0 = gc();
+        Map<String, Long> byThread0 = cpuByThread.reading();
+        Map<String, Long> bytes0 = cpuByThread.allocated();
+        long cpu0 = processCpuNanos();
+        long t0 = System.nanoTime();
+        Sent sent = switch (which) {
+            case 0 -> closedLoop(ch, events, open);
+            case 1 -> openLoop(ch, events, open);
+            case 2 -> clientPath(clientChannels, events, open);
+            default -> batched(ch, events, open);
+        };
+        long acked = System.nanoTime();
+        awaitQuiet(c);
+        long pushed = System.nanoTime();
+        long cpu = processCpuNanos() - cpu0;
+        Map<String, Long> byThread = CpuByThread.minus(cpuByThread.reading(), byThread0);
+        Map<String, Long> bytes = CpuByThread.minus(cpuByThread.allocated(), bytes0);
+        long[] gc1 = gc();
+        Histogram lag = m.pushLag.cumulative();
+        lag.subtract(lagBefore);
+        return new Phase(events.size(), acked - t0, pushed - t0, sent.latency(), sent.rpc(), sent.calls(), cpu,
+                recomputeCpuNanos() - recompute0, lag, gc1[0] - gc0[0], gc1[1] - gc0[1], byThread, bytes,
+                m.recomputeSeconds.count() - rounds0, m.recomputeSeconds.sumNanos() - roundNanos0);
+    }
+
+    /** What a phase's senders measured: per-event (or per-call) latency, per-call latency, calls made. */
+    private record Sent(Histogram latency, Histogram rpc, long calls) {
+    }
+
+    /** A phase's measurements; its opens and its closes are added up. */
+    private record Phase(long events, long ackNanos, long pushedNanos, Histogram latency, Histogram rpc,
+                         long calls, long cpuNanos, long recomputeNanos, Histogram lag, long gcCount,
+                         long gcMillis, Map<String, Long> cpuByThread, Map<String, Long> bytesByThread,
+                         long rounds, long roundNanos) {
+        Phase plus(Phase o) {
+            return new Phase(events + o.events, ackNanos + o.ackNanos, pushedNanos + o.pushedNanos,
+                    sum(latency, o.latency), sum(rpc, o.rpc), calls + o.calls, cpuNanos + o.cpuNanos,
+                    recomputeNanos + o.recomputeNanos, sum(lag, o.lag), gcCount + o.gcCount, gcMillis + o.gcMillis,
+                    CpuByThread.plus(cpuByThread, o.cpuByThread), CpuByThread.plus(bytesByThread, o.bytesByThread),
+                    rounds + o.rounds, roundNanos + o.roundNanos);
+        }
+
+        private static Histogram sum(Histogram a, Histogram b) {
+            Histogram h = a.copy();
+            h.add(b);
+            return h;
+        }
+
+        Row row(String key, String what) {
+            Map<String, Double> perEvent = new LinkedHashMap<>();
+            cpuByThread.forEach((kind, nanos) -> perEvent.put(kind, nanos / 1e3 / events));
+            Map<String, Double> kbPerEvent = new LinkedHashMap<>();
+            bytesByThread.forEach((kind, b) -> kbPerEvent.put(kind, b / 1e3 / events));
+            long steady = cpuNanos - cpuByThread.getOrDefault(CpuByThread.JIT, 0L); // compiling is a one-off
+            return new Row(key, what, events, events / (ackNanos / 1e9), events / (pushedNanos / 1e9), latency,
+                    steady / 1e3 / events, recomputeNanos / 1e3 / events, lag, gcCount, gcMillis, perEvent,
+                    kbPerEvent, rounds, rounds == 0 ? 0 : roundNanos / 1e6 / rounds);
+        }
+    }
+
+    private static final String HEADER = String.format("%-13s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s %6s %7s",
+            "phase", "events/s", "pushed/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "CPU us", "recomp",
+            "lag p50", "lag p99", "GCs", "GC ms");
+
+    private void printRows(List<Row> rows) {
+        out.println();
+        for (Row r : rows) {
+            out.printf("%-13s %s%n", r.key(), r.what());
+        }
+        out.println("(events/s: acknowledged; pushed/s: until every change was pushed; latency per call, or per event "
+                + "for client-open; CPU and recomp: process CPU (the JIT compilers' left out: a one-off) and "
+                + "recompute-thread CPU per event until pushed, us; lag: event -> backend push, ms; GCs and GC ms: "
+                + "collections and their pauses)");
+        out.println(HEADER);
+        for (Row r : rows) {
+            out.printf("%-13s %9.0f %9.0f %8.3f %8.3f %8.3f %8.3f %8.1f %8.1f %8.2f %8.2f %6d %7d%n", r.key(),
+                    r.eventsPerSecond(), r.pushedPerSecond(), ms(r.latency(), 50), ms(r.latency(), 99),
+                    ms(r.latency(), 99.9), r.latency().getMaxValue() / 1e6, r.cpuMicrosPerEvent(),
+                    r.recomputeMicrosPerEvent(), ms(r.lag(), 50), ms(r.lag(), 99), r.gcCount(), r.gcMillis());
+        }
+        out.println();
+        printByThread("CPU per event (us) by thread, until pushed (the bench's client threads included):", rows,
+                Row::cpuMicrosByThread);
+        out.println();
+        printByThread("allocated per event (kB) by thread, until pushed:", rows, Row::kilobytesByThread);
+        out.println();
+        out.println("recompute rounds (each: snapshot, allocate and push the ports dirtied since the last):");
+        for (Row r : rows) {
+            out.printf("%-13s %6d rounds, %.1f events and %.2f ms each on average%n", r.key(), r.rounds(),
+                    r.rounds() == 0 ? 0 : (double) r.events() / r.rounds(), r.meanRoundMillis());
+        }
+    }
+
+    private void printByThread(String title, List<Row> rows, java.util.function.Function<Row, Map<String, Double>> of) {
+        out.println(title);
+        StringBuilder head = new StringBuilder(String.format("%-13s", "phase"));
+        of.apply(rows.get(0)).keySet().forEach(k -> head.append(String.format(" %14s", k)));
+        out.println(head);
+        for (Row r : rows) {
+            StringBuilder line = new StringBuilder(String.format("%-13s", r.key()));
+            of.apply(r).values().forEach(v -> line.append(String.format(" %14.1f", v)));
+            out.println(line);
+        }
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e6;
+    }
+
+    /**
+     * The rows of an earlier run's output, by phase key: the numbers after the key, in {@link #HEADER}'s order.
+     * Lines that are not rows of the table are skipped.
+     */
+    static Map<String, double[]> readBaseline(Path file) throws IOException {
+        Map<String, double[]> rows = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length != 13 || !f[0].matches("[a-z]+-?[a-z]*")) {
+                continue;
+            }
+            double[] v = new double[12];
+            try {
+                for (int i = 0; i < 12; i++) {
+                    v[i] = Double.parseDouble(f[i + 1]);
+                }
+            } catch (NumberFormatException notARow) {
+                continue;
+            }
+            rows.put(f[0], v);
+        }
+        return rows;
+    }
+
+    /** Baseline and now side by side: events/s, p99 latency, CPU per event, p99 lag, and now / baseline. */
+    private void printComparison(List<Row> rows, Map<String, double[]> baseline) {
+        out.printf("%nbeside the baseline %s (ratio = now / baseline; below 1 is better for latency, CPU and lag, "
+                + "above 1 for events/s)%n", s.baseline());
+        out.printf("%-13s %-22s %-22s %-22s %-22s %-22s%n", "phase", "events/s", "p99 ms", "CPU us/event",
+                "recomp us/event", "lag p99 ms");
+        for (Row r : rows) {
+            double[] b = baseline.get(r.key());
+            if (b == null) {
+                out.printf("%-13s (not in the baseline)%n", r.key());
+                continue;
+            }
+            out.printf("%-13s %-22s %-22s %-22s %-22s %-22s%n", r.key(), pair(b[0], r.eventsPerSecond()),
+                    pair(b[3], ms(r.latency(), 99)), pair(b[6], r.cpuMicrosPerEvent()),
+                    pair(b[7], r.recomputeMicrosPerEvent()), pair(b[9], ms(r.lag(), 99)));
+        }
+    }
+
+    private static String pair(double before, double now) {
+        return String.format("%.4g -> %.4g (%.2fx)", before, now, before == 0 ? Double.NaN : now / before);
     }
 
     /** The machine's 1-minute load average: figures from a busy machine say so. */
@@ -176,7 +391,8 @@ public final class ControllerBench {
         }
     }
 
-    private static ModelCatalog syntheticCatalog() {
+    /** Ten workloads D(b) = 1 + a (1 - b)^2, a from a fixed seed: the table the benchmarks use by default. */
+    public static ModelCatalog syntheticCatalog() {
         Map<String, SensitivityModel> m = new LinkedHashMap<>();
         Random r = new Random(7);
         for (int i = 0; i < 10; i++) {
@@ -210,25 +426,15 @@ public final class ControllerBench {
         return out;
     }
 
-    /** Events, wall time, and per-call latency. */
-    /** Events, wall time, per-call latency, and the process CPU time the phase used (client and server). */
-    record Result(long events, long nanos, Histogram latency, long cpuNanos) {
-        Result plus(Result o) {
-            Histogram h = latency.copy();
-            h.add(o.latency);
-            return new Result(events + o.events, nanos + o.nanos, h, cpuNanos + o.cpuNanos);
-        }
-    }
-
     /** Process CPU time: on a shared machine wall-clock rates mostly measure the neighbours; CPU per event does not. */
     static long processCpuNanos() {
-        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        var os = ManagementFactory.getOperatingSystemMXBean();
         return os instanceof com.sun.management.OperatingSystemMXBean o ? o.getProcessCpuTime() : 0;
     }
 
     /** CPU time of the recompute thread so far. */
     static long recomputeCpuNanos() {
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = ManagementFactory.getThreadMXBean();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.getName().equals("saba-recompute")) {
                 return threads.getThreadCpuTime(t.getId());
@@ -237,12 +443,15 @@ public final class ControllerBench {
         return 0;
     }
 
-    private void print(String name, Result r) {
-        out.printf("%-48s %8.0f events/s; RPC latency p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms; "
-                        + "CPU %.1f us/event (client+server+recompute)%n",
-                name + ":", r.events() / (r.nanos() / 1e9), r.latency().getValueAtPercentile(50) / 1e6,
-                r.latency().getValueAtPercentile(99) / 1e6, r.latency().getValueAtPercentile(99.9) / 1e6,
-                r.latency().getMaxValue() / 1e6, r.cpuNanos() / 1e3 / r.events());
+    /** Garbage collections so far and the milliseconds they took (G1: the pauses). */
+    static long[] gc() {
+        long count = 0;
+        long millis = 0;
+        for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, g.getCollectionCount());
+            millis += Math.max(0, g.getCollectionTime());
+        }
+        return new long[] {count, millis};
     }
 
     private static void call(ControllerGrpc.ControllerStub stub, boolean open, ConnectionEvent e,
@@ -255,14 +464,12 @@ public final class ControllerBench {
         }
     }
 
-    private Result closedLoop(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
+    private Sent closedLoop(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
         ControllerGrpc.ControllerStub stub = ControllerGrpc.newStub(ch);
         Semaphore slots = new Semaphore(s.inFlight());
         Recorder rec = new Recorder(3);
         CountDownLatch done = new CountDownLatch(events.size());
         AtomicLong errors = new AtomicLong();
-        long cpu0 = processCpuNanos();
-        long t0 = System.nanoTime();
         for (ConnectionEvent e : events) {
             slots.acquire();
             long start = System.nanoTime();
@@ -273,30 +480,34 @@ public final class ControllerBench {
             }, errors));
         }
         done.await();
-        long nanos = System.nanoTime() - t0;
         check(errors);
-        return new Result(events.size(), nanos, rec.getIntervalHistogram(), processCpuNanos() - cpu0);
+        Histogram h = rec.getIntervalHistogram();
+        return new Sent(h, h, events.size());
     }
 
-    private Result openLoop(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
+    /**
+     * Waits until {@code intended}, sleeping rather than spinning: a spinning scheduler would take one of the two
+     * cores from the controller it measures. Latency is charged from the intended time, so oversleeping by the
+     * timer's slack delays the send but not the clock.
+     */
+    private static void sleepUntil(long intended) {
+        long wait = intended - System.nanoTime();
+        if (wait > 0) {
+            LockSupport.parkNanos(wait);
+        }
+    }
+
+    private Sent openLoop(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
         ControllerGrpc.ControllerStub stub = ControllerGrpc.newStub(ch);
         Recorder rec = new Recorder(3);
         CountDownLatch done = new CountDownLatch(events.size());
         AtomicLong errors = new AtomicLong();
         Semaphore cap = new Semaphore(10_000); // a bound on memory, far above what the target rate needs
         long interval = 1_000_000_000L / s.rate();
-        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         for (int i = 0; i < events.size(); i++) {
             long intended = t0 + i * interval;
-            long wait;
-            while ((wait = intended - System.nanoTime()) > 0) {
-                if (wait > 200_000) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(wait - 100_000); // sleep, do not burn the CPU
-                } else {
-                    Thread.onSpinWait();
-                }
-            }
+            sleepUntil(intended);
             cap.acquire();
             call(stub, open, events.get(i), new Done(() -> {
                 rec.recordValue(System.nanoTime() - intended);
@@ -305,20 +516,111 @@ public final class ControllerBench {
             }, errors));
         }
         done.await();
-        long nanos = System.nanoTime() - t0;
         check(errors);
-        return new Result(events.size(), nanos, rec.getIntervalHistogram(), processCpuNanos() - cpu0);
+        Histogram h = rec.getIntervalHistogram();
+        return new Sent(h, h, events.size());
     }
 
-    private Result batched(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
+    /** An event handed to a client at its intended time. */
+    private record Offered(ConnectionEvent event, long intendedNanos) {
+    }
+
+    /**
+     * The client library's path at a fixed offered rate: event i goes to client i mod clients, whose sender works as
+     * the library's does (one blocking ReportConnections in flight; the first event queued and what follows it
+     * within the linger, at most {@link #CLIENT_MAX_BATCH}). Latency per event: intended time to acknowledgement.
+     */
+    private Sent clientPath(List<ManagedChannel> channels, List<ConnectionEvent> events, boolean open)
+            throws Exception {
+        int n = channels.size();
+        Recorder perEvent = new Recorder(3);
+        Recorder perCall = new Recorder(3);
+        AtomicLong errors = new AtomicLong();
+        AtomicLong calls = new AtomicLong();
+        List<BlockingQueue<Offered>> queues = new ArrayList<>();
+        List<Thread> senders = new ArrayList<>();
+        for (int c = 0; c < n; c++) {
+            BlockingQueue<Offered> q = new LinkedBlockingQueue<>();
+            queues.add(q);
+            int share = (events.size() - c + n - 1) / n;
+            ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(channels.get(c));
+            Thread t = new Thread(() -> send(q, share, stub, open, perEvent, perCall, errors, calls),
+                    "bench-client-" + c);
+            t.setDaemon(true);
+            senders.add(t);
+            t.start();
+        }
+        long interval = 1_000_000_000L / s.rate();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < events.size(); i++) {
+            long intended = t0 + i * interval;
+            sleepUntil(intended);
+            queues.get(i % n).add(new Offered(events.get(i), intended));
+        }
+        for (Thread t : senders) {
+            t.join();
+        }
+        check(errors);
+        return new Sent(perEvent.getIntervalHistogram(), perCall.getIntervalHistogram(), calls.get());
+    }
+
+    /** One client's sender thread (see {@link #clientPath}). */
+    private void send(BlockingQueue<Offered> q, int share, ControllerGrpc.ControllerBlockingStub stub, boolean open,
+                      Recorder perEvent, Recorder perCall, AtomicLong errors, AtomicLong calls) {
+        long linger = s.linger().toNanos();
+        int left = share;
+        List<Offered> ops = new ArrayList<>();
+        try {
+            while (left > 0) {
+                ops.clear();
+                ops.add(q.take());
+                long until = System.nanoTime() + linger;
+                while (ops.size() < CLIENT_MAX_BATCH) {
+                    q.drainTo(ops, CLIENT_MAX_BATCH - ops.size());
+                    long wait = until - System.nanoTime();
+                    if (wait <= 0 || ops.size() >= CLIENT_MAX_BATCH) {
+                        break;
+                    }
+                    Offered next = q.poll(wait, TimeUnit.NANOSECONDS);
+                    if (next == null) {
+                        break;
+                    }
+                    ops.add(next);
+                }
+                ConnectionBatch.Builder b = ConnectionBatch.newBuilder();
+                for (Offered o : ops) {
+                    b.addEvents(BatchedEvent.newBuilder().setOpen(open).setEvent(o.event()));
+                }
+                long start = System.nanoTime();
+                try {
+                    stub.withDeadlineAfter(120, TimeUnit.SECONDS).reportConnections(b.build());
+                } catch (StatusRuntimeException e) {
+                    if (errors.incrementAndGet() == 1) {
+                        System.err.println("bench call failed: " + e);
+                    }
+                }
+                long end = System.nanoTime();
+                calls.incrementAndGet();
+                perCall.recordValue(end - start);
+                for (Offered o : ops) {
+                    perEvent.recordValue(end - o.intendedNanos());
+                }
+                left -= ops.size();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            cpuByThread.addEnded();
+        }
+    }
+
+    private Sent batched(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
         ControllerGrpc.ControllerStub stub = ControllerGrpc.newStub(ch);
         Semaphore slots = new Semaphore(4);
         Recorder rec = new Recorder(3);
         int calls = (events.size() + s.batch() - 1) / s.batch();
         CountDownLatch done = new CountDownLatch(calls);
         AtomicLong errors = new AtomicLong();
-        long cpu0 = processCpuNanos();
-        long t0 = System.nanoTime();
         for (int from = 0; from < events.size(); from += s.batch()) {
             ConnectionBatch.Builder b = ConnectionBatch.newBuilder();
             for (ConnectionEvent e : events.subList(from, Math.min(events.size(), from + s.batch()))) {
@@ -333,9 +635,9 @@ public final class ControllerBench {
             }, errors));
         }
         done.await();
-        long nanos = System.nanoTime() - t0;
         check(errors);
-        return new Result(events.size(), nanos, rec.getIntervalHistogram(), processCpuNanos() - cpu0);
+        Histogram h = rec.getIntervalHistogram();
+        return new Sent(h, h, calls);
     }
 
     /** A benchmark reports failures (e.g. deadlines missed on an overloaded machine) rather than dying. */

@@ -38,6 +38,8 @@ public final class CampaignCommand implements Callable<Integer> {
 
     @Option(names = "--figure", defaultValue = "fig8",
             description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b, "
+                    + "fig10-packet (the scale study packet by packet on a small leaf-spine: shared VL, a VL per "
+                    + "application, Saba's VL tables), "
                     + "fig12 (controller overhead, as saba bench allocation with its defaults), testbed-validation "
                     + "(the simulator beside a real-Spark testbed campaign's results, --measured)")
     String figure;
@@ -74,7 +76,8 @@ public final class CampaignCommand implements Callable<Integer> {
     boolean holBlocking;
 
     @Option(names = "--oversubscription", defaultValue = "1",
-            description = "fig10/11: ToR oversubscription of the 1,944-server fabric (1 = the core's wiring)")
+            description = "fig10/11: ToR oversubscription of the 1,944-server fabric (1 = the core's wiring); "
+                    + "fig10-packet: hosts per leaf over spines")
     int oversubscription;
 
     @Option(names = "--threads", description = "worker threads (default: all cores)")
@@ -95,10 +98,13 @@ public final class CampaignCommand implements Callable<Integer> {
     @Mixin
     TestbedCampaignOptions testbed = new TestbedCampaignOptions();
 
+    @Mixin
+    PacketCampaignOptions packet = new PacketCampaignOptions();
+
     @Override
     public Integer call() {
         if (testbed.testbed) {
-            List<String> simOnly = new ArrayList<>();
+            List<String> simOnly = new ArrayList<>(packet.given());
             for (String o : List.of("--figure", "--degree", "--queues", "--hol-blocking", "--oversubscription",
                     "--threads", "--master", "--conf", "--measured", "--shared-cores", "--queueing-delay")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
@@ -112,6 +118,9 @@ public final class CampaignCommand implements Callable<Integer> {
             return testbed.run(spec, setups, seed, out);
         }
         String f = figure.toLowerCase(Locale.ROOT);
+        if (!f.equals("fig10-packet") && !packet.given().isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", packet.given()) + ": only with --figure fig10-packet");
+        }
         if (f.equals("testbed-validation")) {
             return testbed.validate(spec, measured, new Mechanisms(false, sharedCores != null ? sharedCores : 0,
                     queueing()), out != null ? out : Path.of("campaign-testbed-validation"));
@@ -173,6 +182,9 @@ public final class CampaignCommand implements Callable<Integer> {
                 spec.commandLine().getOut().print(report);
                 spec.commandLine().getOut().flush();
                 return 0;
+            }
+            case "fig10-packet" -> {
+                return packet.run(spec, seed, queues, oversubscription, t, dir);
             }
             case "fig12" -> {
                 CommandLine bench = new CommandLine(new BenchCommand.Allocation());

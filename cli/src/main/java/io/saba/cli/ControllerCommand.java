@@ -10,10 +10,13 @@ import io.saba.controller.server.EmbeddedController;
 import io.saba.bench.ControllerBench;
 import io.saba.controller.group.GroupSettings;
 import io.saba.bench.GroupBench;
+import io.saba.bench.ScaleBench;
 import io.saba.controller.group.ZkControllerGroup;
 import io.saba.controller.journal.FsyncPolicy;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -27,7 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "controller", mixinStandardHelpOptions = true,
         description = "Run the Saba controller standalone (gRPC, status page, journal) until stopped.",
-        subcommands = {ControllerCommand.Bench.class, ControllerCommand.GroupBenchCommand.class})
+        subcommands = {ControllerCommand.Bench.class, ControllerCommand.GroupBenchCommand.class,
+                ControllerCommand.ScaleBenchCommand.class})
 final class ControllerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -203,6 +207,51 @@ final class ControllerCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code saba controller scale-bench}. */
+    @Command(name = "scale-bench", mixinStandardHelpOptions = true,
+            description = "The controller at scale: registers applications and opens connections over real gRPC on a "
+                    + "large topology, then prints the heap held per application and per connection, the journal's "
+                    + "size, and the time to restart: the journal's replay and every port allocated again.")
+    static final class ScaleBenchCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--apps", defaultValue = "10000", description = "Applications (default ${DEFAULT-VALUE}).")
+        int apps;
+
+        @Option(names = "--connections", defaultValue = "1000000",
+                description = "Connections opened (default ${DEFAULT-VALUE}).")
+        int connections;
+
+        @Option(names = "--shape", defaultValue = "fat-tree:24",
+                description = "Topology shape (default ${DEFAULT-VALUE}: 3,456 hosts).")
+        String shape;
+
+        @Option(names = "--batch", defaultValue = "1000", description = "Events per ReportConnections call.")
+        int batch;
+
+        @Option(names = "--journal-dir", description = "Journal directory (default: a temporary one).")
+        Path journalDir;
+
+        @Option(names = "--fsync", defaultValue = "INTERVAL", description = "ALWAYS, INTERVAL or NEVER.")
+        FsyncPolicy fsync;
+
+        @Override
+        public Integer call() throws Exception {
+            spec.commandLine().getOut().println("command: saba " + String.join(" ",
+                    spec.commandLine().getParseResult().originalArgs()));
+            spec.commandLine().getOut().flush();
+            if (apps < 1 || connections < 0 || batch < 1) {
+                spec.commandLine().getErr().println("saba controller scale-bench: --apps and --batch must be at least 1"
+                        + " and --connections at least 0");
+                return 2;
+            }
+            new ScaleBench(new ScaleBench.Settings(apps, connections, shape, batch, journalDir, fsync), System.out)
+                    .run();
+            return 0;
+        }
+    }
+
     /** {@code saba controller group-bench}. */
     @Command(name = "group-bench", mixinStandardHelpOptions = true,
             description = "Benchmark a controller group of 1, 2 and 3 members on three in-process ZooKeeper servers, "
@@ -245,9 +294,10 @@ final class ControllerCommand implements Callable<Integer> {
 
     /** {@code saba controller bench}. */
     @Command(name = "bench", mixinStandardHelpOptions = true,
-            description = "Benchmark the controller on loopback: registrations, then connection events (closed "
-                    + "loop, open loop at a fixed rate, batched); prints events/s, RPC latency percentiles and "
-                    + "the lag from an event to the fabric push.")
+            description = "Benchmark the controller on loopback: registrations, then connection events (unary calls "
+                    + "in a closed loop and offered at a fixed rate, the client library's batching path offered at "
+                    + "that rate, batched calls as fast as acknowledged); prints events/s, latency percentiles, CPU "
+                    + "per event and the lag from an event to the fabric push, beside a baseline run if given.")
     static final class Bench implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -286,13 +336,37 @@ final class ControllerCommand implements Callable<Integer> {
                 description = "Server executor threads; 0 runs calls on the event loop (default ${DEFAULT-VALUE}).")
         int grpcThreads;
 
+        @Option(names = "--clients", defaultValue = "4",
+                description = "Clients sharing the offered rate in the client library's path (default ${DEFAULT-VALUE}).")
+        int clients;
+
+        @Option(names = "--linger-ms", defaultValue = "1",
+                description = "How long a client's call waits for more events after the first, as the client library's"
+                        + " sender does (default ${DEFAULT-VALUE} ms, the library's).")
+        double lingerMs;
+
+        @Option(names = "--baseline", description = "An earlier run's output: its phases are printed beside this run's, "
+                + "as ratios.")
+        Path baseline;
+
         @Override
         public Integer call() throws Exception {
             spec.commandLine().getOut().println("command: saba " + String.join(" ",
                     spec.commandLine().getParseResult().originalArgs()));
             spec.commandLine().getOut().flush();
+            if (clients < 1 || lingerMs < 0 || rate < 1) {
+                spec.commandLine().getErr().println("saba controller bench: --clients and --rate must be at least 1 and"
+                        + " --linger-ms at least 0");
+                return 2;
+            }
+            if (baseline != null && !Files.isReadable(baseline)) {
+                spec.commandLine().getErr().println("saba controller bench: --baseline " + baseline
+                        + ": no such readable file");
+                return 2;
+            }
             new ControllerBench(new ControllerBench.Settings(apps, connections, inFlight, rate, batch, shape,
-                    journalDir, table, fsync, grpcThreads), System.out).run();
+                    journalDir, table, fsync, grpcThreads, clients, Duration.ofNanos(Math.round(lingerMs * 1e6)),
+                    baseline), System.out).run();
             return 0;
         }
     }

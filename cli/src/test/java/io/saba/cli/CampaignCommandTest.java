@@ -34,6 +34,34 @@ class CampaignCommandTest {
     }
 
     @Test
+    void fig10PacketComparesTheVlModesOnASmallLeafSpine() {
+        assertEquals(0, run("campaign", "--figure", "fig10-packet", "--leaves", "2", "--hosts-per-leaf", "4",
+                "--instances", "4", "--seeds", "1", "--time-scale", "3e-6", "--threads", "1", "--out", dir.toString()),
+                err.toString());
+        assertTrue(out.toString().contains("packet saba") && out.toString().contains("packet vl-per-app")
+                && out.toString().contains("fluid saba") && out.toString().contains("CPU"), out.toString());
+        for (String f : new String[] {"fig10-packet.csv", "summary.txt"}) {
+            assertTrue(Files.exists(dir.resolve(f)), f);
+        }
+    }
+
+    @Test
+    void packetOptionsOutsideFig10PacketAreRefusedByName() {
+        assertEquals(2, run("campaign", "--figure", "fig10", "--per-host", "2", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--per-host: only with --figure fig10-packet"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--arbitration", "lifo", "--out",
+                dir.resolve("x").toString()));
+        assertTrue(err.toString().contains("--arbitration must be rr or fcfs"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--oversubscription", "4", "--out",
+                dir.resolve("y").toString()));
+        assertTrue(err.toString().contains("oversubscription 4:1 must divide"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--separate-at", "nic,core", "--out",
+                dir.resolve("z").toString()));
+        assertTrue(err.toString().contains("--separate-at takes nic, leaf-up, spine-down, leaf-down, not core"),
+                err.toString());
+    }
+
+    @Test
     void anUnknownFigureIsTheUsersToFix() {
         assertEquals(2, run("campaign", "--figure", "fig99", "--out", dir.toString()));
         assertTrue(err.toString().contains("fig99"), err.toString());

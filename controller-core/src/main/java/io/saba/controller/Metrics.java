@@ -151,6 +151,11 @@ public final class Metrics {
             return count.sum();
         }
 
+        /** The durations observed, summed. */
+        public long sumNanos() {
+            return sumNanos.sum();
+        }
+
         void write(StringBuilder s, String name, String help) {
             s.append("# HELP ").append(name).append(' ').append(help).append('\n');
             s.append("# TYPE ").append(name).append(" histogram\n");

@@ -7,6 +7,7 @@ import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.estimate.WorkloadEstimateView;
 import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.FabricStatus;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.Replica;
 import io.saba.controller.log.StateLog;
@@ -19,8 +20,9 @@ import io.saba.controller.state.Mutation;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortId;
-import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.Observation;
+import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +82,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         this.metrics = metrics;
         this.recomputer = new Recomputer(allocator, backend, metrics, resolver::queues, minRoundInterval);
         this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout, sensitivity);
-        recomputer.addWatcher(changes -> shares.changed(changes, System.currentTimeMillis()));
+        recomputer.addWatcher(changes -> shares.offer(changes, System.currentTimeMillis()));
         metrics.gauge("saba_applications", replica::appCount);
         metrics.gauge("saba_connections", replica::connectionCount);
         metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
@@ -90,13 +92,15 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         metrics.labelledGauge("saba_sensitivity_deviation", "the online estimate's slowdown against the table's, "
                 + "relative, at the share where it lies furthest off (profiled workloads with an estimate)",
                 "workload", () -> drift(true));
+        metrics.gauge("saba_ports_retrying", () -> recomputer.retrying().size());
+        metrics.gauge("saba_ports_drifted", () -> backend.drift().size());
     }
 
     /** Per profiled workload with an estimate: the drift flag (1 or 0), or the relative deviation. */
     private Map<String, Double> drift(boolean deviation) {
         Map<String, Double> out = new TreeMap<>();
         for (WorkloadEstimateView v : replica.estimates().values()) {
-            DriftCheck.Deviation d = v.deviation();
+            ModelDrift.Deviation d = v.deviation();
             if (d != null) {
                 out.put(v.workload(), deviation ? d.relative() : v.drifting() ? 1.0 : 0.0);
             }
@@ -307,9 +311,13 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         java.util.Set<String> registered = new java.util.HashSet<>();
         apps.forEach(a -> registered.add(a.appId()));
         signals.retain(registered::contains);
-        return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), backend.name(),
-                replica.connectionCount(), new TreeMap<>(backend.drift()), tableInForce, group.get(),
-                new TreeMap<>(signals.snapshot()), replica.sensitivity(), replica.estimates());
+        FabricStatus fabric = new FabricStatus(backend.name(), recomputer.lastPush(), recomputer.retrying(),
+                backend.drift(), backend.driftCheck());
+        Map<String, SensitivityModel> models = new TreeMap<>();
+        apps.forEach(a -> models.computeIfAbsent(a.workload(), replica::modelOf)); // the model in force, learnt or not
+        return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,
+                replica.connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models,
+                replica.sensitivity(), replica.estimates());
     }
 
     public AppView app(String appId) {
@@ -372,6 +380,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
             reaper.close();
         }
         recomputer.close();
+        shares.close();
         log.close();
     }
 }

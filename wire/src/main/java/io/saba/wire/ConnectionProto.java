@@ -57,6 +57,9 @@ public final class ConnectionProto {
     /** Normalises a literal IPv4/IPv6 address; rejects names without resolving them. */
     private static String ip(String which, Endpoint e) {
         String s = e.getIp();
+        if (isCanonicalIpv4(s)) {
+            return s; // already the one spelling (what InetAddress would give back): no regex, no parse per event
+        }
         var v4 = IPV4.matcher(s);
         if (v4.matches()) {
             for (int g = 1; g <= 4; g++) {
@@ -73,6 +76,40 @@ public final class ConnectionProto {
         } catch (UnknownHostException ex) {
             throw new IllegalArgumentException(which + " endpoint ip '" + s + "' is not a valid IP address");
         }
+    }
+
+    /** Four decimal groups of 0..255 without leading zeros, e.g. "10.0.3.17": the form every client sends. */
+    static boolean isCanonicalIpv4(String s) {
+        int n = s.length();
+        if (n < 7 || n > 15) {
+            return false;
+        }
+        int groups = 0;
+        int i = 0;
+        while (i < n) {
+            int start = i;
+            int value = 0;
+            while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                value = value * 10 + (s.charAt(i) - '0');
+                i++;
+            }
+            int digits = i - start;
+            if (digits == 0 || digits > 3 || value > 255 || (digits > 1 && s.charAt(start) == '0')) {
+                return false;
+            }
+            groups++;
+            if (i == n) {
+                break;
+            }
+            if (s.charAt(i) != '.' || groups == 4) {
+                return false;
+            }
+            i++;
+            if (i == n) {
+                return false; // a trailing dot
+            }
+        }
+        return groups == 4;
     }
 
     private static String truncate(String s) {

@@ -51,4 +51,25 @@ class ConnectionProtoTest {
                 () -> ConnectionProto.fromProto(Connection.newBuilder().build()));
         assertTrue(e.getMessage().contains("needs both src and dst"), e.getMessage());
     }
+
+    /**
+     * Addresses already in canonical dotted-quad form skip the regex and InetAddress; the shortcut must give what
+     * InetAddress gives, and take nothing else.
+     */
+    @Test
+    void theCanonicalIpv4ShortcutAgreesWithInetAddress() throws Exception {
+        java.util.Random r = new java.util.Random(19);
+        for (int i = 0; i < 2_000; i++) {
+            String s = r.nextInt(256) + "." + r.nextInt(256) + "." + r.nextInt(256) + "." + r.nextInt(256);
+            assertTrue(ConnectionProto.isCanonicalIpv4(s), s);
+            assertEquals(java.net.InetAddress.getByName(s).getHostAddress(), s);
+        }
+        for (String s : java.util.List.of("010.0.0.1", "10.00.0.1", "256.0.0.1", "1.2.3", "1.2.3.4.", "1..2.3",
+                ".1.2.3", "1.2.3.4.5", "1.2.3.1000", "1.2.3.a", "fd00::1", "1.2.3.-4")) {
+            assertTrue(!ConnectionProto.isCanonicalIpv4(s), s);
+        }
+        // a non-canonical spelling is still read, and normalised by the general path
+        assertEquals(java.net.InetAddress.getByName("010.0.0.1").getHostAddress(),
+                ConnectionProto.fromProto(message("010.0.0.1", 5, "10.0.0.3", 6)).srcIp());
+    }
 }

@@ -3,15 +3,19 @@ package io.saba.controller.alloc;
 import io.saba.controller.Metrics;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.PortRetry;
+import io.saba.controller.fabric.PushOutcome;
 import io.saba.controller.state.PortListener;
-import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +43,11 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /** What a round reads under the controller's lock. */
     public interface SnapshotSource {
-        Snapshot snapshot(Set<PortId> ports);
+        Snapshot snapshot(List<PortId> ports);
     }
 
-    /** The plan and the applications at each requested port (empty list: nobody crosses it any more). */
-    public record Snapshot(LevelPlan plan, Map<PortId, List<AppAtPort>> appsAt) {
+    /** The plan and the applications at each requested port (empty: nobody crosses it any more). */
+    public record Snapshot(LevelPlan plan, Map<PortId, PortApps> appsAt) {
     }
 
     /**
@@ -52,13 +56,25 @@ public final class Recomputer implements PortListener, AutoCloseable {
      * rather than the second waiting for the first round's push.
      */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    /** Ports snapshotted per lock acquisition. */
-    private static final int SNAPSHOT_CHUNK = 8;
+    /**
+     * Ports snapshotted per lock acquisition: a port's snapshot is an array copy of its applications (about a
+     * microsecond for a hundred), so the lock is held for tens of microseconds per chunk, while a round of thousands
+     * of dirty ports takes it a few dozen times rather than once per handful of ports, each time behind whatever
+     * batch of events holds it.
+     */
+    private static final int SNAPSHOT_CHUNK = 64;
     private final Allocator allocator;
     private final FabricBackend backend;
     private final Metrics metrics;
     private final java.util.function.ToIntFunction<PortId> queuesOf;
-    private final Set<PortId> dirty = ConcurrentHashMap.newKeySet();
+    /**
+     * Ports to recompute, swapped for an empty set by each round. A plain set under its own lock: every connection
+     * event adds a few ports here (under the controller's lock, so adders hardly ever contend), and a concurrent
+     * set's per-element atomics cost more than the event's own bookkeeping.
+     */
+    private final Object dirtyLock = new Object();
+    private Set<PortId> dirty = new HashSet<>();
+    private volatile boolean anyDirty;
     private final Set<PortId> unknown = ConcurrentHashMap.newKeySet();
     private final AtomicLong oldestDirtyNanos = new AtomicLong();
     private final Semaphore wake = new Semaphore(0);
@@ -67,11 +83,13 @@ public final class Recomputer implements PortListener, AutoCloseable {
     private final AtomicLong version = new AtomicLong();
     private final AtomicLong completedRounds = new AtomicLong();
     /**
-     * Ports whose last push or release failed, with how often in a row: they are marked dirty again after a
+     * Ports whose last push or release failed, with how often in a row and why: they are marked dirty again after a
      * backoff (1 s doubling to 60 s), so a transient fault (an SMP timeout, a tc process killed) does not leave a
      * port unprogrammed until its applications happen to change.
      */
-    private final Map<PortId, Integer> failures = new ConcurrentHashMap<>();
+    private final Map<PortId, PortRetry> failures = new ConcurrentHashMap<>();
+    /** The latest push and how it ended (null before the first), for the status pages. */
+    private volatile PushOutcome lastPush;
     private final java.util.concurrent.ScheduledExecutorService retrier =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "saba-push-retry");
@@ -115,7 +133,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
         if (ports.isEmpty()) {
             return;
         }
-        dirty.addAll(ports);
+        synchronized (dirtyLock) {
+            dirty.addAll(ports);
+            anyDirty = true;
+        }
         oldestDirtyNanos.compareAndSet(0, System.nanoTime());
         if (wake.availablePermits() == 0) {
             wake.release();
@@ -171,6 +192,16 @@ public final class Recomputer implements PortListener, AutoCloseable {
         return version.get();
     }
 
+    /** The latest push to the backend and its result; null before the first. */
+    public PushOutcome lastPush() {
+        return lastPush;
+    }
+
+    /** Ports whose pushes fail and are being retried, each with its latest failure. */
+    public Map<PortId, PortRetry> retrying() {
+        return Map.copyOf(failures);
+    }
+
     /** Rounds completed so far (tests wait on this, never on time). */
     public long rounds() {
         return completedRounds.get();
@@ -178,7 +209,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /** True when no port is waiting to be recomputed. */
     public boolean idle() {
-        return !busy && dirty.isEmpty();
+        return !busy && !anyDirty;
     }
 
     /**
@@ -206,7 +237,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
             try {
                 wake.tryAcquire(1, TimeUnit.SECONDS);
                 wake.drainPermits();
-                if (!dirty.isEmpty()) {
+                if (anyDirty) {
                     long oldest = oldestDirtyNanos.get();
                     long wait = Math.max(lastRoundStart + minRoundNanos, oldest == 0 ? 0 : oldest + LINGER_NANOS)
                             - System.nanoTime();
@@ -234,12 +265,17 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     private void round() {
         long since = oldestDirtyNanos.getAndSet(0);
-        Set<PortId> batch = new HashSet<>();
+        Set<PortId> taken;
+        synchronized (dirtyLock) {
+            taken = dirty;
+            dirty = new HashSet<>();
+            anyDirty = false;
+        }
+        List<PortId> ports = new ArrayList<>(taken.size());
         java.util.function.Predicate<PortId> owned = owns;
-        for (PortId p : dirty) {
-            dirty.remove(p);
+        for (PortId p : taken) {
             if (owned.test(p)) {
-                batch.add(p);
+                ports.add(p);
             }
         }
         long t0 = System.nanoTime();
@@ -249,10 +285,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
         // snapshot a few ports at a time: the controller's lock is held per chunk, not for the whole round, so
         // requests keep flowing while a big round runs. Ports are independent, and each chunk carries the plan
         // its levels came from; a later plan change marks the ports dirty again, so the latest state still wins.
-        List<PortId> ports = new ArrayList<>(batch);
         for (int from = 0; from < ports.size(); from += SNAPSHOT_CHUNK) {
-            Snapshot snap = source.snapshot(new HashSet<>(ports.subList(from,
-                    Math.min(ports.size(), from + SNAPSHOT_CHUNK))));
+            Snapshot snap = source.snapshot(ports.subList(from, Math.min(ports.size(), from + SNAPSHOT_CHUNK)));
             allocate(snap, changed, refreshed, released);
         }
         push(changed, refreshed, released);
@@ -267,7 +301,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     private void allocate(Snapshot snap, List<PortAllocation> changed, List<PortAllocation> refreshed,
                           Set<PortId> released) {
-        for (Map.Entry<PortId, List<AppAtPort>> e : snap.appsAt().entrySet()) {
+        for (Map.Entry<PortId, PortApps> e : snap.appsAt().entrySet()) {
             PortId port = e.getKey();
             boolean wasUnknown = unknown.remove(port);
             if (e.getValue().isEmpty()) {
@@ -306,15 +340,15 @@ public final class Recomputer implements PortListener, AutoCloseable {
             return;
         }
         List<PortAllocation> ok = new ArrayList<>();
+        Map<PortId, String> failed = new HashMap<>();
         if (!changed.isEmpty()) {
             ApplyResult r = backend.apply(changed);
             metrics.backendPushes.increment();
             for (PortAllocation a : changed) {
-                if (r.failed().containsKey(a.port())) {
-                    metrics.backendFailures.increment();
-                    LOG.warn("backend {} could not configure {}: {}", backend.name(), a.port(),
-                            r.failed().get(a.port()));
-                    retryLater(a.port());
+                String why = r.failed().get(a.port());
+                if (why != null) {
+                    LOG.warn("backend {} could not configure {}: {}", backend.name(), a.port(), why);
+                    failed.put(a.port(), why);
                 } else {
                     failures.remove(a.port());
                     current.put(a.port(), a);
@@ -327,9 +361,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
             ApplyResult r = backend.release(released);
             metrics.backendPushes.increment();
             for (PortId p : released) {
-                if (r.failed().containsKey(p)) {
-                    metrics.backendFailures.increment();
-                    retryLater(p);
+                String why = r.failed().get(p);
+                if (why != null) {
+                    failed.put(p, why);
                 } else {
                     failures.remove(p);
                     current.remove(p);
@@ -337,7 +371,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
                 }
             }
         }
+        failed.forEach(this::retryLater);
         PortChanges change = new PortChanges(version.incrementAndGet(), ok, gone);
+        lastPush = new PushOutcome(Instant.now(), change.version(), ok.size(), gone.size(), failed);
         for (Consumer<PortChanges> w : watchers) {
             try {
                 w.accept(change);
@@ -347,8 +383,10 @@ public final class Recomputer implements PortListener, AutoCloseable {
         }
     }
 
-    private void retryLater(PortId p) {
-        int n = failures.merge(p, 1, Integer::sum);
+    private void retryLater(PortId p, String why) {
+        metrics.backendFailures.increment();
+        int n = failures.merge(p, new PortRetry(1, why, Instant.now()),
+                (before, now) -> new PortRetry(before.attempts() + 1, why, now.lastFailed())).attempts();
         long delayMillis = Math.min(60_000, 1000L << Math.min(n - 1, 6));
         try {
             retrier.schedule(() -> dirty(List.of(p)), delayMillis, TimeUnit.MILLISECONDS);

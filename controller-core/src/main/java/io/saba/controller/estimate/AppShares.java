@@ -6,11 +6,16 @@ import io.saba.core.alloc.PortId;
 import io.saba.core.estimate.Observation;
 import io.saba.wire.WorkSignals;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -25,10 +30,16 @@ import java.util.function.Predicate;
  * than it is. Byte counters (the Linux backend's {@code tc -s class}, InfiniBand port counters) would measure it.
  *
  * <p>Kept per application as a step function of wall-clock time (a unit's end time is the engine's wall clock),
- * bounded; a unit's share is the mean over its run, submission to completion. Not logged: the share is fixed into
+ * bounded; a unit's share is the mean over its run, submission to completion. Pushes are {@linkplain #offer
+ * offered} and applied apart from the allocation loop, every {@link #APPLY_MILLIS} ms and before an observation is
+ * made: a push changes thousands of ports with hundreds of applications each, and following each share there cost
+ * the loop more than allocating (issue #19's bench: 60–80 % of the recompute thread). A port pushed twice between
+ * two passes counts once, at its latest weights, so the step function's resolution is a pass (units last seconds). Not logged: the share is fixed into
  * each observation when it arrives, and the observation is what the log carries.
  */
-public final class AppShares {
+public final class AppShares implements AutoCloseable {
+    /** How often offered pushes are applied, at most (ms). */
+    static final long APPLY_MILLIS = 50;
     /** Share changes kept per application. */
     static final int STEPS = 256;
     /**
@@ -39,44 +50,191 @@ public final class AppShares {
     /** The byte kinds that crossed the network (both engines' remote shuffle reads, Spark's task results). */
     static final Set<String> NETWORK_BYTES = Set.of("shuffle_remote_read", "task_result");
 
-    private final Map<PortId, Map<String, Double>> sharesAt = new HashMap<>();
-    private final Map<String, Set<PortId>> portsOf = new HashMap<>();
+    /** Each port's allocation as last pushed (its application weights are immutable), with their sum. */
+    private final Map<PortId, Port> at = new HashMap<>();
+    /** Each application with a weight somewhere: the ports it crosses and its smallest share. */
+    private final Map<String, Bottleneck> apps = new HashMap<>();
     private final Map<String, ArrayDeque<Step>> history = new HashMap<>();
+    /** Pushes offered and not yet applied: each port's latest allocation (null: released), and when. */
+    private final Object pendingLock = new Object();
+    private Map<PortId, PortAllocation> pending = new HashMap<>();
+    private long pendingMillis;
+    /** Applies offered pushes on a thread of its own, started by the first offer. */
+    private ScheduledExecutorService applier;
+    private boolean closed;
+
+    /** Takes a push to apply soon (cheap: the allocation loop calls it). */
+    public void offer(PortChanges c, long unixMillis) {
+        synchronized (pendingLock) {
+            if (applier == null && !closed) {
+                applier = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "saba-shares");
+                    t.setDaemon(true);
+                    return t;
+                });
+                applier.scheduleWithFixedDelay(this::drain, APPLY_MILLIS, APPLY_MILLIS, TimeUnit.MILLISECONDS);
+            }
+            for (PortId p : c.released()) {
+                pending.put(p, null);
+            }
+            for (PortAllocation a : c.changed()) {
+                pending.put(a.port(), a);
+            }
+            pendingMillis = unixMillis;
+        }
+    }
+
+    /** Applies what was offered since the last pass, as one push at the time of the latest. */
+    public synchronized void drain() {
+        Map<PortId, PortAllocation> batch;
+        long at;
+        synchronized (pendingLock) {
+            if (pending.isEmpty()) {
+                return;
+            }
+            batch = pending;
+            at = pendingMillis;
+            pending = new HashMap<>();
+        }
+        List<PortAllocation> changed = new ArrayList<>();
+        Set<PortId> released = new HashSet<>();
+        batch.forEach((p, a) -> {
+            if (a == null) {
+                released.add(p);
+            } else {
+                changed.add(a);
+            }
+        });
+        changed(new PortChanges(0, changed, released), at);
+    }
+
+    @Override
+    public void close() {
+        synchronized (pendingLock) {
+            closed = true;
+            if (applier != null) {
+                applier.shutdownNow();
+            }
+        }
+    }
 
     /** From {@code unixMillis} on, the application had {@code share} (NaN: no weight on any port). */
     private record Step(long unixMillis, double share) {
     }
 
-    /** Records what a push changed, at {@code unixMillis}. */
+    private record Port(PortAllocation allocation, double sum) {
+        static Port of(PortAllocation a) {
+            double sum = 0;
+            for (double w : a.appWeights().values()) {
+                sum += w;
+            }
+            return new Port(a, sum);
+        }
+
+        /** The application's weight among the Saba applications here; NaN without one. */
+        double shareOf(String app) {
+            Double w = allocation.appWeights().get(app);
+            return w == null || !(sum > 0) ? Double.NaN : w / sum;
+        }
+    }
+
+    /**
+     * An application's ports and its smallest share over them, kept as ports change: a push changes thousands of
+     * ports while an application crosses hundreds, so its ports are searched again only when the port that held
+     * the smallest share rose or left, and its port set changes only when it joins or leaves a port.
+     */
+    private final class Bottleneck {
+        final String app;
+        final Set<PortId> ports = new HashSet<>();
+        double min = Double.NaN;
+        PortId argmin;
+        boolean stale;
+        /** Listed among the applications whose bottleneck this push may have moved. */
+        boolean touched;
+
+        Bottleneck(String app) {
+            this.app = app;
+        }
+
+        void at(PortId p, double share) {
+            if (share > 0 && !(share >= min)) {
+                min = share;
+                argmin = p;
+            } else if (p.equals(argmin) && !(share == min)) {
+                stale = true; // the smallest rose (or is gone): another port may hold it now
+            }
+        }
+
+        void left(PortId p) {
+            ports.remove(p);
+            stale |= p.equals(argmin);
+        }
+
+        /** The smallest positive share over its ports, searched again if it may have risen. */
+        double min() {
+            if (stale) {
+                min = Double.NaN;
+                argmin = null;
+                for (PortId p : ports) {
+                    double share = at.get(p).shareOf(app);
+                    if (share > 0 && !(share >= min)) {
+                        min = share;
+                        argmin = p;
+                    }
+                }
+                stale = false;
+            }
+            return min;
+        }
+    }
+
+    private Bottleneck touch(String app, List<Bottleneck> touched) {
+        Bottleneck b = apps.computeIfAbsent(app, Bottleneck::new);
+        if (!b.touched) {
+            b.touched = true;
+            touched.add(b);
+        }
+        return b;
+    }
+
+    /** Records what a push changed, at {@code unixMillis} (now; {@link #offer} defers it). */
     public synchronized void changed(PortChanges c, long unixMillis) {
-        Set<String> touched = new HashSet<>();
+        List<Bottleneck> touched = new ArrayList<>();
         for (PortId p : c.released()) {
-            Map<String, Double> gone = sharesAt.remove(p);
+            Port gone = at.remove(p);
             if (gone != null) {
-                gone.keySet().forEach(app -> leave(app, p));
-                touched.addAll(gone.keySet());
+                for (String app : gone.allocation().appWeights().keySet()) {
+                    touch(app, touched).left(p);
+                }
             }
         }
         for (PortAllocation a : c.changed()) {
-            Map<String, Double> now = sharesOf(a);
-            Map<String, Double> was = sharesAt.put(a.port(), now);
-            if (was != null) {
-                for (String app : was.keySet()) {
-                    if (!now.containsKey(app)) {
-                        leave(app, a.port());
-                    }
+            Port now = Port.of(a);
+            Port was = at.put(a.port(), now);
+            Map<String, Double> before = was == null ? Map.of() : was.allocation().appWeights();
+            for (String app : before.keySet()) {
+                if (!a.appWeights().containsKey(app)) {
+                    touch(app, touched).left(a.port());
                 }
-                touched.addAll(was.keySet());
             }
-            for (String app : now.keySet()) {
-                portsOf.computeIfAbsent(app, x -> new HashSet<>()).add(a.port());
+            for (Map.Entry<String, Double> e : a.appWeights().entrySet()) {
+                Bottleneck b = touch(e.getKey(), touched);
+                if (!before.containsKey(e.getKey())) {
+                    b.ports.add(a.port());
+                }
+                b.at(a.port(), now.sum() > 0 ? e.getValue() / now.sum() : Double.NaN);
             }
-            touched.addAll(now.keySet());
         }
-        for (String app : touched) {
-            record(app, bottleneck(app), unixMillis);
+        for (Bottleneck b : touched) {
+            b.touched = false;
+            if (b.ports.isEmpty()) {
+                apps.remove(b.app);
+                record(b.app, Double.NaN, unixMillis);
+            } else {
+                record(b.app, b.min(), unixMillis);
+            }
         }
-        if (history.size() > 2 * portsOf.size() + 64) {
+        if (history.size() > 2 * apps.size() + 64) {
             forgetIdle(unixMillis); // amortised: the applications gone are at most half of those kept
         }
     }
@@ -85,43 +243,6 @@ public final class AppShares {
     private void forgetIdle(long unixMillis) {
         history.values().removeIf(steps -> Double.isNaN(steps.getLast().share())
                 && unixMillis - steps.getLast().unixMillis() > IDLE_MILLIS);
-    }
-
-    private void leave(String app, PortId p) {
-        Set<PortId> ports = portsOf.get(app);
-        if (ports != null) {
-            ports.remove(p);
-            if (ports.isEmpty()) {
-                portsOf.remove(app);
-            }
-        }
-    }
-
-    private static Map<String, Double> sharesOf(PortAllocation a) {
-        double sum = 0;
-        for (double w : a.appWeights().values()) {
-            sum += w;
-        }
-        Map<String, Double> out = new HashMap<>();
-        for (Map.Entry<String, Double> e : a.appWeights().entrySet()) {
-            out.put(e.getKey(), sum > 0 ? e.getValue() / sum : Double.NaN);
-        }
-        return out;
-    }
-
-    private double bottleneck(String app) {
-        Set<PortId> ports = portsOf.get(app);
-        if (ports == null) {
-            return Double.NaN;
-        }
-        double min = Double.NaN;
-        for (PortId p : ports) {
-            double s = sharesAt.get(p).getOrDefault(app, Double.NaN);
-            if (s > 0 && !(s >= min)) {
-                min = s;
-            }
-        }
-        return min;
     }
 
     private void record(String app, double share, long unixMillis) {
@@ -186,6 +307,7 @@ public final class AppShares {
         if (wait == 0) {
             return new Observation(s.runMillis(), 0, 1.0, bytes); // the share does not matter to a unit that never waited
         }
+        drain(); // the shares up to now
         double share = meanShare(app, s.endUnixMillis() - Math.max(0, s.durationMillis()), s.endUnixMillis());
         return share > 0 ? new Observation(s.runMillis(), wait, Math.min(1, share), bytes) : null;
     }

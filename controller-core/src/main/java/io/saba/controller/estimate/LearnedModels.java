@@ -1,6 +1,6 @@
 package io.saba.controller.estimate;
 
-import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.Observation;
 import io.saba.core.estimate.SensitivityEstimate;
 import io.saba.core.estimate.WorkloadEstimator;
@@ -69,7 +69,7 @@ public final class LearnedModels {
      * @param estimate      the estimate now
      */
     public record Outcome(String workload, Set<String> modelsChanged, WorkloadEstimator.Change drift,
-                          DriftCheck.Deviation deviation, SensitivityEstimate estimate) {
+                          ModelDrift.Deviation deviation, SensitivityEstimate estimate) {
     }
 
     public LearnedModels(SensitivityMode mode) {

@@ -1,6 +1,6 @@
 package io.saba.controller.estimate;
 
-import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.SensitivityEstimate;
 import io.saba.core.model.SensitivityModel;
 
@@ -13,5 +13,5 @@ import io.saba.core.model.SensitivityModel;
  */
 public record WorkloadEstimateView(String workload, ModelSource source, SensitivityModel inForce,
                                    SensitivityEstimate estimate, SensitivityModel table, boolean drifting,
-                                   int contradicting, DriftCheck.Deviation deviation) {
+                                   int contradicting, ModelDrift.Deviation deviation) {
 }

@@ -38,6 +38,11 @@ public interface FabricBackend extends AutoCloseable {
         return Map.of();
     }
 
+    /** How this backend looks for {@link #drift()}, for the status pages; null (the default) when it does not. */
+    default DriftCheck driftCheck() {
+        return null;
+    }
+
     /**
      * Where to keep ports' originals (called before the first push; the default store is in memory). Backends that
      * change nothing on a device ignore it.

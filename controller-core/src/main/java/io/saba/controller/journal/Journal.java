@@ -45,7 +45,13 @@ import org.slf4j.LoggerFactory;
  * rewrites them. A torn or corrupt tail (a crash mid-write) fails its length or CRC check; replay stops there and
  * truncates the file so new records follow the last good one.
  *
- * <p>Not thread-safe for appends: the log appends under its own lock, which also fixes the order.
+ * <p>Appends and commits are separate, so that a log can append (and apply) under its lock and commit outside it:
+ * {@link #append} encodes a record into memory and returns its sequence number; {@link #commit(long)} returns once
+ * that record has been handed to the OS (and fsynced under ALWAYS). One thread writes at a time, everything appended
+ * so far in one write, so requests that arrive while a write is under way share the next one (group commit), and a
+ * write that the disk holds up (ext4 blocks appends while a concurrent fsync commits its journal, hundreds of
+ * milliseconds on a busy disk) holds up only the requests it carries, not every request's turn at the log's lock.
+ * The order of records is the order of {@link #append} calls, which the log makes under its own lock.
  */
 public final class Journal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
@@ -60,12 +66,22 @@ public final class Journal implements AutoCloseable {
     private final ScheduledExecutorService syncer;
     private final JournalLock lock;
     private boolean closed;
-    private FileChannel channel;
-    private DataOutputStream out;
+    /** One write (or compaction) at a time; taken before this journal's own monitor, never after. */
+    private final Object writeLock = new Object();
+    /** The file appended to (replaced by a compaction); null until the first write. */
+    private volatile FileChannel channel;
+    /** Records appended and not yet taken by a write. Guarded by this journal's monitor. */
+    private ByteArrayOutputStream pending = new ByteArrayOutputStream(1 << 16);
+    /** The records a write is handing to the OS; swapped with {@link #pending}. Guarded by {@link #writeLock}. */
+    private ByteArrayOutputStream writing = new ByteArrayOutputStream(1 << 16);
     private final ByteArrayOutputStream scratch = new ByteArrayOutputStream(256);
     private final DataOutputStream scratchOut = new DataOutputStream(scratch);
     private final CRC32 crc = new CRC32();
     private long appendsSinceCompaction;
+    /** Sequence number of the last record appended. Guarded by this journal's monitor. */
+    private long appended;
+    /** Sequence number of the last record handed to the OS (or written into a compacted file). */
+    private volatile long written;
     private volatile boolean dirtyOnDisk;
 
     /**
@@ -144,8 +160,23 @@ public final class Journal implements AutoCloseable {
         return out;
     }
 
-    /** Replaces the journal by {@code state} atomically (write temp, fsync, rename, fsync directory) and reopens it. */
+    /**
+     * Replaces the journal by {@code state} atomically (write temp, fsync, rename, fsync directory) and reopens it.
+     * {@code state} must include every record appended so far (the log compacts under the lock it appends under):
+     * those not yet written are dropped, as the compacted file holds their effect, and count as committed.
+     */
     public void compact(List<LogRequest> state) {
+        synchronized (writeLock) {
+            synchronized (this) {
+                pending.reset();
+                writing.reset();
+                compactFile(state);
+                written = appended;
+            }
+        }
+    }
+
+    private void compactFile(List<LogRequest> state) {
         Path tmp = dir.resolve(FILE + ".tmp");
         try {
             closeStream();
@@ -168,33 +199,65 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    /** Buffers one record; {@link #commit()} makes it durable under the policy. */
-    public void append(LogRequest r) {
+    /**
+     * Keeps one record in memory; {@link #commit(long)} with the returned sequence number makes it durable under the
+     * policy.
+     */
+    public synchronized long append(LogRequest r) {
         try {
-            if (out == null) {
-                open();
-            }
-            writeRecord(r, out);
-            appendsSinceCompaction++;
+            writeRecord(r, pending);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to journal " + file, e);
         }
+        appendsSinceCompaction++;
+        return ++appended;
     }
 
-    /** Called before a request is acknowledged: hands the records to the OS (and fsyncs under ALWAYS). */
+    /** Commits every record appended so far (see {@link #commit(long)}). */
     public void commit() {
-        if (out == null) {
+        long upTo;
+        synchronized (this) {
+            upTo = appended;
+        }
+        commit(upTo);
+    }
+
+    /**
+     * Called before a request is acknowledged: returns once the records up to sequence number {@code upTo} are in
+     * the OS (and fsynced under ALWAYS). Whoever writes takes every record appended so far, so a caller whose
+     * record another write carried returns at once.
+     */
+    public void commit(long upTo) {
+        if (written >= upTo) {
             return;
         }
-        try {
-            out.flush();
-            if (policy == FsyncPolicy.ALWAYS) {
-                channel.force(false);
-            } else {
-                dirtyOnDisk = true;
+        synchronized (writeLock) {
+            if (written >= upTo) {
+                return;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write journal " + file, e);
+            long through;
+            synchronized (this) {
+                ByteArrayOutputStream full = pending;
+                pending = writing;
+                writing = full;
+                through = appended;
+            }
+            try {
+                if (channel == null) {
+                    open();
+                }
+                writing.writeTo(Channels.newOutputStream(channel));
+                if (policy == FsyncPolicy.ALWAYS) {
+                    channel.force(false);
+                } else {
+                    dirtyOnDisk = true;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write journal " + file, e);
+            } finally {
+                writing.reset();
+            }
+            written = through;
         }
     }
 
@@ -202,7 +265,7 @@ public final class Journal implements AutoCloseable {
         return appendsSinceCompaction;
     }
 
-    private void writeRecord(LogRequest r, DataOutputStream o) throws IOException {
+    private void writeRecord(LogRequest r, OutputStream o) throws IOException {
         scratch.reset();
         scratchOut.writeByte(REQUEST);
         LogCodec.writeRequest(r, scratchOut);
@@ -210,8 +273,8 @@ public final class Journal implements AutoCloseable {
         crc.reset();
         byte[] bytes = scratch.toByteArray();
         crc.update(bytes);
-        o.writeInt(bytes.length);
-        o.writeInt((int) crc.getValue());
+        writeInt(o, bytes.length);
+        writeInt(o, (int) crc.getValue());
         o.write(bytes);
     }
 
@@ -230,11 +293,16 @@ public final class Journal implements AutoCloseable {
                 : LogRequest.Kind.EVENT, List.of(m));
     }
 
+    private static void writeInt(OutputStream o, int v) throws IOException {
+        o.write(v >>> 24);
+        o.write(v >>> 16);
+        o.write(v >>> 8);
+        o.write(v);
+    }
+
     private void open() throws IOException {
         channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
-        OutputStream os = Channels.newOutputStream(channel);
-        out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16));
     }
 
     private void forceQuietly() {
@@ -261,11 +329,10 @@ public final class Journal implements AutoCloseable {
     }
 
     private void closeStream() throws IOException {
-        if (out != null) {
-            out.flush();
-            channel.force(false);
-            out.close();
-            out = null;
+        FileChannel ch = channel;
+        if (ch != null) {
+            ch.force(false);
+            ch.close();
             channel = null;
         }
     }
@@ -275,22 +342,25 @@ public final class Journal implements AutoCloseable {
         return dir;
     }
 
-    /** Flushes, closes and releases the directory; a second call does nothing. */
+    /** Writes what is appended, closes and releases the directory; a second call does nothing. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (syncer != null) {
-            syncer.shutdownNow();
-        }
-        try {
-            closeStream();
-        } catch (IOException e) {
-            LOG.warn("journal close failed: {}", e.toString());
-        } finally {
-            lock.close();
+    public void close() {
+        synchronized (writeLock) { // the write lock first, as everywhere: commit takes it, then this monitor
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (syncer != null) {
+                syncer.shutdownNow();
+            }
+            try {
+                commit();
+                closeStream();
+            } catch (IOException | UncheckedIOException e) {
+                LOG.warn("journal close failed: {}", e.toString());
+            } finally {
+                lock.close();
+            }
         }
     }
 }

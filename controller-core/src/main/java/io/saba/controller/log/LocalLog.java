@@ -37,21 +37,27 @@ public final class LocalLog implements StateLog {
         }
     }
 
-    /** Appends (the journal's order is the order of application), applies, then commits before answering. */
+    /**
+     * Appends (the journal's order is the order of application) and applies under this log's lock, then commits
+     * outside it before answering: the write to the file, which a busy disk can hold up, does not keep the next
+     * requests from being applied, and one write carries every request appended meanwhile (see {@link Journal}).
+     */
     @Override
     public Object write(LogRequest request) {
         Object outcome;
+        long seq = 0;
         synchronized (this) {
             if (journal != null) {
-                journal.append(request);
+                seq = journal.append(request);
             }
             outcome = replica.apply(request);
-            if (journal != null) {
-                journal.commit();
-                if (journal.appendsSinceCompaction() > Math.max(COMPACT_AFTER, 4 * replica.connectionCount())) {
-                    journal.compact(replica.snapshot());
-                }
+            if (journal != null
+                    && journal.appendsSinceCompaction() > Math.max(COMPACT_AFTER, 4 * replica.connectionCount())) {
+                journal.compact(replica.snapshot());
             }
+        }
+        if (journal != null) {
+            journal.commit(seq);
         }
         if (outcome instanceof RuntimeException e) {
             throw e;

@@ -16,11 +16,11 @@ import io.saba.controller.state.Mutation;
 import io.saba.controller.state.PortListener;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
-import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.LevelPlan;
+import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssignment;
-import io.saba.core.estimate.DriftCheck;
+import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.WorkloadEstimator;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
@@ -164,7 +164,7 @@ public final class Replica {
         for (LearnedModels.Outcome o : state.observe(units)) {
             if (o.drift() == WorkloadEstimator.Change.DRIFT_STARTED && counting) {
                 metrics.driftFlagged(o.workload());
-                DriftCheck.Deviation d = o.deviation();
+                ModelDrift.Deviation d = o.deviation();
                 LOG.warn("workload {} has drifted from its profile: its last {} units predict a slowdown of {} ± {} at "
                         + "{} % of the link, the table {} ({}{} %); flagged on /status and in saba_sensitivity_drift",
                         o.workload(), o.estimate().observations(), String.format("%.2f", d.estimated()),
@@ -300,8 +300,8 @@ public final class Replica {
         String first = "";
         Set<String> unknown = new LinkedHashSet<>();
         long now = System.nanoTime();
+        count(metrics.connectionEvents, events.size());
         for (Mutation m : events) {
-            count(metrics.connectionEvents, 1);
             try {
                 state.check(m, tenant);
             } catch (ControllerException e) {
@@ -399,9 +399,9 @@ public final class Replica {
     // ---- reads ----
 
     /** What one round of the allocation loop reads: the plan and the applications at each port asked for. */
-    public Recomputer.Snapshot portSnapshot(Set<PortId> ports) {
+    public Recomputer.Snapshot portSnapshot(List<PortId> ports) {
         synchronized (lock) {
-            Map<PortId, List<AppAtPort>> at = new HashMap<>();
+            Map<PortId, PortApps> at = new HashMap<>(2 * ports.size());
             for (PortId p : ports) {
                 at.put(p, state.appsAt(p));
             }
@@ -461,6 +461,13 @@ public final class Replica {
     public Map<String, WorkloadEstimateView> estimates() {
         synchronized (lock) {
             return state.estimates();
+        }
+    }
+
+    /** The model the allocator uses for a workload: the table's, or what was learnt of it (see {@link #sensitivity}). */
+    public SensitivityModel modelOf(String workload) {
+        synchronized (lock) {
+            return state.modelOf(workload);
         }
     }
 

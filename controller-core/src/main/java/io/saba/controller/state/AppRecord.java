@@ -25,6 +25,8 @@ public final class AppRecord {
     boolean workloadKnown;
     /** The model of {@link #workload} under the current table, cached: looked up once, not once per port. */
     io.saba.core.model.SensitivityModel model;
+    /** {@link #model}'s number in the state (one per model instance): how a port's allocation groups by model. */
+    int modelId;
     long leaseDeadlineNanos;
     /** Open connections with the ports each crosses (none while it waits for a route). */
     final Map<ConnectionKey, List<PortId>> open = new LinkedHashMap<>();

@@ -9,7 +9,7 @@ import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.RouteUnavailableException;
 import io.saba.core.alloc.Allocator;
-import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
@@ -56,11 +56,24 @@ public final class ControllerState {
     /** Immutable; volatile so the allocation engine may read the current one without the controller's lock. */
     private volatile ModelCatalog catalog;
     private final Map<String, AppRecord> apps = new LinkedHashMap<>();
-    private final Map<PortId, Map<String, Integer>> ports = new HashMap<>();
+    /** Every port some open connection crosses, with its applications (sorted, counted). */
+    private final Map<PortId, PortUsers> ports = new HashMap<>();
     private final Map<String, Integer> appsOfWorkload = new TreeMap<>();
+    /** A number per model instance of the table in force (see {@link AppRecord#modelId}); renumbered with the table. */
+    private final Map<SensitivityModel, Integer> modelIds = new java.util.IdentityHashMap<>();
     private LevelPlan plan = LevelPlan.none();
-    /** Host pair → path: every event would otherwise resolve its path twice (check, then apply). Bounded. */
-    private final Map<String, List<PortId>> pathCache = new HashMap<>();
+    /**
+     * Source host → destination host → path: every event would otherwise resolve its path twice (check, then
+     * apply). Keyed by the topology's own host names, so a hit hashes no new string. Bounded by {@link #cachedPaths}.
+     */
+    private final Map<String, Map<String, List<PortId>>> pathCache = new HashMap<>();
+    private int cachedPaths;
+    /**
+     * The connection last routed and its path: an "opened" is routed when checked and again when applied, one
+     * after the other under the same lock. Compared by identity; forgotten when the paths are.
+     */
+    private ConnectionKey routedKey;
+    private List<PortId> routedPath;
     private static final int PATH_CACHE_LIMIT = 200_000;
     /** Host pair → why the fabric has no route for it yet; cleared with the paths at every reroute. */
     private final Map<String, String> unroutablePairs = new HashMap<>();
@@ -181,6 +194,9 @@ public final class ControllerState {
      *                             FAILED_PRECONDITION when the topology has no path between the hosts
      */
     private List<PortId> route(ConnectionKey k) {
+        if (k == routedKey) {
+            return routedPath;
+        }
         String src = host(k.srcIp(), k.srcPort(), "source");
         String dst = host(k.dstIp(), k.dstPort(), "destination");
         if (src == null || dst == null) {
@@ -188,9 +204,10 @@ public final class ControllerState {
                     + " belongs to a host the fabric has not placed yet";
             return null;
         }
-        String pair = src + '\u0000' + dst;
-        List<PortId> path = pathCache.get(pair);
+        Map<String, List<PortId>> fromSrc = pathCache.get(src);
+        List<PortId> path = fromSrc == null ? null : fromSrc.get(dst);
         if (path == null) {
+            String pair = src + '\u0000' + dst;
             String unroutable = unroutablePairs.get(pair);
             if (unroutable != null) {
                 lastUnroutedReason = describe(k) + " (" + src + " -> " + dst + "): " + unroutable;
@@ -209,11 +226,15 @@ public final class ControllerState {
                 throw new ControllerException(ControllerException.Kind.FAILED_PRECONDITION, "no path from " + src
                         + " to " + dst + ": " + e.getMessage());
             }
-            if (pathCache.size() >= PATH_CACHE_LIMIT) {
+            if (cachedPaths >= PATH_CACHE_LIMIT) {
                 pathCache.clear();
+                cachedPaths = 0;
             }
-            pathCache.put(pair, path);
+            pathCache.computeIfAbsent(src, h -> new HashMap<>()).put(dst, path);
+            cachedPaths++;
         }
+        routedKey = k;
+        routedPath = path;
         return path;
     }
 
@@ -269,6 +290,7 @@ public final class ControllerState {
         app.leaseDeadlineNanos = leaseDeadline;
         app.workloadKnown = catalog.knows(r.workload());
         app.model = modelOf(r.workload());
+        app.modelId = modelId(app.model);
         departed.remove(r.appId());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
         if (planLocally && (newWorkload || !plan.levelOfWorkload().containsKey(r.workload()))) {
@@ -412,7 +434,7 @@ public final class ControllerState {
         openConnections++;
         List<PortId> joined = new ArrayList<>(path.size());
         for (PortId p : path) {
-            if (ports.computeIfAbsent(p, x -> new HashMap<>()).merge(app.appId, 1, Integer::sum) == 1) {
+            if (ports.computeIfAbsent(p, x -> new PortUsers()).add(app)) {
                 joined.add(p);
             }
         }
@@ -432,8 +454,8 @@ public final class ControllerState {
         }
         List<PortId> left = new ArrayList<>(path.size());
         for (PortId p : path) {
-            Map<String, Integer> at = ports.get(p);
-            if (at != null && at.computeIfPresent(app.appId, (id, n) -> n == 1 ? null : n - 1) == null) {
+            PortUsers at = ports.get(p);
+            if (at != null && at.remove(app)) {
                 left.add(p);
                 if (at.isEmpty()) {
                     ports.remove(p);
@@ -455,6 +477,9 @@ public final class ControllerState {
      */
     public Rerouted reroute() {
         pathCache.clear();
+        cachedPaths = 0;
+        routedKey = null;
+        routedPath = null;
         unroutablePairs.clear();
         int moved = 0;
         int routed = 0;
@@ -574,6 +599,7 @@ public final class ControllerState {
             }
         }
         if (running) {
+            renumberModels(); // an estimate's update is a new model instance: numbering afresh keeps the ids dense
             replan();
             listener.dirty(List.copyOf(touched));
         }
@@ -607,8 +633,20 @@ public final class ControllerState {
             app.workloadKnown = catalog.knows(app.workload);
             app.model = modelOf(app.workload);
         }
+        renumberModels();
         replan();
         listener.dirty(List.copyOf(ports.keySet()));
+    }
+
+    private void renumberModels() {
+        modelIds.clear();
+        for (AppRecord app : apps.values()) {
+            app.modelId = modelId(app.model);
+        }
+    }
+
+    private int modelId(SensitivityModel model) {
+        return modelIds.computeIfAbsent(model, m -> modelIds.size());
     }
 
     // ---- leases ----
@@ -687,24 +725,13 @@ public final class ControllerState {
     }
 
     /**
-     * The applications crossing a port with their levels and models (empty when none), in no particular order:
-     * this runs under the controller's lock, so sorting is left to the caller.
+     * The applications crossing a port with their levels and models, in id order (empty when none; applications
+     * at level 0, the default class, are left out: see {@link PortUsers#snapshot}). A copy of arrays the state
+     * keeps sorted, cheap enough to take under the controller's lock for thousands of ports a round.
      */
-    public List<AppAtPort> appsAt(PortId port) {
-        Map<String, Integer> at = ports.get(port);
-        if (at == null) {
-            return List.of();
-        }
-        List<AppAtPort> out = new ArrayList<>(at.size());
-        for (String id : at.keySet()) {
-            AppRecord app = apps.get(id);
-            // level 0 is the default class (queue 0, no Saba share); only a group member, before its leader's plan
-            // covers a new workload, holds such applications
-            if (app.level != 0) {
-                out.add(new AppAtPort(id, app.workload, app.level, app.model, at.get(id)));
-            }
-        }
-        return out;
+    public PortApps appsAt(PortId port) {
+        PortUsers at = ports.get(port);
+        return at == null ? PortApps.empty() : at.snapshot();
     }
 
     public Set<PortId> portsInUse() {

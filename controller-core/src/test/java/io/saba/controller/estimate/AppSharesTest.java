@@ -82,4 +82,56 @@ class AppSharesTest {
         s.changed(changed(port(S1, Map.of("a", 0.9))), 2_000 + AppShares.IDLE_MILLIS + 1);
         assertEquals(1, s.size(), "only the one with a weight");
     }
+
+    @Test
+    void theBottleneckKeptAsPortsChangeIsTheSmallestShareOverTheApplicationsPorts() {
+        // random pushes (ports changing, rising, emptied, released), each checked against a search of every port
+        java.util.Random r = new java.util.Random(11);
+        AppShares s = new AppShares();
+        Map<PortId, Map<String, Double>> weights = new java.util.HashMap<>();
+        List<String> apps = List.of("a", "b", "c", "d", "e");
+        for (int t = 1; t <= 2_000; t++) {
+            PortId p = new PortId("s" + r.nextInt(6), 1 + r.nextInt(2));
+            if (r.nextInt(5) == 0) {
+                weights.remove(p);
+                s.changed(new PortChanges(t, List.of(), Set.of(p)), t * 10L);
+            } else {
+                Map<String, Double> w = new java.util.HashMap<>();
+                for (String app : apps) {
+                    if (r.nextInt(3) == 0) {
+                        w.put(app, 0.05 + r.nextDouble());
+                    }
+                }
+                weights.put(p, w);
+                s.changed(changed(port(p, w)), t * 10L);
+            }
+            for (String app : apps) {
+                double expected = Double.NaN;
+                for (Map<String, Double> w : weights.values()) {
+                    Double mine = w.get(app);
+                    if (mine != null) {
+                        double share = mine / w.values().stream().mapToDouble(Double::doubleValue).sum();
+                        expected = Double.isNaN(expected) ? share : Math.min(expected, share);
+                    }
+                }
+                double kept = s.meanShare(app, t * 10L, t * 10L);
+                if (Double.isNaN(expected)) {
+                    assertTrue(Double.isNaN(kept), app + " has no weight anywhere at step " + t + ": " + kept);
+                } else {
+                    assertEquals(expected, kept, 1e-12, app + " at step " + t);
+                }
+            }
+        }
+    }
+
+    @Test
+    void offeredPushesAreAppliedTogetherAndBeforeAnObservation() {
+        try (AppShares s = new AppShares()) {
+            s.offer(changed(port(S1, Map.of("a", 0.3, "b", 0.6))), 1_000);
+            s.offer(changed(port(S1, Map.of("a", 0.6, "b", 0.3))), 1_010); // the same port again: its latest counts
+            Observation o = s.observation("a", unit(3_000, 1_000, 4_000, 1_000));
+            assertEquals(2.0 / 3, o.share(), 1e-12, "applied before the observation, at the latest weights");
+            assertEquals(2.0 / 3, s.meanShare("a", 1_010, 2_000), 1e-12);
+        }
+    }
 }

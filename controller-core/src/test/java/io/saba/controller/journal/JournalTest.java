@@ -117,4 +117,95 @@ class JournalTest {
                     call("", LogRequest.Kind.DEREGISTER, new Mutation.Deregister("b", "lease expired"))), j.replay());
         }
     }
+
+    /** Complete records in the journal file (length, checksum, payload), however many a commit has written. */
+    private static int recordsInFile(Path dir) throws Exception {
+        byte[] b = Files.readAllBytes(dir.resolve("journal.log"));
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
+        int n = 0;
+        while (buf.remaining() >= 8) {
+            int len = buf.getInt();
+            buf.getInt();
+            if (buf.remaining() < len) {
+                break;
+            }
+            buf.position(buf.position() + len);
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Appends under one lock and commits outside it from several threads (what the log does): when a commit of
+     * sequence number s returns, the file holds at least s records, and replay gives them in the order appended.
+     */
+    @Test
+    void aCommitReturnsOnceItsRecordIsInTheFileWhoeverWroteIt(@TempDir Path dir) throws Exception {
+        Object logLock = new Object();
+        List<LogRequest> order = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        try (Journal j = new Journal(dir, FsyncPolicy.INTERVAL, 5)) {
+            List<Thread> threads = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int id = t;
+                threads.add(new Thread(() -> {
+                    try {
+                        for (int i = 0; i < 300; i++) {
+                            LogRequest r = call("", LogRequest.Kind.EVENT, new Mutation.Opened("a" + id, K, i + 1));
+                            long seq;
+                            synchronized (logLock) {
+                                seq = j.append(r);
+                                order.add(r);
+                            }
+                            j.commit(seq);
+                            int inFile = recordsInFile(dir);
+                            if (inFile < seq) {
+                                throw new AssertionError("record " + seq + " committed, the file holds " + inFile);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failed.compareAndSet(null, e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
+        if (failed.get() != null) {
+            throw new AssertionError(failed.get());
+        }
+        try (Journal j = new Journal(dir, FsyncPolicy.NEVER, 20)) {
+            assertEquals(order, j.replay());
+        }
+    }
+
+    /** A commit writes its record even when later ones were appended meanwhile (they go in the same write). */
+    @Test
+    void aCommitTakesEverythingAppendedSoFar(@TempDir Path dir) throws Exception {
+        try (Journal j = new Journal(dir, FsyncPolicy.INTERVAL, 5)) {
+            long first = j.append(call("", LogRequest.Kind.EVENT, new Mutation.Opened("a", K, 1)));
+            j.append(call("", LogRequest.Kind.EVENT, new Mutation.Opened("a", K, 2)));
+            assertEquals(0, Files.exists(dir.resolve("journal.log")) ? recordsInFile(dir) : 0, "appending writes nothing");
+            j.commit(first);
+            assertEquals(2, recordsInFile(dir));
+        }
+    }
+
+    /** Records appended but not yet written when the log compacts are in the compacted state: committed, not kept. */
+    @Test
+    void aCompactionCommitsWhatWasAppendedBeforeIt(@TempDir Path dir) throws Exception {
+        LogRequest register = call("", LogRequest.Kind.REGISTER, new Mutation.Register("a", "lr", "", "", 0, ""));
+        try (Journal j = new Journal(dir, FsyncPolicy.ALWAYS, 20)) {
+            j.append(register);
+            long last = j.append(call("", LogRequest.Kind.EVENT, new Mutation.Opened("a", K, 1)));
+            j.compact(List.of(register));
+            j.commit(last); // returns at once: the compacted file holds its effect
+            assertEquals(1, recordsInFile(dir));
+        }
+        try (Journal j = new Journal(dir, FsyncPolicy.NEVER, 20)) {
+            assertEquals(List.of(register), j.replay());
+        }
+    }
 }

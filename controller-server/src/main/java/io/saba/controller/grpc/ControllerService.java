@@ -188,7 +188,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
         answer(out, () -> {
             StatusView v = tenants.visibleTo(AuthInterceptor.tenant(), controller.status(r.getIncludeConnections()));
             StatusResponse.Builder b = StatusResponse.newBuilder().setAllocationVersion(v.version())
-                    .setBackend(v.backend());
+                    .setBackend(v.fabric().backend());
             for (AppView a : v.apps()) {
                 AppStatus.Builder s = AppStatus.newBuilder().setAppId(a.appId()).setWorkload(a.workload())
                         .setFramework(a.framework()).setUser(a.user()).setAttempt(a.attempt())
@@ -210,7 +210,7 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             for (PortAllocation p : v.ports().values()) {
                 b.addPorts(port(p));
             }
-            v.drift().forEach((p, what) -> b.putDrift(p.toString(), what));
+            v.fabric().drift().forEach((p, what) -> b.putDrift(p.toString(), what));
             return b.build();
         });
     }

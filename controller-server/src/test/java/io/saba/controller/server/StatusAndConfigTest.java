@@ -11,9 +11,13 @@ import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.wire.Transport;
+import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.DryRunBackend;
+import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
+import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -117,6 +121,11 @@ class StatusAndConfigTest {
         }
 
         @Override
+        public DriftCheck driftCheck() {
+            return new DriftCheck(java.time.Duration.ofSeconds(30), java.time.Instant.now(), 1, false);
+        }
+
+        @Override
         public void close() {
             inner.close();
         }
@@ -130,7 +139,10 @@ class StatusAndConfigTest {
             String base = "http://127.0.0.1:" + c.httpAddress().getPort();
             JsonNode json = new ObjectMapper().readTree(get(base + "/status.json", 200));
             assertEquals("low VLArb: VL1 weight 9, wrote 6", json.at("/drift/s0:2").asText(), json.toString());
-            assertTrue(get(base + "/status", 200).contains("VL1 weight 9"), "and on the HTML page");
+            assertEquals(30, json.at("/fabric/drift_check/every_seconds").asInt(), json.toString());
+            String page = get(base + "/status", 200);
+            assertTrue(page.contains("VL1 weight 9"), "and on the HTML page");
+            assertTrue(page.contains("checked every 30 s") && page.contains("1 drifted"), page);
             var ch = Fixtures.channel(c);
             try {
                 assertEquals(java.util.Map.of("s0:2", "low VLArb: VL1 weight 9, wrote 6"), Fixtures.stub(ch)
@@ -138,6 +150,69 @@ class StatusAndConfigTest {
             } finally {
                 ch.shutdownNow();
             }
+        }
+    }
+
+    /** A dry run that refuses one port, as a switch that does not answer would. */
+    private static final class RefusingBackend implements FabricBackend {
+        private final DryRunBackend inner = new DryRunBackend(false, 100);
+        private final PortId refused;
+
+        RefusingBackend(PortId refused) {
+            this.refused = refused;
+        }
+
+        @Override
+        public String name() {
+            return "refusing";
+        }
+
+        @Override
+        public ApplyResult apply(java.util.Collection<PortAllocation> changed) {
+            ApplyResult r = inner.apply(changed.stream().filter(a -> !a.port().equals(refused)).toList());
+            return changed.stream().anyMatch(a -> a.port().equals(refused))
+                    ? new ApplyResult(r.applied(), java.util.Map.of(refused, "SMP timeout after 200 ms")) : r;
+        }
+
+        @Override
+        public ApplyResult release(java.util.Set<PortId> ports) {
+            return inner.release(ports);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    /**
+     * A push the backend refuses for one port is on the status: the last push's result names the port and the
+     * backend's reason, and the port is listed as retried.
+     */
+    @Test
+    void aFailedPushIsOnTheStatus() throws Exception {
+        PortId refused = new PortId("s0", 2);
+        try (EmbeddedController c = Fixtures.builder().backend(new RefusingBackend(refused), true)
+                .http(new InetSocketAddress("127.0.0.1", 0)).build()) {
+            c.start();
+            var ch = Fixtures.channel(c);
+            try {
+                var stub = Fixtures.stub(ch);
+                stub.register(Fixtures.register("app-1", "lr"));
+                stub.connectionOpened(Fixtures.event("app-1", Fixtures.conn(1, 4000, 2, 80), 1));
+                stub.connectionOpened(Fixtures.event("app-1", Fixtures.conn(1, 4001, 3, 80), 2));
+            } finally {
+                ch.shutdownNow();
+            }
+            Fixtures.eventually("s0:2 refused", () -> c.controller().recomputer().retrying().containsKey(refused));
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            JsonNode json = new ObjectMapper().readTree(get(base + "/status.json", 200));
+            JsonNode fabric = json.get("fabric");
+            assertTrue(fabric.at("/retrying/s0:2/attempts").asInt() >= 1, fabric.toString());
+            assertEquals("SMP timeout after 200 ms", fabric.at("/retrying/s0:2/reason").asText(), fabric.toString());
+            String page = get(base + "/status", 200);
+            assertTrue(page.contains("Being retried") && page.contains("SMP timeout after 200 ms"), page);
+            assertTrue(page.contains("drift: this backend does not read its ports back"), page);
         }
     }
 

@@ -11,11 +11,15 @@ import io.saba.controller.GroupView;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.Mutation;
 import io.saba.core.alloc.PortId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,6 +35,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -269,6 +275,26 @@ class GroupReliabilityTest {
         }
     }
 
+    /** The saba_group_* metrics the shipped Grafana dashboard queries (controller-server/grafana). */
+    private static final Set<String> GROUP_METRICS_ON_GRAFANA = groupMetricsOnGrafana();
+
+    private static Set<String> groupMetricsOnGrafana() {
+        try {
+            String dashboard = Files.readString(Path.of("..", "controller-server", "grafana", "saba-controller.json"));
+            Matcher m = Pattern.compile("saba_group_[a-z_]+").matcher(dashboard);
+            Set<String> out = new TreeSet<>();
+            while (m.find()) {
+                out.add(m.group());
+            }
+            if (out.isEmpty()) {
+                throw new AssertionError("the Grafana dashboard has no group panel");
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** What the members' status pages and metrics say that they should not, or null when they agree. */
     private static String pagesDisagree(GroupFixture g) {
         try {
@@ -309,6 +335,9 @@ class GroupReliabilityTest {
                 check(wrong, metrics.contains("saba_group_switches_programmed " + programming.size() + "\n"),
                         "saba_group_switches_programmed");
                 check(wrong, metrics.contains("saba_group_split_imbalance "), "saba_group_split_imbalance");
+                for (String name : GROUP_METRICS_ON_GRAFANA) {
+                    check(wrong, metrics.contains("\n" + name + " "), name + ", on the Grafana dashboard");
+                }
                 if (!wrong.isEmpty()) {
                     return m.id + ": " + wrong + " in " + group + " / " + metrics;
                 }

@@ -10,8 +10,6 @@ import io.saba.core.topology.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,7 +42,6 @@ import java.util.TreeMap;
 public final class Allocator {
     /** The queue the default level 0 maps to on every port. */
     public static final int DEFAULT_QUEUE = 0;
-    private static final Comparator<AppAtPort> BY_APP_ID = Comparator.comparing(AppAtPort::appId);
 
     private final PortWeightDecision weights;
     private final LevelAssigner assigner;
@@ -118,31 +115,50 @@ public final class Allocator {
         if (apps.isEmpty()) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
-        List<AppAtPort> sorted = new ArrayList<>(apps);
-        sorted.sort(BY_APP_ID); // makes per-application weights deterministic
-        Map<SensitivityModel, Integer> groupOf = new IdentityHashMap<>();
+        return allocatePort(port, queues, PortApps.of(apps), plan);
+    }
+
+    /**
+     * One port's allocation from its applications already in id order (what a controller keeps per port). The
+     * same as {@link #allocatePort(PortId, int, List, LevelPlan)} on the same applications, bit for bit.
+     */
+    public PortAllocation allocatePort(PortId port, int queues, PortApps apps, LevelPlan plan) {
+        int n = apps.size();
+        if (n == 0) {
+            throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
+        }
+        // groups in the order their first application (by id) appears; an application whose model's latest group
+        // has another level starts a new group. The order and counts are the solver's input, so they fix its bits.
         List<SensitivityModel> models = new ArrayList<>();
-        List<Integer> levels = new ArrayList<>();
-        int[] counts = new int[sorted.size()];
-        int[] groupOfApp = new int[sorted.size()];
-        for (int i = 0; i < sorted.size(); i++) {
-            AppAtPort a = sorted.get(i);
-            Integer g = groupOf.get(a.model());
-            if (g == null || levels.get(g) != a.level()) {
+        int[] levels = new int[Math.min(n, 16)];
+        int[] counts = new int[levels.length];
+        int[] groupOfApp = new int[n];
+        int[] latestGroupOfModel = new int[apps.modelIdBound()];
+        Arrays.fill(latestGroupOfModel, -1);
+        for (int i = 0; i < n; i++) {
+            int model = apps.modelId(i);
+            int level = apps.level(i);
+            int g = latestGroupOfModel[model];
+            if (g < 0 || levels[g] != level) {
                 g = models.size();
-                groupOf.put(a.model(), g);
-                models.add(a.model());
-                levels.add(a.level());
+                latestGroupOfModel[model] = g;
+                models.add(apps.model(i));
+                if (g == levels.length) {
+                    levels = Arrays.copyOf(levels, 2 * g);
+                    counts = Arrays.copyOf(counts, 2 * g);
+                }
+                levels[g] = level;
             }
             counts[g]++;
             groupOfApp[i] = g;
         }
+        int groups = models.size();
         // no warm start here: a port's allocation must be the same bits whether computed incrementally, from
         // scratch or after a replay (the Recomputer pushes a port when its weights differ at all)
-        PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), sorted, groupOfApp);
-        QueuePlan q = planPort(demand, queues, levels.stream().mapToInt(Integer::intValue).toArray(), plan);
-        return new PortAllocation(port, q.queueMap(), q.queueWeights(), demand.weightsOf(q.shares()),
-                q.shares().objective());
+        PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, groups), apps.asList(), groupOfApp);
+        QueuePlan q = planPort(demand, queues, Arrays.copyOf(levels, groups), plan);
+        return new PortAllocation(port, q.queueMap(), q.queueWeights(),
+                new AppWeights(apps.idArray(), demand.weightArray(q.shares())), q.shares().objective());
     }
 
     /**

@@ -19,7 +19,7 @@ public record PortAllocation(PortId port, Map<Integer, Integer> queueOfLevel, do
     public PortAllocation {
         queueOfLevel = Map.copyOf(queueOfLevel);
         queueWeights = queueWeights.clone();
-        appWeights = Map.copyOf(appWeights);
+        appWeights = appWeights instanceof AppWeights ? appWeights : Map.copyOf(appWeights); // the former is immutable
     }
 
     /** An allocation stated by hand (tests, fabrics' own plans), with no predicted slowdown. */

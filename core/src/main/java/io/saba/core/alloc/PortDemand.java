@@ -41,11 +41,30 @@ public record PortDemand(PortId port, List<SensitivityModel> models, int[] count
      * {@code solution.weight(g, k)}.
      */
     public Map<String, Double> weightsOf(GroupSolution solution) {
-        Map<String, Double> out = new HashMap<>(apps.size() * 2);
+        double[] weights = weightArray(solution);
+        String[] ids = new String[apps.size()];
+        boolean sorted = true;
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = apps.get(i).appId();
+            sorted &= i == 0 || ids[i - 1].compareTo(ids[i]) < 0;
+        }
+        if (sorted) {
+            return new AppWeights(ids, weights);
+        }
+        Map<String, Double> out = new HashMap<>(ids.length * 2);
+        for (int i = 0; i < ids.length; i++) {
+            out.put(ids[i], weights[i]);
+        }
+        return out;
+    }
+
+    /** Each application's weight in a solution, in {@code apps} order (see {@link #weightsOf}). */
+    double[] weightArray(GroupSolution solution) {
+        double[] out = new double[apps.size()];
         int[] next = new int[models.size()];
-        for (int i = 0; i < apps.size(); i++) {
+        for (int i = 0; i < out.length; i++) {
             int g = groupOfApp[i];
-            out.put(apps.get(i).appId(), solution.weight(g, next[g]++));
+            out[i] = solution.weight(g, next[g]++);
         }
         return out;
     }

@@ -30,6 +30,17 @@ public record PortId(String node, int port) implements Comparable<PortId> {
         }
     }
 
+    /** Written out: ports are hashed several times per connection event, and this is cheaper than the generated one. */
+    @Override
+    public int hashCode() {
+        return 31 * node.hashCode() + port;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof PortId p && port == p.port && node.equals(p.node);
+    }
+
     @Override
     public int compareTo(PortId o) {
         int c = node.compareTo(o.node);

@@ -10,7 +10,7 @@ import java.util.List;
  * unit reported after its application left still counts.
  *
  * <p>Drift: after each observation the estimate over the window is checked against the table
- * ({@link DriftCheck}); {@link #DRIFT_UNITS} contradictions in a row raise the flag, as many agreements in a row
+ * ({@link ModelDrift}); {@link #DRIFT_UNITS} contradictions in a row raise the flag, as many agreements in a row
  * clear it. A workload without a table entry cannot drift. Not thread-safe.
  */
 public final class WorkloadEstimator {
@@ -63,7 +63,7 @@ public final class WorkloadEstimator {
             drifting = false;
             return was ? Change.DRIFT_ENDED : Change.NONE;
         }
-        if (DriftCheck.worst(estimate, table).contradicts()) {
+        if (ModelDrift.worst(estimate, table).contradicts()) {
             contradicting++;
             agreeing = 0;
             if (!drifting && contradicting >= DRIFT_UNITS) {
@@ -87,8 +87,8 @@ public final class WorkloadEstimator {
     }
 
     /** How the estimate compares with the table now (null without an estimate or a table). */
-    public DriftCheck.Deviation deviation(SensitivityModel table) {
-        return estimate == null || table == null ? null : DriftCheck.worst(estimate, table);
+    public ModelDrift.Deviation deviation(SensitivityModel table) {
+        return estimate == null || table == null ? null : ModelDrift.worst(estimate, table);
     }
 
     /** The observations kept, oldest first. */

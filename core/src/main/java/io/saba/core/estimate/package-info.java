@@ -2,7 +2,7 @@
  * Sensitivity learned while jobs run (issue #20): what an application's units of work (Spark stages, Flink tasks)
  * spent blocked on the network at the share of the link they had, turned into a slowdown curve of the model space
  * ({@link io.saba.core.estimate.SensitivityEstimate}, derivation there), blended with the profiled table as a prior,
- * and checked against the table for drift ({@link io.saba.core.estimate.DriftCheck},
+ * and checked against the table for drift ({@link io.saba.core.estimate.ModelDrift},
  * {@link io.saba.core.estimate.WorkloadEstimator}). Pure logic: the controller feeds it observations and keeps it.
  */
 package io.saba.core.estimate;

@@ -34,7 +34,7 @@ class WorkloadEstimatorTest {
         assertEquals(WorkloadEstimator.DRIFT_UNITS, w.contradicting());
         assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE), "raised once");
 
-        DriftCheck.Deviation d = w.deviation(TABLE);
+        ModelDrift.Deviation d = w.deviation(TABLE);
         assertEquals(0.25, d.share(), EPS); // 1.2 off against 0.34 allowed; at 50 %: 0.4 against 0.18
         assertEquals(2.2, d.estimated(), EPS);
         assertEquals(3.4, d.table(), EPS);
@@ -50,18 +50,18 @@ class WorkloadEstimatorTest {
         units.add(unit(0.7));
         // Φ = 0.4: D(0.25) = 2.2, 0.6 off; SE = 0.3 (residuals ±300 ms), so 2 SE at 25 % is 2·3·0.3 = 1.8
         SensitivityEstimate two = SensitivityEstimate.of(units);
-        DriftCheck.Deviation at25 = new DriftCheck.Deviation(0.25, two.slowdown(0.25), two.slowdownError(0.25),
+        ModelDrift.Deviation at25 = new ModelDrift.Deviation(0.25, two.slowdown(0.25), two.slowdownError(0.25),
                 table.slowdown(0.25));
         assertEquals(2.2, at25.estimated(), EPS);
         assertEquals(1.8, at25.allowed(), 1e-9);
         assertFalse(at25.contradicts());
-        assertFalse(DriftCheck.worst(two, table).contradicts(), "nor at 50 %: 0.2 off, 0.6 allowed");
+        assertFalse(ModelDrift.worst(two, table).contradicts(), "nor at 50 %: 0.2 off, 0.6 allowed");
         for (int i = 1; i < 32; i++) {
             units.add(unit(0.1));
             units.add(unit(0.7));
         }
         // the same spread over 64 units: SE = sqrt(64/63 · 64·300² / 64000²) ≈ 0.0378, allowed = 10 % of 2.8
-        DriftCheck.Deviation many = DriftCheck.worst(SensitivityEstimate.of(units), table);
+        ModelDrift.Deviation many = ModelDrift.worst(SensitivityEstimate.of(units), table);
         assertEquals(0.25, many.share(), EPS);
         assertEquals(0.28, many.allowed(), 1e-9);
         assertTrue(many.contradicts());

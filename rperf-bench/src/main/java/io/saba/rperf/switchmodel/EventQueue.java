@@ -42,6 +42,16 @@ public final class EventQueue {
         now = Math.max(now, end);
     }
 
+    /** Runs every event, including those the events schedule, until none is left; returns the last one's time. */
+    public long runAll() {
+        while (!events.isEmpty()) {
+            Event e = events.poll();
+            now = e.time;
+            e.action.run();
+        }
+        return now;
+    }
+
     /** Number of events still pending (for tests). */
     public int pending() {
         return events.size();

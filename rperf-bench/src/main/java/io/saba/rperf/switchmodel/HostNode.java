@@ -1,36 +1,56 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * An end host: one port, the generators it runs, and an ACK queue. As a receiver it is a sink at line
  * rate that acknowledges every data packet at once (RC-style) and hands ACKs to the generator that sent
- * the data. Its generators and ACK queue share the output by round-robin (FCFS would do the same: a host
- * here runs one generator).
+ * the data. Its generators and ACK queue share the output by round-robin within a VL (as an HCA schedules its
+ * queue pairs), and VLs by the port's VL arbitration.
  */
 public final class HostNode extends Node {
     final int hostId;
     private final List<Generator> generators = new ArrayList<>();
     private final FifoQueue acks = new FifoQueue();
     private final List<PacketQueue> queues = new ArrayList<>();
+    /** Every queue: a host has one output, which looks at all of them. */
+    private final BitSet all = new BitSet();
 
     HostNode(String name, Network net, int hostId, int vls, int[] sl2vl, VlArbitration vlArb) {
         super(name, net, sl2vl);
         this.hostId = hostId;
         outputs.add(new OutputPort(this, 0, net.params(), net.clock(), Policy.RR, vlArb, vls));
         queues.add(acks);
+        all.set(0);
     }
 
     void addGenerator(Generator g) {
         generators.add(g);
         queues.add(g);
+        all.set(queues.size() - 1);
+    }
+
+    /** Sets the NIC port's SL-to-VL table and VL arbitration (null: none), as for a switch port. */
+    public void configurePort(int[] sl2vl, VlArbitration vlArb) {
+        outputs.get(0).configure(sl2vl, vlArb);
     }
 
     @Override
     List<PacketQueue> queues() {
         return Collections.unmodifiableList(queues);
+    }
+
+    @Override
+    BitSet contenders(OutputPort o) {
+        return all;
+    }
+
+    @Override
+    void polled(int queue, OutputPort from) {
+        // one output: every queue stays a contender
     }
 
     @Override
@@ -50,11 +70,7 @@ public final class HostNode extends Node {
             acks.add(ack);
             outputs.get(0).kick();
         } else {
-            for (Generator g : generators) {
-                if (g.flow == p.flow) {
-                    g.onAck(p, now);
-                }
-            }
+            net.generator(p.flow).onAck(p, now);
         }
     }
 
@@ -66,9 +82,5 @@ public final class HostNode extends Node {
     @Override
     public void connectUpstream(int port, OutputPort upstream) {
         // a sink returns no credits
-    }
-
-    List<Generator> generators() {
-        return generators;
     }
 }

@@ -10,7 +10,7 @@ import java.util.ArrayDeque;
 final class InputBuffer implements PacketQueue {
     final int port;
     final int vl;
-    final int capacityBytes;
+    int capacityBytes;
     private final ArrayDeque<Packet> packets = new ArrayDeque<>();
     private int usedBytes;
     /** The sender feeding this buffer; null only in tests that fill the buffer by hand. */

@@ -35,6 +35,12 @@ public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mt
                 creditDelayPs);
     }
 
+    /** Every link at {@code gbps}: what a profiler that throttles the fabric's ports sees. */
+    public ModelParams withLinkGbps(double gbps) {
+        return new ModelParams(gbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes, propagationPs,
+                creditDelayPs);
+    }
+
     public ModelParams withCreditDelayPs(long ps) {
         return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes,
                 propagationPs, ps);

@@ -80,6 +80,17 @@ public final class Network {
         return g;
     }
 
+    /** A queue pair from {@code host} to {@code dst} on service level {@code sl}, idle until posted to. */
+    public QueuePair addQueuePair(String name, HostNode host, HostNode dst, int sl) {
+        if (sl < 0 || sl >= sl2vl.length) {
+            throw new IllegalArgumentException("SL " + sl + " outside the SL2VL table (" + sl2vl.length + " SLs)");
+        }
+        QueuePair q = new QueuePair(generators.size(), name, host, dst.hostId, sl, params.mtuBytes());
+        generators.add(q);
+        host.addGenerator(q);
+        return q;
+    }
+
     public BandwidthGenerator addBsg(String name, HostNode host, HostNode dst, int sl, int payload, long minGapPs) {
         if (payload > params.mtuBytes()) {
             throw new IllegalArgumentException("messages are one packet here: payload " + payload + " > MTU");
@@ -97,6 +108,40 @@ public final class Network {
         clock.at(0, () -> generators.forEach(g -> g.start(0)));
         clock.runUntil(endPs);
         return stats;
+    }
+
+    /**
+     * Runs from time 0 until nothing is left to happen: every generator idle and every packet delivered (a fabric
+     * whose generators never stop, such as BSGs, never gets there: use {@link #run}). Returns the last event's
+     * time. Events scheduled with {@link #schedule} before the call run at their times.
+     */
+    public long runToIdle() {
+        stats = new Measurements(0);
+        clock.at(0, () -> generators.forEach(g -> g.start(0)));
+        return clock.runAll();
+    }
+
+    /** Runs {@code action} at simulated time {@code atPs} (not before now): how a traffic driver computes. */
+    public void schedule(long atPs, Runnable action) {
+        clock.at(atPs, action);
+    }
+
+    /** Current simulated time, picoseconds. */
+    public long now() {
+        return clock.now();
+    }
+
+    /** Bytes still waiting in switch input buffers: 0 after a run that drained, more after a deadlock. */
+    public long bufferedBytes() {
+        long sum = 0;
+        for (SwitchNode s : switches) {
+            sum += s.bufferedBytes();
+        }
+        return sum;
+    }
+
+    Generator generator(int flow) {
+        return generators.get(flow);
     }
 
     Packet newPacket(Packet.Kind kind, int flow, int src, int dst, int sl, int payload, int wire, long postedAt) {

@@ -1,9 +1,10 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
-/** A switch or a host: queues that feed its output ports, routing, and its SL-to-VL table. */
+/** A switch or a host: queues that feed its output ports, routing, and the SL-to-VL table its ports start with. */
 abstract class Node implements Receiver {
     private final String name;
     final Network net;
@@ -16,18 +17,29 @@ abstract class Node implements Receiver {
         this.sl2vl = sl2vl.clone();
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** Queues in a fixed order (round-robin walks this order). */
     abstract List<PacketQueue> queues();
 
+    /**
+     * The indices (in {@link #queues()} order) of the queues whose head may want output {@code o}: a superset of the
+     * queues whose head is routed there. Output arbitration scans only these, so a switch with many ports keeps one
+     * set per output instead of making every output look at every input buffer.
+     */
+    abstract BitSet contenders(OutputPort o);
+
+    /** Queue {@code queue} lost its head to output {@code from}: its next head may want another output. */
+    abstract void polled(int queue, OutputPort from);
+
     /** The output this packet leaves by. */
     abstract OutputPort route(Packet p);
 
-    int vlOf(Packet p) {
-        return sl2vl[p.sl];
+    /** The SL-to-VL table every output port of this node starts with. */
+    int[] defaultSl2Vl() {
+        return sl2vl.clone();
     }
 
     void kickAll() {

@@ -1,12 +1,17 @@
 package io.saba.rperf.switchmodel;
 
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
- * An output port and the link behind it: arbitrates among the queues of its node whose head packet is
- * routed here, holds the credits the downstream buffer advertised (per VL), and serializes one packet at
- * a time. A packet starts only when it is eligible and the downstream VL has room for all of it.
+ * An output port and the link behind it: arbitrates among the queues of its node whose head packet is routed
+ * here, holds the credits the downstream buffer advertised (per VL), and serializes one packet at a time. A packet
+ * starts only when it is eligible and the downstream VL has room for all of it.
+ *
+ * <p>Each port has its own SL-to-VL table and VL arbitration (IB keeps them per port; a controller such as Saba's
+ * writes them port by port). A packet's VL on the link behind this port is the table's VL for its SL: credits,
+ * the VL arbitration and the downstream input buffer all use that VL.
  */
 public final class OutputPort {
     private final Node node;
@@ -14,8 +19,9 @@ public final class OutputPort {
     private final ModelParams params;
     private final EventQueue clock;
     private final Policy policy;
-    private final VlArbiter vlArbiter;
+    private VlArbiter vlArbiter;
     private final int vls;
+    private int[] sl2vl;
     private Receiver downstream;
     private int downstreamPort;
     private long[] credits;
@@ -26,6 +32,9 @@ public final class OutputPort {
     final long[] sentBytes;
     /** Times a ready packet could not start for lack of credits (a credit stall), for tests. */
     long creditStalls;
+    /** Scratch for {@link #kick}: queues whose head could start now, and the VLs they are on. */
+    private final BitSet ready = new BitSet();
+    private final boolean[] vlReady;
 
     OutputPort(Node node, int index, ModelParams params, EventQueue clock, Policy policy, VlArbitration vlArb,
                int vls) {
@@ -36,9 +45,11 @@ public final class OutputPort {
         this.policy = policy;
         this.vlArbiter = vlArb == null ? null : new VlArbiter(vlArb);
         this.vls = vls;
+        this.sl2vl = node.defaultSl2Vl();
         this.rrPointer = new int[vls];
-        java.util.Arrays.fill(rrPointer, -1);
+        Arrays.fill(rrPointer, -1);
         this.sentBytes = new long[vls];
+        this.vlReady = new boolean[vls];
     }
 
     void connect(Receiver receiver, int port) {
@@ -49,6 +60,26 @@ public final class OutputPort {
             credits[vl] = receiver.creditsFor(port, vl);
         }
         receiver.connectUpstream(port, this);
+    }
+
+    /**
+     * Sets this port's SL-to-VL table and VL arbitration (null: no VL arbitration, heads of every VL compete
+     * under the node's policy). Takes effect for the next packet this port starts.
+     */
+    void configure(int[] slToVl, VlArbitration vlArb) {
+        for (int vl : slToVl) {
+            if (vl < 0 || vl >= vls) {
+                throw new IllegalArgumentException(this + ": SL2VL maps to VL " + vl + " but the port has " + vls
+                        + " VLs");
+            }
+        }
+        this.sl2vl = slToVl.clone();
+        this.vlArbiter = vlArb == null ? null : new VlArbiter(vlArb);
+    }
+
+    /** The downstream buffer of {@code vl} was resized before any traffic: its credits are its new size. */
+    void resetCredits(int vl, long bytes) {
+        credits[vl] = bytes;
     }
 
     void returnCredits(int vl, int bytes) {
@@ -62,6 +93,11 @@ public final class OutputPort {
         return credits[vl];
     }
 
+    /** The VL a packet of service level {@code sl} uses on this port's link. */
+    int vlOf(Packet p) {
+        return sl2vl[p.sl];
+    }
+
     /** Tries to start a packet now; if none can start yet, arranges to try again when one could. */
     void kick() {
         long now = clock.now();
@@ -69,10 +105,11 @@ public final class OutputPort {
             return;
         }
         List<PacketQueue> queues = node.queues();
-        List<Integer> ready = new ArrayList<>();
-        boolean[] vlReady = new boolean[vls];
+        BitSet contenders = node.contenders(this);
+        ready.clear();
+        Arrays.fill(vlReady, false);
         long earliest = Long.MAX_VALUE;
-        for (int i = 0; i < queues.size(); i++) {
+        for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
             Packet h = queues.get(i).head(now);
             if (h == null || node.route(h) != this) {
                 continue;
@@ -81,12 +118,12 @@ public final class OutputPort {
                 earliest = Math.min(earliest, h.eligibleAt);
                 continue;
             }
-            int vl = node.vlOf(h);
+            int vl = vlOf(h);
             if (credits[vl] < h.wireBytes) {
                 creditStalls++;
                 continue; // woken by returnCredits
             }
-            ready.add(i);
+            ready.set(i);
             vlReady[vl] = true;
         }
         if (ready.isEmpty()) {
@@ -97,9 +134,10 @@ public final class OutputPort {
         if (vlArbiter != null) {
             vl = vlArbiter.choose(vlReady);
         }
-        int chosen = pick(queues, ready, vl, now);
+        int chosen = pick(queues, vl, now);
         Packet p = queues.get(chosen).poll(now);
-        int pvl = node.vlOf(p);
+        node.polled(chosen, this);
+        int pvl = vlOf(p);
         if (vlArbiter != null) {
             vlArbiter.charge(p.wireBytes);
         }
@@ -109,13 +147,13 @@ public final class OutputPort {
         node.kickAll();
     }
 
-    private int pick(List<PacketQueue> queues, List<Integer> ready, int vl, long now) {
-        int best = -1;
+    private int pick(List<PacketQueue> queues, int vl, long now) {
         if (policy == Policy.FCFS) {
+            int best = -1;
             Packet bp = null;
-            for (int i : ready) {
+            for (int i = ready.nextSetBit(0); i >= 0; i = ready.nextSetBit(i + 1)) {
                 Packet h = queues.get(i).head(now);
-                if (vl >= 0 && node.vlOf(h) != vl) {
+                if (vl >= 0 && vlOf(h) != vl) {
                     continue;
                 }
                 if (bp == null || h.arrivedAt < bp.arrivedAt || (h.arrivedAt == bp.arrivedAt && h.id < bp.id)) {
@@ -126,11 +164,14 @@ public final class OutputPort {
             return best;
         }
         // Round-robin: first ready queue after the last one served on this VL (VL 0 when no VL arbitration).
-        int pointerVl = vl >= 0 ? vl : 0;
-        int n = queues.size();
-        for (int step = 1; step <= n; step++) {
-            int i = Math.floorMod(rrPointer[pointerVl] + step, n);
-            if (ready.contains(i) && (vl < 0 || node.vlOf(queues.get(i).head(now)) == vl)) {
+        int start = Math.floorMod(rrPointer[vl >= 0 ? vl : 0] + 1, queues.size());
+        for (int i = ready.nextSetBit(start); i >= 0; i = ready.nextSetBit(i + 1)) {
+            if (vl < 0 || vlOf(queues.get(i).head(now)) == vl) {
+                return i;
+            }
+        }
+        for (int i = ready.nextSetBit(0); i >= 0 && i < start; i = ready.nextSetBit(i + 1)) {
+            if (vl < 0 || vlOf(queues.get(i).head(now)) == vl) {
                 return i;
             }
         }
@@ -143,6 +184,7 @@ public final class OutputPort {
             credits[vl] -= p.wireBytes;
         }
         sentBytes[vl] += p.wireBytes;
+        p.vl = vl;
         busyUntil = now + ser;
         clock.at(busyUntil, this::kick);
         Receiver r = downstream;
@@ -157,6 +199,11 @@ public final class OutputPort {
         }
         wakeAt = at;
         clock.at(at, this::kick);
+    }
+
+    /** Bytes this port has put on its link, all VLs together. */
+    long sentBytes() {
+        return Arrays.stream(sentBytes).sum();
     }
 
     @Override

@@ -23,6 +23,11 @@ public final class Packet {
     long arrivedAt;
     /** Earliest time it may start on an output link (after the port-to-port latency, or a NIC rate cap). */
     long eligibleAt;
+    /**
+     * The VL of the link it last crossed, set by the output port that sent it from the SL and that port's SL-to-VL
+     * table: which input buffer it waits in at the next switch (the VL may change from hop to hop, as in IB).
+     */
+    int vl;
 
     Packet(long id, Kind kind, int flow, int srcHost, int dstHost, int sl, int payloadBytes, int wireBytes,
            long postedAt) {
@@ -43,6 +48,18 @@ public final class Packet {
 
     public long id() {
         return id;
+    }
+
+    public int srcHost() {
+        return srcHost;
+    }
+
+    public int dstHost() {
+        return dstHost;
+    }
+
+    public int payloadBytes() {
+        return payloadBytes;
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * An input-buffered switch: per input port and per VL a bounded FIFO ({@link InputBuffer}); a packet that
@@ -13,14 +13,20 @@ import java.util.Map;
  */
 public final class SwitchNode extends Node {
     private final InputBuffer[][] buffers; // [port][vl]
+    private final int vls;
     private final List<PacketQueue> queueOrder;
-    private final Map<Integer, Integer> routes = new HashMap<>();
+    /** Per output port: the buffers (as queue indices, port × vls + vl) whose head is routed there. */
+    private final BitSet[] contenders;
+    /** Output port per destination host id; -1 where there is no route. */
+    private int[] routes = new int[0];
     private final long latencyPs;
 
     SwitchNode(String name, Network net, int ports, int vls, int[] sl2vl, Policy policy, VlArbitration vlArb) {
         super(name, net, sl2vl);
         this.latencyPs = net.params().switchLatencyPs();
+        this.vls = vls;
         this.buffers = new InputBuffer[ports][vls];
+        this.contenders = new BitSet[ports];
         List<PacketQueue> order = new ArrayList<>();
         for (int port = 0; port < ports; port++) {
             for (int vl = 0; vl < vls; vl++) {
@@ -29,14 +35,46 @@ public final class SwitchNode extends Node {
                 order.add(buffers[port][vl]);
             }
             outputs.add(new OutputPort(this, port, net.params(), net.clock(), policy, vlArb, vls));
+            contenders[port] = new BitSet();
         }
         this.queueOrder = Collections.unmodifiableList(order);
     }
 
     /** Packets for host {@code dstHost} leave by {@code port}. */
     public SwitchNode route(int dstHost, int port) {
-        routes.put(dstHost, port);
+        if (port < 0 || port >= outputs.size()) {
+            throw new IllegalArgumentException(name() + " has no port " + port);
+        }
+        if (dstHost >= routes.length) {
+            int old = routes.length;
+            routes = Arrays.copyOf(routes, Math.max(dstHost + 1, 2 * old));
+            Arrays.fill(routes, old, routes.length, -1);
+        }
+        routes[dstHost] = port;
         return this;
+    }
+
+    /**
+     * Sets output port {@code port}'s SL-to-VL table (index = SL) and VL arbitration (null: none), as a subnet
+     * manager or Saba's InfiniBand backend writes them.
+     */
+    public void configurePort(int port, int[] sl2vl, VlArbitration vlArb) {
+        outputs.get(port).configure(sl2vl, vlArb);
+    }
+
+    /**
+     * Resizes the buffer of one VL at input port {@code port} before any traffic (a switch that splits a port's
+     * memory over the VLs in use); the sender on the other end of the link gets the new size as credits.
+     */
+    public void resizeBuffer(int port, int vl, int bytes) {
+        InputBuffer b = buffers[port][vl];
+        if (b.size() > 0 || (b.upstream != null && b.upstream.credits(vl) != b.capacityBytes)) {
+            throw new IllegalStateException("buffer " + name() + ":" + port + " VL " + vl + " resized under traffic");
+        }
+        b.capacityBytes = bytes;
+        if (b.upstream != null) {
+            b.upstream.resetCredits(vl, bytes);
+        }
     }
 
     @Override
@@ -45,20 +83,43 @@ public final class SwitchNode extends Node {
     }
 
     @Override
-    OutputPort route(Packet p) {
-        Integer port = routes.get(p.dstHost);
-        if (port == null) {
+    BitSet contenders(OutputPort o) {
+        return contenders[o.index];
+    }
+
+    @Override
+    void polled(int queue, OutputPort from) {
+        contenders[from.index].clear(queue);
+        Packet next = queueOrder.get(queue).head(net.clock().now());
+        if (next != null) {
+            contenders[routePort(next)].set(queue);
+        }
+    }
+
+    private int routePort(Packet p) {
+        int port = p.dstHost < routes.length ? routes[p.dstHost] : -1;
+        if (port < 0) {
             throw new IllegalStateException(name() + " has no route to host " + p.dstHost);
         }
-        return outputs.get(port);
+        return port;
+    }
+
+    @Override
+    OutputPort route(Packet p) {
+        return outputs.get(routePort(p));
     }
 
     @Override
     public void receive(Packet p, int port, long now) {
         p.arrivedAt = now;
         p.eligibleAt = now + latencyPs;
-        buffers[port][vlOf(p)].add(p);
-        net.clock().at(p.eligibleAt, () -> route(p).kick());
+        InputBuffer b = buffers[port][p.vl];
+        b.add(p);
+        OutputPort out = route(p);
+        if (b.size() == 1) {
+            contenders[out.index].set(port * vls + p.vl);
+        }
+        net.clock().at(p.eligibleAt, out::kick);
     }
 
     @Override
@@ -75,5 +136,16 @@ public final class SwitchNode extends Node {
 
     InputBuffer buffer(int port, int vl) {
         return buffers[port][vl];
+    }
+
+    /** Bytes waiting in this switch's input buffers (0 once the fabric has drained). */
+    long bufferedBytes() {
+        long sum = 0;
+        for (InputBuffer[] port : buffers) {
+            for (InputBuffer b : port) {
+                sum += b.usedBytes();
+            }
+        }
+        return sum;
     }
 }

@@ -1,11 +1,14 @@
 package io.saba.controller.fabric.infiniband;
 
 import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.PortOriginals;
 import io.saba.controller.topology.infiniband.IbSubnet;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -53,6 +56,10 @@ public final class InfinibandBackend implements FabricBackend {
     private final Supplier<IbSubnet> discovery;
     private final PacketModel packetModel;
     private final boolean repair;
+    private final long verifySeconds;
+    /** When {@link #verify} last ran and how many ports it read (null, 0 before the first). */
+    private Instant lastVerified;
+    private int portsVerified;
     private final Map<PortId, Managed> managed = new TreeMap<>();
     private final Map<PortId, String> drift = new TreeMap<>();
     private final ScheduledExecutorService verifier;
@@ -137,6 +144,7 @@ public final class InfinibandBackend implements FabricBackend {
         this.discovery = discovery;
         this.packetModel = packetModel;
         this.repair = repair;
+        this.verifySeconds = verifySeconds;
         if (verifySeconds > 0) {
             verifier = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "saba-ib-verify");
@@ -392,6 +400,8 @@ public final class InfinibandBackend implements FabricBackend {
         }
         drift.clear();
         drift.putAll(found);
+        lastVerified = Instant.now();
+        portsVerified = (int) managed.values().stream().filter(m -> m.written != null).count();
         return found;
     }
 
@@ -422,6 +432,12 @@ public final class InfinibandBackend implements FabricBackend {
     @Override
     public synchronized Map<PortId, String> drift() {
         return Map.copyOf(drift);
+    }
+
+    /** The periodic check ({@code verify-seconds}; 0: none) and the last {@link #verify}, for the status pages. */
+    @Override
+    public synchronized DriftCheck driftCheck() {
+        return new DriftCheck(Duration.ofSeconds(Math.max(0, verifySeconds)), lastVerified, portsVerified, repair);
     }
 
     /** Every port with a saved original that this backend does not manage now, and how it differs from it. */

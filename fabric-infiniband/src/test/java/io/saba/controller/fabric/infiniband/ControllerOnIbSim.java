@@ -29,7 +29,7 @@ final class ControllerOnIbSim {
     }
 
     /**
-     * {@code topology: {discover: infiniband}} with hosts h01…h{@code hosts} at 10.0.0.N, the example table, 16
+     * The status pages on an ephemeral loopback port, {@code topology: {discover: infiniband}} with hosts h01…h{@code hosts} at 10.0.0.N, the example table, 16
      * levels, C_Saba 0.9 and the InfiniBand backend, both on the simulated subnet.
      *
      * @param topologyKeys more keys of the topology section, e.g. {@code "refresh-seconds: 0"}
@@ -46,6 +46,7 @@ final class ControllerOnIbSim {
         Path table = Path.of("../examples/sensitivity-table.json").toAbsolutePath().normalize();
         return Files.writeString(dir.resolve("controller.yaml"), String.join("\n",
                 "listen: 127.0.0.1:0",
+                "http: 127.0.0.1:0",
                 "topology: {discover: infiniband, ibsim: " + sim.socket() + ", " + extra + "queues: 8,",
                 "           addresses: {" + addresses + "}}",
                 "table: " + table,

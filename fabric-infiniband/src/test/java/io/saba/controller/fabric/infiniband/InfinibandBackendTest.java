@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.topology.infiniband.IbSubnet;
@@ -13,6 +14,7 @@ import io.saba.controller.topology.infiniband.IbSim;
 import io.saba.controller.topology.infiniband.NetFiles;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,6 +56,7 @@ class InfinibandBackendTest {
                 assertFalse(sl2vl.isEmpty());
                 sl2vl.forEach((in, vls) -> assertEquals(expected, vls, "input port " + in));
                 assertEquals(before5, SmpQuery.vlarb(sim.tools(), lid, 5), "a port not named is left alone");
+                assertEquals(null, b.driftCheck().last(), "not checked yet");
                 assertTrue(ib.verify().isEmpty(), "no drift right after writing");
 
                 // another agent rewrites the low table: verify() reports it, naming the port
@@ -65,6 +68,9 @@ class InfinibandBackendTest {
                 assertEquals(Set.of(p3), drift.keySet());
                 assertTrue(drift.get(p3).contains("low VLArb"), drift.toString());
                 assertEquals(drift, b.drift(), "what the controller's status shows");
+                DriftCheck check = b.driftCheck();
+                assertEquals(Duration.ZERO, check.every(), "verify-seconds not set: no periodic check");
+                assertTrue(check.last() != null && check.ports() == 1 && !check.repairs(), check.toString());
 
                 // a weight change rewrites the arbitration table; the same allocation twice writes nothing new
                 PortAllocation a2 = new PortAllocation(p3, Map.of(0, 0, 2, 1, 5, 2),

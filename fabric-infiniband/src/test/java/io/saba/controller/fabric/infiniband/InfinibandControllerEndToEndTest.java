@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
@@ -22,6 +24,10 @@ import io.saba.controller.topology.infiniband.InfinibandPathResolver;
 import io.saba.controller.topology.infiniband.NetFiles;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,6 +117,14 @@ class InfinibandControllerEndToEndTest {
                     IbSubnet f2 = resolver.fabric();
                     checkFabric(tools, f2, original, nowOnPaths, c.controller().recomputer().current(), backend);
                     assertTrue(backend.verify().isEmpty(), "OpenSM's re-route (QoS off) left Saba's tables alone");
+                    // the status pages say the check ran, over how many ports, and that none drifted
+                    String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+                    JsonNode check = new ObjectMapper().readTree(get(base + "/status.json")).at("/fabric/drift_check");
+                    assertEquals(nowOnPaths.size(), check.get("ports").asInt(), check.toString());
+                    assertFalse(check.get("last").isNull(), check.toString());
+                    String page = get(base + "/status");
+                    assertTrue(page.contains("read " + nowOnPaths.size() + " ports: <span class=\"ok\">none drifted"),
+                            page);
                     System.out.println("after pulling " + spineHop + ": h01->h05 " + before + " -> " + after);
 
                     lr.deregister();
@@ -121,6 +135,13 @@ class InfinibandControllerEndToEndTest {
                 assertTrue(backend.managedPorts().isEmpty());
             }
         }
+    }
+
+    private static String get(String url) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), url);
+        return r.body();
     }
 
     /** The tables of every cabled switch port, as smpquery shows them. */

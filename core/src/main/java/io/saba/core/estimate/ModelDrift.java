@@ -9,7 +9,7 @@ import io.saba.core.model.SensitivityModel;
  * what no number of units can remove: a profiled cubic is not an a + c/b curve, and a profile caps the rate while a
  * weight is work-conserving.
  */
-public final class DriftCheck {
+public final class ModelDrift {
     /** The shares compared. */
     public static final double[] SHARES = {0.25, 0.5};
     /** Standard errors a deviation must exceed (about 95 % two-sided for a normal estimate). */
@@ -17,7 +17,7 @@ public final class DriftCheck {
     /** Relative deviation from the table's slowdown a contradiction must exceed whatever the error. */
     public static final double TOLERANCE = 0.10;
 
-    private DriftCheck() {
+    private ModelDrift() {
     }
 
     /**

@@ -1,0 +1,33 @@
+package io.saba.harness.packet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.saba.core.model.Sample;
+import io.saba.harness.sim.workload.SyntheticCatalog;
+import io.saba.harness.sim.workload.WorkloadCalibration;
+import io.saba.harness.sim.workload.WorkloadSpec;
+import io.saba.rperf.switchmodel.ModelParams;
+import io.saba.rperf.switchmodel.Policy;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shrunk synthetic workloads keep the sensitivity they were calibrated for: profiled packet by packet, their
+ * slowdowns follow the calibration's formula (within 3 % from 25 % of the link up, 6 % below, where the packets'
+ * headers and ACKs, about 1.3 % of the link, push a hidden shuffle out from under its computation sooner).
+ */
+class PacketProfilerTest {
+    @Test
+    void packetLevelProfilesFollowTheCalibration() {
+        List<WorkloadCalibration> cal = SyntheticCatalog.calibrations();
+        List<WorkloadSpec> specs = PacketStudy.workloads(1e-5, 6, 56e9 / 8);
+        PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR, 3);
+        for (int i : new int[] {0, 2, 6, 11}) {
+            for (Sample s : profiler.samples(specs.get(i))) {
+                double expected = cal.get(i).expectedSlowdown(s.bandwidthPercent() / 100);
+                double tolerance = (s.bandwidthPercent() >= 25 ? 0.03 : 0.06) * expected;
+                assertEquals(expected, s.slowdown(), tolerance, specs.get(i).name() + " at " + s.bandwidthPercent());
+            }
+        }
+    }
+}

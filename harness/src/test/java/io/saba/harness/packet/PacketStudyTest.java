@@ -1,0 +1,55 @@
+package io.saba.harness.packet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.saba.harness.sim.workload.JobSpec;
+import io.saba.rperf.switchmodel.Policy;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PacketStudyTest {
+    private static PacketStudyConfig tiny(int perHost, List<Long> seeds) {
+        return new PacketStudyConfig(3, 4, 2, perHost, 4, 3e-6, seeds, 9, 8, 0, Policy.RR, PacketStudyConfig.ALL_TIERS, true, 1);
+    }
+
+    @Test
+    void placementFillsEveryHostsSlotsWithDistinctHostsPerJob() {
+        PacketStudy study = new PacketStudy(tiny(2, List.of(7L)));
+        List<JobSpec> jobs = study.draw(7);
+        assertEquals(6, jobs.size());
+        Map<String, Integer> load = new HashMap<>();
+        for (JobSpec j : jobs) {
+            assertEquals(4, new HashSet<>(j.hosts()).size());
+            j.hosts().forEach(h -> load.merge(h, 1, Integer::sum));
+        }
+        assertEquals(12, load.size());
+        assertTrue(load.values().stream().allMatch(n -> n == 2), load.toString());
+        assertEquals(6, jobs.stream().map(j -> j.workload().name()).distinct().count(), "six of the 20 workloads");
+        assertEquals(jobs, study.draw(7));
+        assertNotEquals(jobs, study.draw(8));
+    }
+
+    @Test
+    void aSmallStudyComparesEveryModeOnTheSamePlacementDeterministically() {
+        PacketStudyConfig cfg = tiny(1, List.of(2L));
+        PacketStudy.Result a = new PacketStudy(cfg).run(null);
+        PacketStudy.Result b = new PacketStudy(cfg).run(null);
+        List<String> names = a.schemes().stream().map(PacketStudy.Scheme::name).toList();
+        assertEquals(List.of("packet vl-per-app", "packet saba", PacketStudy.ALONE, "fluid ideal max-min (per application)",
+                "fluid saba", PacketStudy.FLUID_ALONE), names);
+        for (int i = 0; i < a.schemes().size(); i++) {
+            assertEquals(a.schemes().get(i).perSeed(), b.schemes().get(i).perSeed(), names.get(i));
+            assertEquals(1, a.schemes().get(i).perSeed().size());
+        }
+        assertEquals(a.packetOverFluid(), b.packetOverFluid());
+        assertTrue(a.packets() > 0);
+        String report = PacketStudy.report(a);
+        assertTrue(report.contains("packet saba") && report.contains("median"), report);
+        assertEquals(1 + 3 * 6, PacketStudy.csv(a).lines().count());
+    }
+}

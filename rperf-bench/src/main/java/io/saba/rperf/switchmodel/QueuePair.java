@@ -1,0 +1,68 @@
+package io.saba.rperf.switchmodel;
+
+/**
+ * A queue pair sending finite messages, as an application posts them: {@link #post} adds bytes to send, which go
+ * out in packets of at most the MTU while any are left. Unlike a {@link BandwidthGenerator} it falls idle when its
+ * data is out, so a job made of rounds can wait for its messages to arrive (through
+ * {@link Network#onDelivery}) before posting the next ones.
+ */
+public final class QueuePair extends Generator {
+    private long unsentBytes;
+    private Packet next;
+
+    QueuePair(int flow, String name, HostNode host, int dstHost, int sl, int mtuBytes) {
+        super(flow, name, host, dstHost, sl, mtuBytes);
+    }
+
+    /** Queues {@code bytes} more to send from the current simulated time on. */
+    public void post(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException(name + ": post a positive number of bytes, not " + bytes);
+        }
+        unsentBytes += bytes;
+        host.output(0).kick();
+    }
+
+    /** Bytes posted that have not started on the wire yet. */
+    public long unsentBytes() {
+        return unsentBytes;
+    }
+
+    @Override
+    void start(long now) {
+        // idle until the application posts
+    }
+
+    @Override
+    public Packet head(long now) {
+        if (next == null && unsentBytes > 0) {
+            Network net = host.net;
+            int payload = (int) Math.min(payloadBytes, unsentBytes);
+            next = net.newPacket(Packet.Kind.DATA, flow, host.hostId, dstHost, sl, payload,
+                    net.params().dataWireBytes(payload), now);
+            next.arrivedAt = now;
+            next.eligibleAt = now;
+        }
+        return next;
+    }
+
+    @Override
+    public Packet poll(long now) {
+        Packet p = head(now);
+        if (p != null) {
+            unsentBytes -= p.payloadBytes;
+            next = null;
+        }
+        return p;
+    }
+
+    @Override
+    void onAck(Packet ack, long now) {
+        // delivery is what a job waits for; the ACK only occupies the reverse path
+    }
+
+    /** The host this queue pair sends from. */
+    public HostNode host() {
+        return host;
+    }
+}
