@@ -18,7 +18,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.io.network.partition.ResultPartitionID;
-import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.shuffle.JobShuffleContext;
 import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor;
 import org.apache.flink.runtime.shuffle.NettyShuffleDescriptor.NetworkPartitionConnectionInfo;
@@ -104,9 +103,9 @@ public final class SabaShuffleMaster implements ShuffleMaster<NettyShuffleDescri
     public void registerJob(JobShuffleContext context) {
         netty.registerJob(context);
         JobID id = context.getJobId();
-        Optional<JobGraph> graph = JobGraphs.of(context);
-        String workload = settings.workloadOf(graph.map(JobGraph::getJobConfiguration).orElse(null),
-                graph.map(JobGraph::getName).orElse(""));
+        Optional<JobGraphs.Job> job = JobGraphs.of(context);
+        String workload = settings.workloadOf(job.map(JobGraphs.Job::configuration).orElse(null),
+                job.map(JobGraphs.Job::name).orElse(""));
         long start = System.nanoTime();
         SabaApplication app = link().client().register(new AppSpec(id.toHexString(), workload, "flink",
                 System.getProperty("user.name", ""), 0));
