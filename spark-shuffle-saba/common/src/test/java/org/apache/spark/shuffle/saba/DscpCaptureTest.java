@@ -51,6 +51,8 @@ class DscpCaptureTest {
         try (EmbeddedController controller = Fixtures.controller()) {
             List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m"));
             cmd.addAll(Arrays.asList(LocalCluster.MODULE_OPTIONS.split(" ")));
+            // the second application turns Saba on as this Spark version's users do, as this JVM does
+            cmd.add("-D" + LocalCluster.USER_PLUGINS_PROPERTY + "=" + LocalCluster.USER_PLUGINS);
             cmd.addAll(List.of("-cp", LocalCluster.classPath(), SecondApp.class.getName(), dir.toString(),
                     controller.target(), "wc"));
             Process second = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -25,7 +25,8 @@ final class LocalCluster {
     static final String MASTER = "local-cluster[2,1,1024]";
     /** Each version module's own class, under the one name users configure. */
     static final String MANAGER = "org.apache.spark.shuffle.saba.SabaShuffleManager";
-    static final String USER_PLUGINS = System.getProperty("saba.test.spark.plugins", "");
+    static final String USER_PLUGINS_PROPERTY = "saba.test.spark.plugins";
+    static final String USER_PLUGINS = System.getProperty(USER_PLUGINS_PROPERTY, "");
     static final String MODULE_OPTIONS = String.join(" ",
             "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
             "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
