@@ -26,7 +26,7 @@ TABLE=${TABLE:-$here/examples/testbed-campaign/table.json}; TABLE=$(realpath "$T
 RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; SENSITIVITY=${SENSITIVITY:-online}
 NAME=${NAME:-evid-est}; SUBNET=${SUBNET:-10.88.0}; OUT=${OUT:-$here/estimate-out}
 saba="$here/bin/saba"
-shuffle_jar=$(ls "$here"/spark-shuffle-saba/target/saba-spark-shuffle-*-shaded.jar 2>/dev/null | head -1 || true)
+shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
 [[ -n "$shuffle_jar" && -d "$spark_jars" ]] || { echo "estimate: build first: mvn -B -q -DskipTests package" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "estimate: needs root (network namespaces, tc)" >&2; exit 2; }

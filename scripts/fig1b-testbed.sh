@@ -37,7 +37,7 @@ NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
 saba="$here/bin/saba"
-shuffle_jar=$(ls "$here"/spark-shuffle-saba/target/saba-spark-shuffle-*-shaded.jar 2>/dev/null | head -1 || true)
+shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
 [[ -n "$shuffle_jar" && -d "$spark_jars" ]] || { echo "fig1b: build first: mvn -B -q -DskipTests package" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "fig1b: needs root (network namespaces, tc)" >&2; exit 2; }

@@ -3,7 +3,7 @@
 # saba hibench plan), each run twice, once with Saba off (spark.saba.fallback=ALWAYS) and once on; all jobs of a
 # setup run concurrently, each through spark-submit of Saba's workload driver on its drawn hosts, each writing
 # its own HiBench-format report. Then saba hibench results prints the per-workload speedups and the CDF.
-#   HOSTS=workers.txt SPARK_HOME=/opt/spark MASTER=spark://master:7077 SABA_JAR=/opt/saba/saba-spark-shuffle-*-shaded.jar
+#   HOSTS=workers.txt SPARK_HOME=/opt/spark MASTER=spark://master:7077 SABA_JAR=/opt/saba/saba-spark-3.5_2.12-*-shaded.jar
 #   WORKLOADS_JAR=/opt/saba/saba-workloads-0.1.0-SNAPSHOT.jar scripts/hibench/campaign.sh
 # The jobs use the workloads' "paper" scale times the drawn dataset factor (0.1 / 1 / 10).
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -149,12 +149,12 @@ class TestbedSparkCampaignTest {
         if (!Files.isRegularFile(SPARK_HOME.resolve("jars").resolve("saba-workloads-0.1.0-SNAPSHOT.jar"))) {
             return "no Spark home with the workloads at " + SPARK_HOME + " (mvn package builds it)";
         }
-        try (var files = Files.list(Path.of("..", "spark-shuffle-saba", "target"))) {
+        try (var files = Files.list(Path.of("..", "spark-shuffle-saba", "spark-3.5", "target"))) {
             if (files.noneMatch(f -> f.getFileName().toString().endsWith("-shaded.jar"))) {
-                return "no Saba shuffle jar in spark-shuffle-saba/target (mvn package builds it)";
+                return "no Saba shuffle jar in spark-shuffle-saba/spark-3.5/target (mvn package builds it)";
             }
         } catch (java.io.IOException e) {
-            return "no spark-shuffle-saba/target (mvn package builds it)";
+            return "no spark-shuffle-saba/spark-3.5/target (mvn package builds it)";
         }
         if (run("sh", "-c", "for c in curl tc ip; do command -v $c || echo missing; done").contains("missing")) {
             return "needs curl, tc and ip (.ci/run installs them)";

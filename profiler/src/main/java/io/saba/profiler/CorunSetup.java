@@ -63,7 +63,8 @@ public final class CorunSetup implements AutoCloseable {
     public static CorunSetup start(TestbedSpec spec, WorkloadLauncher launcher, List<String> controllerCommand,
                                    CommandRunner shell, Path dir) throws IOException {
         Path jar = launcher.sabaShuffleJar().orElseThrow(() -> new IllegalArgumentException("--method corun: no Saba "
-                + "shuffle jar in " + launcher.sparkHome().resolve("jars") + " or spark-shuffle-saba/target; build it "
+                + "shuffle jar in " + launcher.sparkHome().resolve("jars") + " or " + WorkloadLauncher.SHUFFLE_JAR_DIR
+                + "; build it "
                 + "with `mvn -B -q -DskipTests package`"));
         Map<String, Integer> levels = levels();
         Files.createDirectories(dir);

@@ -62,22 +62,29 @@ public record WorkloadLauncher(Path sparkHome, String java) {
                 + "with `mvn -B -q -DskipTests package` or pass --spark-home");
     }
 
+    /** The checkout's folder of the shuffle jar for the workloads' Spark (3.5, Scala 2.12). */
+    public static final String SHUFFLE_JAR_DIR = "spark-shuffle-saba/spark-3.5/target";
+    /** How that jar's name starts ({@code saba-spark-3.5_2.12-VERSION-shaded.jar}). */
+    public static final String SHUFFLE_JAR_PREFIX = "saba-spark-3.5_2.12-";
+
     /**
-     * Saba's shaded Spark shuffle jar: in the Spark home's jars/ (where scripts link it), else the build's own
-     * ({@code spark-shuffle-saba/target/saba-spark-shuffle-*-shaded.jar} of the checkout this Spark home belongs to).
+     * Saba's shaded Spark shuffle jar for this Spark home's Spark (3.5, Scala 2.12, as the workloads module builds
+     * it): in the Spark home's jars/ (where scripts link it), else the build's own
+     * ({@code spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar} of the checkout this Spark home
+     * belongs to).
      */
     public Optional<Path> sabaShuffleJar() {
         List<Path> dirs = new ArrayList<>(List.of(sparkHome.resolve("jars")));
         Path checkout = sparkHome.getParent() == null || sparkHome.getParent().getParent() == null ? null
                 : sparkHome.getParent().getParent().getParent(); // CHECKOUT/workloads/target/spark-home
         if (checkout != null) {
-            dirs.add(checkout.resolve("spark-shuffle-saba").resolve("target"));
+            dirs.add(checkout.resolve(SHUFFLE_JAR_DIR));
         }
         for (Path dir : dirs) {
             try (Stream<Path> files = Files.list(dir)) {
                 Optional<Path> jar = files.filter(f -> {
                     String n = f.getFileName().toString();
-                    return n.startsWith("saba-spark-shuffle-") && n.endsWith("-shaded.jar");
+                    return n.startsWith(SHUFFLE_JAR_PREFIX) && n.endsWith("-shaded.jar");
                 }).sorted().findFirst();
                 if (jar.isPresent()) {
                     return jar;

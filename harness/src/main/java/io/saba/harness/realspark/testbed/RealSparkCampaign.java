@@ -94,8 +94,9 @@ public final class RealSparkCampaign {
                 settings.subnet());
         WorkloadLauncher launcher = WorkloadLauncher.locate(settings.sparkHome());
         Path shuffleJar = launcher.sabaShuffleJar().orElseThrow(() -> new IllegalArgumentException(
-                "no Saba shuffle jar (saba-spark-shuffle-*-shaded.jar) in " + launcher.sparkHome().resolve("jars")
-                        + " or the checkout's spark-shuffle-saba/target; build it with mvn -B -q -DskipTests package"));
+                "no Saba shuffle jar (" + WorkloadLauncher.SHUFFLE_JAR_PREFIX + "*-shaded.jar) in "
+                        + launcher.sparkHome().resolve("jars") + " or the checkout's " + WorkloadLauncher.SHUFFLE_JAR_DIR
+                        + "; build it with mvn -B -q -DskipTests package"));
         try {
             new Testbed(new ProcessRunner()).requireRoot();
         } catch (IllegalStateException e) {
