@@ -26,7 +26,7 @@ class ScaleBenchTest {
                 .matcher(out);
         assertTrue(restart.find(), out);
         assertFalse(out.contains("DIFFERS"), out);
-        assertTrue(Pattern.compile("[0-9,]+ bytes per application, [0-9,]+ bytes per connection").matcher(out).find(),
+        assertTrue(Pattern.compile("[0-9,.]+ bytes per application, [0-9,.]+ bytes per connection").matcher(out).find(),
                 out);
     }
 }
