@@ -57,7 +57,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final PathResolver resolver;
     private final Metrics metrics;
     private final SignalStore signals = new SignalStore();
-    private final AppShares shares = new AppShares();
+    private final AppShares shares;
     private LeaseReaper reaper;
     private volatile String tableInForce = "";
     private volatile java.util.function.Supplier<GroupView> group = () -> null;
@@ -77,6 +77,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
                           StateLog log, Duration leaseTimeout, Metrics metrics, Duration minRoundInterval,
                           SensitivityMode sensitivity) {
         this.resolver = resolver;
+        this.shares = new AppShares(resolver::capacityGbps);
         this.backend = backend;
         this.log = log;
         this.metrics = metrics;

@@ -26,6 +26,13 @@ public record WorkSignals(String unit, String name, long endUnixMillis, int task
                           Map<String, Long> bytes, Map<String, Long> counts) {
     /** The {@code unit} of a sum over every unit ({@link #plus}). */
     public static final String TOTAL = "total";
+    /**
+     * The bytes kind of the most bytes any one host received over the network for this unit (Spark: the remote
+     * shuffle reads of the tasks on each executor's host, and the task results on the driver's host; Flink: the
+     * task's remote input, one host). The plugins report it even when 0, so its absence means a plugin that does
+     * not measure it. A sum ({@link #plus}) adds it up like every kind.
+     */
+    public static final String BUSIEST_HOST_IN = "network_in_busiest_host";
 
     public WorkSignals {
         Objects.requireNonNull(unit, "unit");

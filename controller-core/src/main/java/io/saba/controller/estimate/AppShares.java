@@ -12,10 +12,12 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -36,6 +38,14 @@ import java.util.function.Predicate;
  * the loop more than allocating (issue #19's bench: 60–80 % of the recompute thread). A port pushed twice between
  * two passes counts once, at its latest weights, so the step function's resolution is a pass (units last seconds). Not logged: the share is fixed into
  * each observation when it arrives, and the observation is what the log carries.
+ *
+ * <p>Which network time a unit's observation rests on: where the unit reports the bytes its busiest host received
+ * ({@link WorkSignals#BUSIEST_HOST_IN}) and the topology knows the capacity of the application's ports, those
+ * bytes over the slowest such port's rate, at the unit's share, against its wall duration
+ * ({@link Observation#ofLinkBytes}); otherwise (a discovered fabric without rates, an older plugin) the engine's
+ * network wait against its task run time, as before. The rate is that of the slowest port the application crossed
+ * since the controller first saw it (kept after it left, for its last units): the host links, where a testbed or a
+ * rack is slowest.
  */
 public final class AppShares implements AutoCloseable {
     /** How often offered pushes are applied, at most (ms). */
@@ -47,9 +57,16 @@ public final class AppShares implements AutoCloseable {
      * left (the controller takes them as long, {@code ControllerState.DEPARTED_NANOS}).
      */
     static final long IDLE_MILLIS = 120_000;
-    /** The byte kinds that crossed the network (both engines' remote shuffle reads, Spark's task results). */
+    /**
+     * The byte kinds that crossed the network (both engines' remote shuffle reads, Spark's task results): what an
+     * observation shows as moved.
+     */
     static final Set<String> NETWORK_BYTES = Set.of("shuffle_remote_read", "task_result");
 
+    /** A port's capacity in Gbit/s, empty where the topology does not know it. */
+    private final Function<PortId, OptionalDouble> capacityGbps;
+    /** Each application's slowest port so far, Gbit/s (only where the capacity is known). */
+    private final Map<String, Double> slowestGbps = new HashMap<>();
     /** Each port's allocation as last pushed (its application weights are immutable), with their sum. */
     private final Map<PortId, Port> at = new HashMap<>();
     /** Each application with a weight somewhere: the ports it crosses and its smallest share. */
@@ -62,6 +79,11 @@ public final class AppShares implements AutoCloseable {
     /** Applies offered pushes on a thread of its own, started by the first offer. */
     private ScheduledExecutorService applier;
     private boolean closed;
+
+    /** @param capacityGbps a port's capacity (the controller's {@code PathResolver}); empty where unknown */
+    public AppShares(Function<PortId, OptionalDouble> capacityGbps) {
+        this.capacityGbps = capacityGbps;
+    }
 
     /** Takes a push to apply soon (cheap: the allocation loop calls it). */
     public void offer(PortChanges c, long unixMillis) {
@@ -221,6 +243,10 @@ public final class AppShares implements AutoCloseable {
                 Bottleneck b = touch(e.getKey(), touched);
                 if (!before.containsKey(e.getKey())) {
                     b.ports.add(a.port());
+                    OptionalDouble gbps = capacityGbps.apply(a.port());
+                    if (gbps.isPresent() && gbps.getAsDouble() > 0) {
+                        slowestGbps.merge(e.getKey(), gbps.getAsDouble(), Math::min);
+                    }
                 }
                 b.at(a.port(), now.sum() > 0 ? e.getValue() / now.sum() : Double.NaN);
             }
@@ -243,6 +269,7 @@ public final class AppShares implements AutoCloseable {
     private void forgetIdle(long unixMillis) {
         history.values().removeIf(steps -> Double.isNaN(steps.getLast().share())
                 && unixMillis - steps.getLast().unixMillis() > IDLE_MILLIS);
+        slowestGbps.keySet().retainAll(history.keySet());
     }
 
     private void record(String app, double share, long unixMillis) {
@@ -291,30 +318,50 @@ public final class AppShares implements AutoCloseable {
     }
 
     /**
-     * A reported unit as the estimator sees it: its run time, its network wait (clipped to the run time), the
-     * application's mean share while it ran, and its network bytes; null when it has no run time, or when it waited
-     * on the network while the application had no weight anywhere (its wait cannot be placed on a curve).
+     * A reported unit as the estimator sees it, at the application's mean share while it ran, with its network bytes:
+     * from its busiest host's bytes over the link rate against its wall duration where it reports them and the rate
+     * is known, else from its network wait (clipped to the run time) against its run time. Null when it has no
+     * time, or when it used the network while the application had no weight anywhere (it cannot be placed on a
+     * curve).
      */
     public Observation observation(String app, WorkSignals s) {
-        if (s.runMillis() <= 0) {
-            return null;
-        }
-        long wait = Math.max(0, Math.min(s.networkWaitMillis(), s.runMillis()));
         long bytes = 0;
         for (String kind : NETWORK_BYTES) {
             bytes += Math.max(0, s.bytes(kind));
         }
+        drain(); // the shares (and ports) up to now
+        Long busiest = s.bytes().get(WorkSignals.BUSIEST_HOST_IN);
+        double gbps = linkGbps(app);
+        if (busiest != null && gbps > 0 && s.durationMillis() > 0) {
+            long onLink = Math.max(0, busiest);
+            double share = onLink == 0 ? 1.0 : meanShare(app, s);
+            return share > 0 ? Observation.ofLinkBytes(s.durationMillis(), onLink, gbps * 1e9, Math.min(1, share),
+                    bytes) : null;
+        }
+        if (s.runMillis() <= 0) {
+            return null;
+        }
+        long wait = Math.max(0, Math.min(s.networkWaitMillis(), s.runMillis()));
         if (wait == 0) {
             return new Observation(s.runMillis(), 0, 1.0, bytes); // the share does not matter to a unit that never waited
         }
-        drain(); // the shares up to now
-        double share = meanShare(app, s.endUnixMillis() - Math.max(0, s.durationMillis()), s.endUnixMillis());
+        double share = meanShare(app, s);
         return share > 0 ? new Observation(s.runMillis(), wait, Math.min(1, share), bytes) : null;
+    }
+
+    private double meanShare(String app, WorkSignals s) {
+        return meanShare(app, s.endUnixMillis() - Math.max(0, s.durationMillis()), s.endUnixMillis());
+    }
+
+    /** The rate of the slowest port the application crossed, Gbit/s; NaN when no capacity of its ports is known. */
+    public synchronized double linkGbps(String app) {
+        return slowestGbps.getOrDefault(app, Double.NaN);
     }
 
     /** Forgets the applications {@code keep} refuses (gone for good). */
     public synchronized void retain(Predicate<String> keep) {
         history.keySet().removeIf(keep.negate());
+        slowestGbps.keySet().removeIf(keep.negate());
     }
 
     /** Applications with a share history. */

@@ -34,6 +34,9 @@ public final class LogCodec {
     private static final byte PLAN = 5;
     private static final byte OBSERVED = 6;
     private static final byte LEARNED = 7;
+    /** OBSERVED and LEARNED with each observation's signal; the older types still read, as wait observations. */
+    private static final byte OBSERVED_SIGNAL = 8;
+    private static final byte LEARNED_SIGNAL = 9;
 
     /** A decoded entry. */
     public record Entry(String nonce, List<LogRequest> requests) {
@@ -127,14 +130,14 @@ public final class LogCodec {
             }
             writeModels(p.plannedFor(), out);
         } else if (r instanceof LogRequest.Observed o) {
-            out.writeByte(OBSERVED);
+            out.writeByte(OBSERVED_SIGNAL);
             out.writeInt(o.units().size());
             for (WorkloadObservation u : o.units()) {
                 out.writeUTF(u.workload());
                 writeObservation(u.observation(), out);
             }
         } else if (r instanceof LogRequest.Learned l) {
-            out.writeByte(LEARNED);
+            out.writeByte(LEARNED_SIGNAL);
             out.writeInt(l.workloads().size());
             for (LearnedWorkload w : l.workloads()) {
                 out.writeUTF(w.workload());
@@ -197,20 +200,24 @@ public final class LogCodec {
                 }
                 return new LogRequest.Plan(levels, centroids, readModels(in));
             }
-            case OBSERVED: {
+            case OBSERVED:
+            case OBSERVED_SIGNAL: {
+                boolean signal = type == OBSERVED_SIGNAL;
                 List<WorkloadObservation> units = new ArrayList<>();
                 for (int i = in.readInt(); i > 0; i--) {
-                    units.add(new WorkloadObservation(in.readUTF(), readObservation(in)));
+                    units.add(new WorkloadObservation(in.readUTF(), readObservation(in, signal)));
                 }
                 return new LogRequest.Observed(units);
             }
-            case LEARNED: {
+            case LEARNED:
+            case LEARNED_SIGNAL: {
+                boolean signal = type == LEARNED_SIGNAL;
                 List<LearnedWorkload> workloads = new ArrayList<>();
                 for (int i = in.readInt(); i > 0; i--) {
                     String workload = in.readUTF();
                     List<Observation> window = new ArrayList<>();
                     for (int k = in.readInt(); k > 0; k--) {
-                        window.add(readObservation(in));
+                        window.add(readObservation(in, signal));
                     }
                     int contradicting = in.readInt();
                     int agreeing = in.readInt();
@@ -262,11 +269,22 @@ public final class LogCodec {
         out.writeLong(o.networkWaitMillis());
         out.writeDouble(o.share());
         out.writeLong(o.bytes());
+        out.writeByte(o.signal().ordinal());
     }
 
-    private static Observation readObservation(DataInputStream in) throws IOException {
+    /** @param signal whether the signal byte follows (entries written before it was logged have none: wait) */
+    private static Observation readObservation(DataInputStream in, boolean signal) throws IOException {
         try {
-            return new Observation(in.readLong(), in.readLong(), in.readDouble(), in.readLong());
+            long run = in.readLong();
+            long wait = in.readLong();
+            double share = in.readDouble();
+            long bytes = in.readLong();
+            Observation.Signal[] signals = Observation.Signal.values();
+            int s = signal ? in.readByte() : Observation.Signal.NETWORK_WAIT.ordinal();
+            if (s < 0 || s >= signals.length) {
+                throw new IOException("unknown observation signal " + s);
+            }
+            return new Observation(run, wait, share, bytes, signals[s]);
         } catch (IllegalArgumentException e) {
             throw new IOException("an observation out of range: " + e.getMessage(), e);
         }

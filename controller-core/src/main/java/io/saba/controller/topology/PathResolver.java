@@ -3,6 +3,7 @@ package io.saba.controller.topology;
 import io.saba.core.alloc.PortId;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Where a connection's bytes go: endpoint address → host, host pair → the switch output ports crossed.
@@ -28,6 +29,15 @@ public interface PathResolver {
      */
     default boolean mayResolveLater(String ip) {
         return false;
+    }
+
+    /**
+     * The capacity of a port a path may cross (a switch output port, or a host's NIC egress), Gbit/s; empty where
+     * this resolver does not know it (a discovered fabric reports none yet). The online estimate reads a unit's
+     * network time from its bytes over this rate; without it, from the engine's wait counter.
+     */
+    default OptionalDouble capacityGbps(PortId port) {
+        return OptionalDouble.empty();
     }
 
     /** Queues of a switch output port. */

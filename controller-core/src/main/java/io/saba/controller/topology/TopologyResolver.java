@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Paths from a static {@link Topology}, hosts found by their configured addresses.
@@ -117,6 +118,21 @@ public final class TopologyResolver implements PathResolver {
         withNic.add(nicOfHost.get(srcHost));
         withNic.addAll(switches);
         return List.copyOf(withNic);
+    }
+
+    /** The configured capacity of a switch port or of a host's NIC (its link's), empty for a port not in it. */
+    @Override
+    public OptionalDouble capacityGbps(PortId port) {
+        if (topology.switchPorts().contains(port)) {
+            return OptionalDouble.of(topology.capacityGbps(port));
+        }
+        for (Link l : topology.links()) {
+            if (l.a().equals(port.node()) && l.portA() == port.port()
+                    || l.b().equals(port.node()) && l.portB() == port.port()) {
+                return OptionalDouble.of(l.gbps());
+            }
+        }
+        return OptionalDouble.empty();
     }
 
     @Override

@@ -7,17 +7,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.controller.alloc.PortChanges;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.estimate.Observation;
+import io.saba.core.topology.Topology;
 import io.saba.wire.WorkSignals;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The share an application had, from the weights pushed, and units turned into observations at it. */
 class AppSharesTest {
     private static final PortId S1 = new PortId("s1", 1);
     private static final PortId S2 = new PortId("s1", 2);
+    /** A fabric that knows no port's rate (as a discovered InfiniBand fabric today): units read their wait. */
+    private static final Function<PortId, OptionalDouble> NO_RATES = p -> OptionalDouble.empty();
 
     private static PortAllocation port(PortId p, Map<String, Double> weights) {
         return new PortAllocation(p, Map.of(1, 1), new double[] {0.1, 0.9}, weights);
@@ -34,7 +41,7 @@ class AppSharesTest {
 
     @Test
     void theShareIsTheWeightAmongTheSabaApplicationsAtTheBottleneckPort() {
-        AppShares s = new AppShares();
+        AppShares s = new AppShares(NO_RATES);
         s.changed(changed(port(S1, Map.of("a", 0.9))), 1_000);
         assertEquals(1.0, s.meanShare("a", 1_000, 1_500), 1e-12, "alone: the whole link");
         // b arrives at S1 (a gets 0.6 of the 0.9 Saba share, b 0.3), and a also crosses S2 with c
@@ -56,7 +63,7 @@ class AppSharesTest {
 
     @Test
     void aUnitBecomesAnObservationAtTheShareItRanAt() {
-        AppShares s = new AppShares();
+        AppShares s = new AppShares(NO_RATES);
         s.changed(changed(port(S1, Map.of("a", 0.6, "b", 0.3))), 1_000);
         Observation o = s.observation("a", unit(2_000, 500, 4_000, 1_000));
         assertEquals(new Observation(4_000, 1_000, 0.6 / (0.6 + 0.3), 5_100), o, "network bytes: remote reads and results");
@@ -73,7 +80,7 @@ class AppSharesTest {
 
     @Test
     void applicationsLongWithoutAWeightAreForgottenEvenIfTheyNeverReport() {
-        AppShares s = new AppShares();
+        AppShares s = new AppShares(NO_RATES);
         for (int i = 0; i < 100; i++) {
             s.changed(changed(port(new PortId("s" + i, 1), Map.of("app" + i, 0.9))), 1_000);
             s.changed(new PortChanges(2, List.of(), Set.of(new PortId("s" + i, 1))), 2_000); // it left
@@ -87,7 +94,7 @@ class AppSharesTest {
     void theBottleneckKeptAsPortsChangeIsTheSmallestShareOverTheApplicationsPorts() {
         // random pushes (ports changing, rising, emptied, released), each checked against a search of every port
         java.util.Random r = new java.util.Random(11);
-        AppShares s = new AppShares();
+        AppShares s = new AppShares(NO_RATES);
         Map<PortId, Map<String, Double>> weights = new java.util.HashMap<>();
         List<String> apps = List.of("a", "b", "c", "d", "e");
         for (int t = 1; t <= 2_000; t++) {
@@ -126,12 +133,74 @@ class AppSharesTest {
 
     @Test
     void offeredPushesAreAppliedTogetherAndBeforeAnObservation() {
-        try (AppShares s = new AppShares()) {
+        try (AppShares s = new AppShares(NO_RATES)) {
             s.offer(changed(port(S1, Map.of("a", 0.3, "b", 0.6))), 1_000);
             s.offer(changed(port(S1, Map.of("a", 0.6, "b", 0.3))), 1_010); // the same port again: its latest counts
             Observation o = s.observation("a", unit(3_000, 1_000, 4_000, 1_000));
             assertEquals(2.0 / 3, o.share(), 1e-12, "applied before the observation, at the latest weights");
             assertEquals(2.0 / 3, s.meanShare("a", 1_010, 2_000), 1e-12);
         }
+    }
+
+    /** The namespace testbed's shape: h1..h3 on switch sw, 20 Mbit/s links, each host's NIC egress managed. */
+    private static TopologyResolver testbed() {
+        Topology.Builder b = Topology.builder().switchNode("sw", 8);
+        Map<String, List<String>> addresses = new HashMap<>();
+        for (int i = 1; i <= 3; i++) {
+            b.host("h" + i).link("h" + i, 0, "sw", i, 0.02);
+            addresses.put("h" + i, List.of("10.0.0." + i));
+        }
+        return new TopologyResolver(b.build(), addresses).withHostEgress(8);
+    }
+
+    private static WorkSignals stage(long end, long duration, long run, long wait, Long busiestHostBytes) {
+        Map<String, Long> bytes = new HashMap<>(Map.of("shuffle_remote_read", 9_000_000L, "task_result", 1_000_000L));
+        if (busiestHostBytes != null) {
+            bytes.put(WorkSignals.BUSIEST_HOST_IN, busiestHostBytes);
+        }
+        return new WorkSignals("stage 3.0", "s", end, 4, duration, run, wait, Map.of(), bytes, Map.of());
+    }
+
+    @Test
+    void withTheTopologysRateAUnitsNetworkTimeIsItsBusiestHostsBytesOverTheLink() {
+        TopologyResolver topology = testbed();
+        PortId toH2 = topology.path("h3", "h2").get(1); // the switch's egress toward h2
+        PortId nicH3 = topology.path("h3", "h2").get(0); // h3's own egress
+        assertEquals(List.of(new PortId("h3", 0), new PortId("sw", 2)), List.of(nicH3, toH2));
+        AppShares s = new AppShares(topology::capacityGbps);
+        s.changed(changed(port(nicH3, Map.of("a", 0.9)), port(toH2, Map.of("a", 0.9))), 0);
+        assertEquals(0.02, s.linkGbps("a"), 1e-12, "the testbed's links");
+
+        // alone: 5 MB on the busiest host link at 20 Mbit/s is 2 s of the stage's 10 s wall time; its tasks' run
+        // time (16 s) and fetch wait (1 s) do not enter
+        Observation alone = s.observation("a", stage(10_000, 10_000, 16_000, 1_000, 5_000_000L));
+        assertEquals(new Observation(10_000, 2_000, 1.0, 10_000_000, Observation.Signal.LINK_BYTES), alone);
+
+        // b joins at equal weight on h2's port: a has half the link, the same bytes take 4 s
+        s.changed(changed(port(toH2, Map.of("a", 0.45, "b", 0.45))), 20_000);
+        Observation half = s.observation("a", stage(30_000, 10_000, 16_000, 0, 5_000_000L));
+        assertEquals(new Observation(10_000, 4_000, 0.5, 10_000_000, Observation.Signal.LINK_BYTES), half);
+
+        // no byte on a link: no network time, and no share needed
+        assertEquals(new Observation(10_000, 0, 1.0, 10_000_000, Observation.Signal.LINK_BYTES),
+                s.observation("a", stage(30_000, 10_000, 16_000, 0, 0L)));
+
+        // a plugin without per-host bytes: the fetch wait against the run time, as before
+        assertEquals(new Observation(16_000, 1_000, 0.5, 10_000_000), s.observation("a",
+                stage(30_000, 10_000, 16_000, 1_000, null)));
+
+        // a leaves every port; its last stage, reported after, still reads the rate (and the half share) it had
+        s.changed(new PortChanges(3, List.of(), Set.of(nicH3, toH2)), 40_000);
+        assertEquals(new Observation(10_000, 4_000, 0.5, 10_000_000, Observation.Signal.LINK_BYTES),
+                s.observation("a", stage(40_000, 10_000, 16_000, 0, 5_000_000L)));
+    }
+
+    @Test
+    void withoutARateTheWaitIsTheSignal() {
+        AppShares s = new AppShares(NO_RATES);
+        s.changed(changed(port(S1, Map.of("a", 0.9))), 0);
+        assertTrue(Double.isNaN(s.linkGbps("a")));
+        assertEquals(new Observation(16_000, 1_000, 1.0, 10_000_000), s.observation("a",
+                stage(10_000, 10_000, 16_000, 1_000, 5_000_000L)), "bytes reported, but no rate to read them by");
     }
 }

@@ -38,14 +38,37 @@ class LogCodecTest {
                 new LogRequest.Plan(Map.of("lr", 3, "wc", 1), Map.of(1, SensitivityModel.of(1.2, -0.2),
                         3, SensitivityModel.of(5, -8, 4)), models),
                 new LogRequest.Observed(List.of(new WorkloadObservation("lr", new Observation(2_000, 150, 0.625,
-                        1_000_000)), new WorkloadObservation("etl", new Observation(10, 0, 1, 0)))),
+                        1_000_000)), new WorkloadObservation("etl", new Observation(10, 0, 1, 0)),
+                        new WorkloadObservation("sort", Observation.ofLinkBytes(5_000, 1_000_000, 2e7, 0.5, 9)))),
                 new LogRequest.Learned(List.of(
-                        new LearnedWorkload("lr", List.of(new Observation(2_000, 150, 0.625, 1)), 3, 0, true,
+                        new LearnedWorkload("lr", List.of(new Observation(2_000, 150, 0.625, 1),
+                                Observation.ofLinkBytes(5_000, 1_000_000, 2e7, 0.5, 9)), 3, 0, true,
                                 SensitivityModel.of(1.5, -0.7, 0.1, 0.02, 0.08)),
                         new LearnedWorkload("etl", List.of(), 0, 2, false, null))));
         LogCodec.Entry out = LogCodec.decode(LogCodec.encode("m0-42", in));
         assertEquals("m0-42", out.nonce());
         assertEquals(in, out.requests());
+    }
+
+    @Test
+    void observationsLoggedBeforeTheyNamedTheirSignalReadAsWaitObservations() throws Exception {
+        // an OBSERVED entry as written before the signal byte: type 6, then run, wait, share and bytes
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(LogCodec.encode("n", List.of())[0]); // the entry format, unchanged
+            out.writeUTF("old");
+            out.writeInt(1);
+            out.writeByte(6);
+            out.writeInt(1);
+            out.writeUTF("lr");
+            out.writeLong(2_000);
+            out.writeLong(150);
+            out.writeDouble(0.625);
+            out.writeLong(1_000_000);
+        }
+        assertEquals(List.of(new LogRequest.Observed(List.of(new WorkloadObservation("lr",
+                new Observation(2_000, 150, 0.625, 1_000_000, Observation.Signal.NETWORK_WAIT))))),
+                LogCodec.decode(bytes.toByteArray()).requests());
     }
 
     @Test

@@ -289,8 +289,9 @@ final class DashboardPage {
     }
 
     /**
-     * "blended · estimate 1.32× ± 0.05 at 50 % (12 units), table 1.80× · DRIFT −27 % at 25 %": the model's source,
-     * then (once its workload reported units) the estimate and the table at the share where they differ most.
+     * "blended · estimate 1.32× ± 0.05 at 50 % (12 units, link), table 1.80× · DRIFT −27 % at 25 %": the model's
+     * source, then (once its workload reported units) the estimate, the signal it rests on (link bytes, the engine's
+     * wait, or both), and the table at the share where they differ most.
      */
     private static String modelCell(AppView a, WorkloadEstimateView w) {
         StringBuilder c = new StringBuilder(esc(a.modelSource().label()));
@@ -302,7 +303,8 @@ final class DashboardPage {
             c.append(" · estimate ").append(Human.slowdown(e.slowdown(share)))
                     .append(Double.isNaN(error) ? "" : String.format(Locale.ROOT, " ± %.2f", error))
                     .append(" at ").append(Human.percent(share)).append(" (")
-                    .append(Human.count(e.observations(), "unit", "units")).append(')');
+                    .append(Human.count(e.observations(), "unit", "units")).append(", ").append(e.signal())
+                    .append(')');
             if (d != null) {
                 c.append(", table ").append(Human.slowdown(d.table()));
             }

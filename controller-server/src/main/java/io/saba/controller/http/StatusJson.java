@@ -116,6 +116,10 @@ final class StatusJson {
             est.put("units", e.observations());
             est.put("effective_units", e.effectiveObservations());
             est.put("network_bytes", e.bytes());
+            // what the units' network time was read from: "link" (bytes on the busiest host link over its rate),
+            // "wait" (the engine's wait counter: no link rate known, or a plugin without per-host bytes), "mixed"
+            est.put("signal", e.signal());
+            est.put("link_units", e.linkObservations());
             Map<String, Object> at = new LinkedHashMap<>();
             for (double b : ModelDrift.SHARES) {
                 Map<String, Object> one = new LinkedHashMap<>();

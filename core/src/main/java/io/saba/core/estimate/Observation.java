@@ -1,17 +1,42 @@
 package io.saba.core.estimate;
 
 /**
- * One unit of an application's work (a Spark stage, a Flink task) as the online estimator sees it: the run time of
- * its tasks, the part of that time they spent blocked on the network, the share of the link the application had
- * meanwhile, and the bytes it moved (how much an estimate rests on, for the status pages; the estimate itself
- * weighs units by time, see {@link SensitivityEstimate}).
+ * One unit of an application's work (a Spark stage, a Flink task) as the online estimator sees it: how long it ran,
+ * the part of that time that was the network's, the share of the link the application had meanwhile, the bytes it
+ * moved, and which signal the network part was read from.
  *
- * @param runMillis         task run time, summed over the unit's tasks, &gt; 0
- * @param networkWaitMillis the part of it spent blocked on the network, 0 ≤ wait ≤ run
+ * <p>Two signals give the network part ({@link Signal}). From the engine's wait counter
+ * ({@link Signal#NETWORK_WAIT}): the task run time, summed over the unit's tasks, and the part of it the tasks were
+ * blocked on the network. From the bytes ({@link Signal#LINK_BYTES}, {@link #ofLinkBytes}): the unit's wall
+ * duration, and the time its busiest host link needed to carry the bytes the unit moved over it at the share it had.
+ * Either way {@link SensitivityEstimate} reads the same T(s) = c + n/s from it.
+ *
+ * @param runMillis         the unit's time, &gt; 0: task run time (wait signal) or wall duration (link signal)
+ * @param networkWaitMillis the part of it that was the network's, 0 ≤ it ≤ run
  * @param share             the fraction of the link the application had while the unit ran, 0 &lt; share ≤ 1
- * @param bytes             bytes the unit moved, ≥ 0
+ * @param bytes             bytes the unit moved over the network, ≥ 0
+ * @param signal            where the network part comes from
  */
-public record Observation(long runMillis, long networkWaitMillis, double share, long bytes) {
+public record Observation(long runMillis, long networkWaitMillis, double share, long bytes, Signal signal) {
+    /** Where an observation's network part comes from. */
+    public enum Signal {
+        /** The engine's count of the time tasks were blocked on the network (Spark's fetch wait, Flink's idle). */
+        NETWORK_WAIT("wait"),
+        /** The bytes the unit moved on its busiest host link over the link's rate. */
+        LINK_BYTES("link");
+
+        private final String label;
+
+        Signal(String label) {
+            this.label = label;
+        }
+
+        /** What the status pages and the log call it. */
+        public String label() {
+            return label;
+        }
+    }
+
     public Observation {
         if (runMillis <= 0) {
             throw new IllegalArgumentException("an observation needs run time, got " + runMillis + " ms");
@@ -26,6 +51,38 @@ public record Observation(long runMillis, long networkWaitMillis, double share, 
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must be ≥ 0, got " + bytes);
         }
+        java.util.Objects.requireNonNull(signal, "signal");
+    }
+
+    /** An observation read from the engine's wait counter. */
+    public Observation(long runMillis, long networkWaitMillis, double share, long bytes) {
+        this(runMillis, networkWaitMillis, share, bytes, Signal.NETWORK_WAIT);
+    }
+
+    /**
+     * A unit's observation from the bytes its busiest host link carried. At the full link those bytes need
+     * n = linkBytes · 8 / rate; at share s of the link, n/s. That is the unit's network part, at most its wall
+     * duration (a unit cannot have spent longer on its link than it lasted: more bytes than the link could carry in
+     * that time means the share was larger than the weights said, or the bytes were spread over more links than
+     * assumed), and the rest of the duration is the time that does not depend on bandwidth.
+     *
+     * @param durationMillis    the unit's wall duration, &gt; 0
+     * @param linkBytes         bytes on its busiest host link, ≥ 0
+     * @param linkBitsPerSecond that link's rate, &gt; 0
+     * @param share             the share of the link the application had, in (0, 1]
+     * @param bytes             every byte the unit moved over the network (shown on the status pages)
+     */
+    public static Observation ofLinkBytes(long durationMillis, long linkBytes, double linkBitsPerSecond, double share,
+                                          long bytes) {
+        if (!(linkBitsPerSecond > 0) || Double.isInfinite(linkBitsPerSecond)) {
+            throw new IllegalArgumentException("a link rate must be positive and finite, got " + linkBitsPerSecond);
+        }
+        if (linkBytes < 0) {
+            throw new IllegalArgumentException("link bytes must be ≥ 0, got " + linkBytes);
+        }
+        double atFullLink = linkBytes * 8.0 / linkBitsPerSecond * 1000;
+        long network = Math.round(Math.min(atFullLink / share, durationMillis));
+        return new Observation(durationMillis, network, share, bytes, Signal.LINK_BYTES);
     }
 
     /** w: network wait over run time. */

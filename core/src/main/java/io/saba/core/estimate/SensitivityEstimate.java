@@ -5,8 +5,7 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * A workload's sensitivity curve estimated from what its units of work spent blocked on the network, with its
- * standard error.
+ * A workload's sensitivity curve estimated from the network time of its units of work, with its standard error.
  *
  * <p><b>The model</b> (derived here, not taken from the paper, which leaves runtime estimation to future work). A
  * unit computes for a time c that does not depend on bandwidth and waits on the network for a time n at the full
@@ -14,6 +13,13 @@ import java.util.List;
  * time T and network wait W: c = T − W and n = W·s. Its slowdown against the full link is
  * D(b) = T(b)/T(1) = (c + n/b)/(c + n) = 1 − φ + φ/b with φ = n/(c + n), the share of its full-link time spent on
  * the network. (With r = n/c = w·s/(1 − w), w = W/T, this is the (1 + r/b)/(1 + r) of issue #20.)
+ *
+ * <p><b>Which network time.</b> The engine's wait counter ({@link Observation.Signal#NETWORK_WAIT}) is not the
+ * link's time: small fetches pay round trips a smaller share does not stretch, prefetching hides a transfer behind
+ * compute, and network reads outside the counter (task results, broadcasts) are missed. The bytes a unit moved on
+ * its busiest host link over the link's rate ({@link Observation.Signal#LINK_BYTES}) measure what a smaller share
+ * does stretch: there T is the unit's wall duration and W the link's time at the share it had, n = bytes/rate, so
+ * φ = n / duration at the full link, the link's utilisation over the unit.
  *
  * <p><b>Many units.</b> A job's time is the sum of its units' times, so its slowdown is
  * Σ T_k(b) / Σ T_k(1) = 1 − Φ + Φ/b with Φ = Σ n_k / Σ (c_k + n_k): the units' φ_k averaged with weights their
@@ -35,9 +41,11 @@ import java.util.List;
  * @param effectiveObservations Kish's effective count (Σ z)²/Σ z², the units' number discounted for unequal
  *                              weights: what a blend with a prior counts
  * @param bytes                 bytes the units moved
+ * @param linkObservations      how many of the units read their network time from the bytes on their link
+ *                              ({@link Observation.Signal#LINK_BYTES}); the others from the engine's wait counter
  */
 public record SensitivityEstimate(double networkShare, double standardError, int observations,
-                                  double effectiveObservations, long bytes) {
+                                  double effectiveObservations, long bytes, int linkObservations) {
 
     /** The estimate from these units, or null when there is none (no unit, or none with time). */
     public static SensitivityEstimate of(Collection<Observation> units) {
@@ -45,7 +53,11 @@ public record SensitivityEstimate(double networkShare, double standardError, int
         double total = 0;
         double squares = 0;
         long bytes = 0;
+        int link = 0;
         for (Observation o : units) {
+            if (o.signal() == Observation.Signal.LINK_BYTES) {
+                link++;
+            }
             network += o.networkMillisAtFullLink();
             total += o.millisAtFullLink();
             squares += o.millisAtFullLink() * o.millisAtFullLink();
@@ -65,7 +77,13 @@ public record SensitivityEstimate(double networkShare, double standardError, int
             }
             se = Math.sqrt((double) m / (m - 1) * residuals) / total;
         }
-        return new SensitivityEstimate(phi, se, m, total * total / squares, bytes);
+        return new SensitivityEstimate(phi, se, m, total * total / squares, bytes, link);
+    }
+
+    /** The signal the estimate rests on: "link", "wait", or "mixed" when its units used both. */
+    public String signal() {
+        return linkObservations == observations ? Observation.Signal.LINK_BYTES.label()
+                : linkObservations == 0 ? Observation.Signal.NETWORK_WAIT.label() : "mixed";
     }
 
     /** D(b) = 1 − Φ + Φ/b as a model. */

@@ -53,6 +53,9 @@ record TaskWork(String unit, String name, long createdMillis, long endMillis, do
         put(bytes, "shuffle_write", bytesOut);
         put(bytes, "shuffle_remote_read", remoteBytesIn);
         put(bytes, "shuffle_local_read", localBytesIn);
+        // a task runs on one host, so its remote input is what crossed into that host for it; reported even when 0
+        // (its absence tells the controller a plugin that does not measure it)
+        bytes.put(WorkSignals.BUSIEST_HOST_IN, Math.max(0, remoteBytesIn));
         Map<String, Long> counts = new TreeMap<>();
         put(counts, "shuffle_remote_buffers", remoteBuffersIn);
         put(counts, "shuffle_local_buffers", localBuffersIn);

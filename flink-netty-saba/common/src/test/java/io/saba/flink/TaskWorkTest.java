@@ -28,7 +28,8 @@ class TaskWorkTest {
         assertEquals(1_000, s.networkWaitMillis(), "waiting for input buffers or for output buffers");
         assertEquals(Map.of("busy", 2_000L, "idle", 700L, "back_pressured", 300L), s.timeMillis());
         assertEquals(Map.of("shuffle_read", 9_000L, "shuffle_write", 8_000L, "shuffle_remote_read", 6_000L,
-                "shuffle_local_read", 2_000L), s.bytes());
+                "shuffle_local_read", 2_000L, WorkSignals.BUSIEST_HOST_IN, 6_000L), s.bytes(),
+                "the remote input is what crossed into the task's host");
         assertEquals(Map.of("shuffle_remote_buffers", 3L, "shuffle_local_buffers", 1L, "shuffle_buffers_written", 4L,
                 "records_in", 100L, "records_out", 90L), s.counts());
     }
@@ -49,12 +50,12 @@ class TaskWorkTest {
     }
 
     @Test
-    void zerosAreLeftOutFailuresCountedAndNamesFitTheContract() {
+    void zerosAreLeftOutButTheBusiestHostsFailuresCountedAndNamesFitTheContract() {
         WorkSignals s = new TaskWork("task v_0_1", "a\tb" + "x".repeat(400), 10, 5, 0, 0, 0, true, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, true).signals();
         assertEquals(0, s.durationMillis(), "a clock that stepped back counts nothing");
         assertEquals(Map.of(), s.timeMillis());
-        assertEquals(Map.of(), s.bytes());
+        assertEquals(Map.of(WorkSignals.BUSIEST_HOST_IN, 0L), s.bytes(), "the busiest host's bytes, 0 included");
         assertEquals(Map.of("failed_tasks", 1L), s.counts());
         assertEquals(SignalsProto.MAX_NAME, s.name().length());
         assertTrue(s.name().startsWith("a b"));

@@ -37,7 +37,7 @@ final class SabaDriverPlugin implements DriverPlugin {
             tagging = new JvmTagging("driver", d.tos(), d::tos, conf.levelRefresh(), d::onEvents);
             tagging.hook("RPC", SparkEnv.get().rpcEnv(), SocketTagger.Reporting.NONE, SocketTagger.Reporting.NONE);
             if (conf.signals()) {
-                sc.addSparkListener(new StageSignalsListener(d::onStageSignals));
+                sc.addSparkListener(new StageSignalsListener(d::onStageSignals, sc.conf().get("spark.driver.host", "")));
             }
         }
         return Map.of();

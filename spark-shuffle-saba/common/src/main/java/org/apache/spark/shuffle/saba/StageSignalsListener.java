@@ -28,6 +28,12 @@ import org.apache.spark.scheduler.TaskInfo;
  *
  * <p>What Spark does not measure is not reported: broadcast fetches have no task metric (their time is part of the
  * run time, or of deserialisation for the task's own closure), so there is no broadcast kind.
+ *
+ * <p>Per host, what crossed into it ({@link WorkSignals#BUSIEST_HOST_IN}, the busiest): the remote shuffle bytes
+ * the tasks on each executor's host read, and on the driver's host the task results (every result travels from its
+ * executor to the driver, directly in the status update or as a block the driver fetches). The controller divides
+ * it by the link rate for the stage's network time. Spark's "remote" means another executor's block manager, which
+ * may sit on the same host (two executors on one worker): such bytes count though no link carried them.
  */
 final class StageSignalsListener extends SparkListener {
     static final int MAX_OPEN = 10_000;
@@ -36,10 +42,13 @@ final class StageSignalsListener extends SparkListener {
     /** Stage attempt ("id.attempt") → its tally; only the listener-bus thread touches it. */
     private final Map<String, Tally> open = new HashMap<>();
     private final Consumer<WorkSignals> sink;
+    /** {@code spark.driver.host}, where task results go. */
+    private final String driverHost;
     private boolean warned;
 
-    StageSignalsListener(Consumer<WorkSignals> sink) {
+    StageSignalsListener(Consumer<WorkSignals> sink, String driverHost) {
         this.sink = sink;
+        this.driverHost = driverHost;
     }
 
     @Override
@@ -51,7 +60,7 @@ final class StageSignalsListener extends SparkListener {
                 if (open.size() >= MAX_OPEN) {
                     return;
                 }
-                t = new Tally();
+                t = new Tally(driverHost);
                 open.put(key, t);
             }
             t.add(e.taskInfo(), e.taskMetrics());
@@ -65,7 +74,7 @@ final class StageSignalsListener extends SparkListener {
         try {
             StageInfo info = e.stageInfo();
             Tally t = open.remove(key(info.stageId(), info.attemptNumber()));
-            sink.accept((t == null ? new Tally() : t).signals(info));
+            sink.accept((t == null ? new Tally(driverHost) : t).signals(info));
         } catch (RuntimeException ex) {
             warnOnce(ex);
         }
@@ -89,11 +98,18 @@ final class StageSignalsListener extends SparkListener {
 
     /** One stage attempt's sums over its ended tasks. */
     static final class Tally {
+        private final String driverHost;
         private int tasks;
         private long run;
+        /** Host → bytes that crossed into it (remote shuffle reads of its tasks; results on the driver's). */
+        private final Map<String, Long> intoHost = new HashMap<>();
         private final Map<String, Long> time = new TreeMap<>();
         private final Map<String, Long> bytes = new TreeMap<>();
         private final Map<String, Long> counts = new TreeMap<>();
+
+        Tally(String driverHost) {
+            this.driverHost = driverHost;
+        }
 
         void add(TaskInfo info, TaskMetrics m) {
             tasks++;
@@ -132,12 +148,17 @@ final class StageSignalsListener extends SparkListener {
             add(time, "shuffle_write", TimeUnit.NANOSECONDS.toMillis(w.writeTime()));
             add(bytes, "shuffle_write", w.bytesWritten());
             add(counts, "shuffle_records_written", w.recordsWritten());
+            add(intoHost, info == null ? "" : info.host(), r.remoteBytesRead());
+            add(intoHost, driverHost, m.resultSize());
         }
 
         WorkSignals signals(StageInfo info) {
             long now = System.currentTimeMillis();
             long end = info.completionTime().isDefined() ? (Long) info.completionTime().get() : now;
             long start = info.submissionTime().isDefined() ? (Long) info.submissionTime().get() : end;
+            // reported even when 0: its absence tells the controller the plugin does not measure it
+            bytes.put(WorkSignals.BUSIEST_HOST_IN, intoHost.values().stream().mapToLong(Long::longValue).max()
+                    .orElse(0));
             return new WorkSignals("stage " + key(info.stageId(), info.attemptNumber()), shortened(info.name()), end,
                     tasks, Math.max(0, end - start), run, time.getOrDefault("shuffle_fetch_wait", 0L), time, bytes,
                     counts);

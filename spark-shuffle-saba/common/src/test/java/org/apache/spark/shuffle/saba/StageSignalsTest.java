@@ -55,6 +55,12 @@ class StageSignalsTest {
                         add(spark, "remote", m.shuffleReadMetrics().remoteBytesRead());
                         add(spark, "written", m.shuffleWriteMetrics().bytesWritten());
                         add(spark, "tasks", 1);
+                        // what crossed into each host in each stage: remote reads where the task ran, results at
+                        // the driver
+                        add(spark, e.stageId() + " into " + e.taskInfo().host(),
+                                m.shuffleReadMetrics().remoteBytesRead());
+                        add(spark, e.stageId() + " into " + jsc.sc().conf().get("spark.driver.host"),
+                                m.resultSize());
                     }
                 });
                 Fixtures.await("registration", Duration.ofSeconds(60), () -> Fixtures.app(controller, appId) != null);
@@ -82,6 +88,14 @@ class StageSignalsTest {
                 assertEquals(60_000, reduce.count("shuffle_records_read"));
                 assertTrue(reduce.bytes("task_result") > 0, "collect returns results");
                 assertTrue(reduce.networkWaitMillis() >= 0);
+                for (int stage = 0; stage < 2; stage++) {
+                    String prefix = stage + " into ";
+                    long busiest = spark.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+                            .mapToLong(e -> e.getValue().get()).max().orElse(0);
+                    assertEquals(busiest, byUnit.get("stage " + stage + ".0").bytes(WorkSignals.BUSIEST_HOST_IN),
+                            "the busiest host's bytes in stage " + stage + ": " + spark);
+                }
+                assertTrue(reduce.bytes(WorkSignals.BUSIEST_HOST_IN) >= reduce.bytes("task_result"));
                 assertEquals(reduce.timeMillis("shuffle_fetch_wait"), reduce.networkWaitMillis());
                 for (WorkSignals s : List.of(map, reduce)) {
                     assertTrue(s.runMillis() > 0 && s.durationMillis() > 0, s.toString());
