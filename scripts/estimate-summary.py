@@ -3,7 +3,9 @@
 
 For each workload: the profiled slowdown at 25 % and 50 % of the link (the table's measured samples at those levels,
 their mean where there are several; not its fitted curve), the controller's estimate there (from the status saved
-after the workload's run: /status.json's `workloads` section) with its standard error, the relative difference
+after the workload's run: /status.json's `workloads` section) with its standard error and the signal it rests on
+("link": each unit's busiest host bytes over the link rate against its wall time; "wait": the fetch wait against the
+task run time, for runs before the link signal or where the controller knew no rate), the relative difference
 (estimate - profile) / profile, and whether it is within 25 % at both shares. A workload with no estimate (no unit
 reached the controller) is listed as such.
 
@@ -12,10 +14,17 @@ summed over its stages: task run time, of it shuffle fetch wait (what the estima
 the rest (off the CPU and not waiting for shuffle blocks: broadcast and other blocking reads, disk, and time a
 runnable thread was not given a core), the time the driver spent fetching large task results (outside the run
 time), the stages' own wall time against the job's, the remote shuffle bytes and the time they need at the link
-rate (RATE_MBIT, default 20: a lower bound on the network time they cost, beside the fetch wait the tasks saw).
+rate (RATE_MBIT, default 20: a lower bound on the network time they cost, beside the fetch wait the tasks saw), the
+task results' bytes, and the busiest host's bytes (network_in_busiest_host, where reported) with the link time they
+need, each stage's capped at its wall time: what the link signal counts as network time.
 Last, the estimate over the stages of the job's timed part only (those submitted after its clock started,
 SABA_RESULT's started_ms): the profile times only that part, while the controller also counts the stages that
-generate the input (each run alone, so every unit at share 1: phi = fetch wait / run time).
+generate the input (each run alone, so every unit at share 1: phi = link time / wall time where the stages report
+their busiest host's bytes, else fetch wait / run time).
+
+Then, where the run recorded them (OUT/link-bytes.txt), the bytes each host's link carried in each direction over the
+whole run (its NIC's counters: frames with their headers, the driver's start-up and every kind of traffic) against
+what the stages reported: the network bytes (remote shuffle reads and task results) and the busiest host's.
 
 And, from the table alone, the same curve 1 - u + u/b with u the mean utilisation of the link over the profile's
 own full-link run (its traffic record, 0.1 s intervals): what one run's byte counters would predict, against the
@@ -57,6 +66,7 @@ def main():
         print(f"\nagainst {same} (profiled on this testbed after the runs)")
         compare(profiled_here, out, [w for w in workloads if w in profiled_here])
     breakdown(out, workloads)
+    links(out, workloads)
     timed_estimate(out, workloads)
     from_utilisation(json.load(open(table_file))["workloads"], table_file)
     if os.path.exists(same):
@@ -84,7 +94,7 @@ def from_utilisation(table, name):
 
 
 def compare(table, out, workloads):
-    print(f"{'workload':<14} {'phi':>6} {'units':>5}  " + "  ".join(
+    print(f"{'workload':<14} {'signal':>6} {'phi':>6} {'units':>5}  " + "  ".join(
         f"{'prof@' + str(int(100 * b)):>8} {'est@' + str(int(100 * b)):>14} {'diff':>7}" for b in SHARES)
           + "  within 25 %")
     hits = 0
@@ -104,7 +114,8 @@ def compare(table, out, workloads):
             err_text = "n/a" if err is None else f"{err:.2f}"
             cells.append(f"{p:8.2f} {est:8.2f}±{err_text:>5} {100 * diff:+6.0f}%")
         hits += ok
-        print(f"{w:<14} {e['network_share']:6.3f} {e['units']:5d}  " + "  ".join(cells) + f"  {'yes' if ok else 'no'}")
+        print(f"{w:<14} {e.get('signal', 'wait'):>6} {e['network_share']:6.3f} {e['units']:5d}  " + "  ".join(cells)
+              + f"  {'yes' if ok else 'no'}")
     print(f"within 25 % at both 25 % and 50 %: {hits} of {len(workloads)} workloads")
 
 
@@ -137,17 +148,57 @@ def job_seconds(out, workload):
     return result_field(out, workload, "seconds")
 
 
+BUSIEST = "network_in_busiest_host"
+
+
+def link_millis(unit):
+    """The unit's busiest host bytes at the link rate (RATE_MBIT), within its wall time (share 1)."""
+    rate = float(os.environ.get("RATE_MBIT", "20"))
+    return min(unit["duration_millis"], 8 * unit.get("bytes", {}).get(BUSIEST, 0) / (rate * 1e6) * 1000)
+
+
+def links(out, workloads):
+    f = os.path.join(out, "link-bytes.txt")
+    if not os.path.exists(f):
+        return
+    carried = {}
+    for line in open(f):
+        fields = line.split()
+        if fields and not line.startswith("#") and len(fields) == 7:
+            carried[fields[0]] = [int(x) for x in fields[1:]]  # the last run of a workload counts
+    names = ["h1 out", "h1 in", "h2 out", "h2 in", "h3 out", "h3 in"]
+    print("\nwhat the links carried over each run (NIC counters, MB) against what its stages reported")
+    print(f"{'workload':<14} " + " ".join(f"{n:>7}" for n in names)
+          + f" {'busiest':>14} {'reported network':>16} {'busiest host':>12}")
+    for w in workloads:
+        if w not in carried:
+            continue
+        mb = [x / 1e6 for x in carried[w]]
+        top = max(range(6), key=lambda i: mb[i])
+        units = signals_of(out, w)
+        network = sum(u.get("bytes", {}).get(k, 0) for u in units
+                      for k in ("shuffle_remote_read", "task_result")) / 1e6
+        busiest = sum(u.get("bytes", {}).get(BUSIEST, 0) for u in units) / 1e6
+        print(f"{w:<14} " + " ".join(f"{x:7.1f}" for x in mb)
+              + f" {names[top] + ' ' + format(mb[top], '.1f'):>14} {network:16.1f} {busiest:12.1f}")
+
+
 def timed_estimate(out, workloads):
     print("\nthe estimate over the timed part's stages only (share 1), against the profile")
     for w in workloads:
         started = result_field(out, w, "started_ms")
         units = [u for u in signals_of(out, w)
                  if started is not None and u["end_unix_millis"] - u["duration_millis"] >= started]
-        run = sum(u["run_millis"] for u in units)
+        if units and all(BUSIEST in u.get("bytes", {}) for u in units):
+            run = sum(u["duration_millis"] for u in units)
+            network = sum(link_millis(u) for u in units)
+        else:
+            run = sum(u["run_millis"] for u in units)
+            network = sum(u["network_wait_millis"] for u in units)
         if run <= 0:
             print(f"{w:<14} no timed stage")
             continue
-        phi = sum(u["network_wait_millis"] for u in units) / run
+        phi = network / run
         print(f"{w:<14} {len(units):3d} stages  phi {phi:.3f}  slowdown at 25 % {1 - phi + phi / 0.25:.2f}, "
               f"at 50 % {1 - phi + phi / 0.5:.2f}")
 
@@ -155,7 +206,8 @@ def timed_estimate(out, workloads):
 def breakdown(out, workloads):
     print(f"\nwhere the time went (seconds, summed over stages; shares of the run time)")
     print(f"{'workload':<14} {'stages':>6} {'run':>7} {'fetch wait':>11} {'cpu':>11} {'gc':>9} {'rest':>11} "
-          f"{'result fetch':>12} {'stage wall':>10} {'job':>6} {'remote MB':>9} {'at link':>7}")
+          f"{'result fetch':>12} {'stage wall':>10} {'job':>6} {'remote MB':>9} {'at link':>7} {'result MB':>9} "
+          f"{'busiest MB':>10} {'link time':>9}")
     rate = float(os.environ.get("RATE_MBIT", "20"))
     for w in workloads:
         units = signals_of(out, w)
@@ -170,9 +222,15 @@ def breakdown(out, workloads):
         wall = sum(u["duration_millis"] for u in units) / 1000
         mb = sum(u.get("bytes", {}).get("shuffle_remote_read", 0) for u in units) / 1e6
         job = job_seconds(out, w)
+        results = sum(u.get("bytes", {}).get("task_result", 0) for u in units) / 1e6
+        reported = any(BUSIEST in u.get("bytes", {}) for u in units)
+        busiest = sum(u.get("bytes", {}).get(BUSIEST, 0) for u in units) / 1e6
+        link = sum(link_millis(u) for u in units) / 1000
+        busy = f"{busiest:10.1f} {link:9.1f}" if reported else f"{'-':>10} {'-':>9}"
         pct = lambda x: f"{x:6.1f} {100 * x / run:3.0f}%" if run > 0 else f"{x:6.1f}    "
         print(f"{w:<14} {len(units):6d} {run:7.1f} {pct(wait):>11} {pct(cpu):>11} {pct(gc):>9} {pct(rest):>11} "
-              f"{fetch:12.1f} {wall:10.1f} {job if job else float('nan'):6.1f} {mb:9.1f} {8 * mb / rate:7.1f}")
+              f"{fetch:12.1f} {wall:10.1f} {job if job else float('nan'):6.1f} {mb:9.1f} {8 * mb / rate:7.1f} "
+              f"{results:9.1f} {busy}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@
 # every port) stays up for all runs; each workload runs once, alone, on Saba's shuffle manager with its driver
 # plugin reporting one unit per stage. Alone on its ports the application holds all the Saba weight there, so every
 # unit ran at share 1. After each run the controller's /status.json is saved (its `workloads` section keeps the
-# estimate after the application left) with the stages' signals (spark.saba.signals.path) and the load average.
+# estimate after the application left) with the stages' signals (spark.saba.signals.path), the load average, and
+# the bytes each host's link carried in each direction over the run (its NIC's counters, link-bytes.txt).
 # scripts/estimate-summary.py prints the table: profiled slowdowns (the table's measured samples), the estimate
 # with its standard error, the relative difference, and whether it is within 25 %.
 #
@@ -80,15 +81,27 @@ executors_of() {
   [[ -n "$app" ]] && sed -n "s/.*Launching executor $app\/[0-9]* on worker worker-[0-9]*-\([0-9.]*\)-.*/\1/p" "$master_log" \
     | sort -u | paste -sd, -
 }
-# run W: one run of W, its status saved after it
+# bytes each host's link carried so far, out and in (its NIC's counters: every frame, headers included)
+link_counters() {
+  for h in 1 2 3; do
+    for d in tx rx; do ip netns exec "saba-$NAME-h$h" cat "/sys/class/net/eth0/statistics/${d}_bytes"; done
+  done | paste -sd' ' -
+}
+[[ -f "$OUT/link-bytes.txt" ]] || echo "# workload, then h1 out, h1 in, h2 out, h2 in, h3 out, h3 in: bytes over its run" \
+  > "$OUT/link-bytes.txt"
+# run W: one run of W, its status saved after it, and what each host's link carried meanwhile
 run() {
-  local w=$1
+  local w=$1 before after
   rm -f "$OUT/$w.report"
+  before=$(link_counters)
   "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$FACTOR" --report "$OUT/$w.report" \
     --conf "spark.app.name=estimate-$w" "${spark_conf[@]}" \
     --conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager \
     --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w" \
     --conf "spark.saba.signals.path=$OUT/signals" > "$OUT/$w.log" 2>&1 || echo "estimate: $w failed, see $OUT/$w.log" >&2
+  after=$(link_counters)
+  { printf '%s' "$w"; paste -d' ' <(tr ' ' '\n' <<< "$before") <(tr ' ' '\n' <<< "$after") \
+      | awk '{printf " %d", $2 - $1}'; echo; } >> "$OUT/link-bytes.txt"
   sleep 3 # the last stage's unit reaches the controller in the client's next batch
   status > "$OUT/status-after-$w.json" || echo "estimate: no status after $w" >&2
 }

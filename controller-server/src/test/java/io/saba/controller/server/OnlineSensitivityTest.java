@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * become its workload's estimate at the share its weight gave it, shown on /status.json with the model's source;
  * units that contradict the workload's table are flagged as drift on /status, /status.json and /metrics and in one
  * log line; an unprofiled workload leaves the default model; a unit reported after its application left still
- * counts. Fixtures' table: lr is D(b) = 5 − 8b + 4b² (3.25 at 25 %, 2 at 50 %).
+ * counts; a unit that reports its busiest host's bytes is read from them over the topology's link rate.
+ * Fixtures' table: lr is D(b) = 5 − 8b + 4b² (3.25 at 25 %, 2 at 50 %).
  */
 class OnlineSensitivityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -184,6 +185,40 @@ class OnlineSensitivityTest {
                 // alone on its ports: φ = 200 / 2000
                 assertEquals(0.1, model.get("estimate").get("network_share").asDouble(), 1e-12);
                 assertTrue(model.get("drift").get("flagged").asBoolean(), "drift shows whatever the mode");
+            }
+        }
+    }
+
+    @Test
+    void withTheTopologysLinkRateAUnitsNetworkTimeIsItsBusiestHostsBytesOverTheLink() throws Exception {
+        try (EmbeddedController c = Fixtures.builder().http(new InetSocketAddress("127.0.0.1", 0))
+                .sensitivity(SensitivityMode.ONLINE).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication sort = client.register(new AppSpec("sort-1", "sort", "spark", "u", 0));
+                sort.assigned().get(30, TimeUnit.SECONDS);
+                sort.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
+                Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
+                Fixtures.quiesce(c);
+                // the fixture's links are 10 Gbit/s: 625 MB into the busiest host need 0.5 s of the stage's 1 s wall
+                // time, whatever its tasks' run time (2 s) and fetch wait (0.2 s) say
+                sort.report(new WorkSignals("stage 1.0", "sortByKey", System.currentTimeMillis(), 4, 1_000, RUN, WAIT,
+                        Map.of("shuffle_fetch_wait", WAIT), Map.of("shuffle_remote_read", 1_000_000_000L,
+                        WorkSignals.BUSIEST_HOST_IN, 625_000_000L), Map.of()));
+                Fixtures.eventually("the unit", () -> units(c, "sort") == 1);
+                JsonNode estimate = app(get(base + "/status.json"), "sort-1").get("model").get("estimate");
+                assertEquals(0.5, estimate.get("network_share").asDouble(), 1e-12, estimate.toString());
+                assertEquals("link", estimate.get("signal").asText());
+                assertEquals(1, estimate.get("link_units").asInt());
+                assertEquals(1_000_000_000L, estimate.get("network_bytes").asLong());
+
+                sort.report(stage(2, WAIT)); // an older plugin's unit: no busiest host, the wait is the signal
+                Fixtures.eventually("two units", () -> units(c, "sort") == 2);
+                JsonNode both = app(get(base + "/status.json"), "sort-1").get("model").get("estimate");
+                assertEquals("mixed", both.get("signal").asText());
+                assertEquals(1, both.get("link_units").asInt());
+                assertTrue(get(base + "/status").contains("(2 units, mixed)"));
             }
         }
     }
