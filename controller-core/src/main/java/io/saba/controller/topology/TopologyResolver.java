@@ -26,6 +26,8 @@ public final class TopologyResolver implements PathResolver {
     private final Map<String, String> hostOfIp;
     private final int hostEgressQueues;
     private final Map<String, PortId> nicOfHost;
+    /** Each port's capacity, Gbit/s: a link's, at both of its ends. */
+    private final Map<PortId, Double> gbpsOfPort;
 
     /** @param addressesOfHost host → its literal IP addresses (each address belongs to one host) */
     public TopologyResolver(Topology topology, Map<String, List<String>> addressesOfHost) {
@@ -47,6 +49,12 @@ public final class TopologyResolver implements PathResolver {
             }
         }
         this.nicOfHost = Map.copyOf(nics);
+        Map<PortId, Double> gbps = new HashMap<>();
+        for (Link l : topology.links()) { // both ends of every link: switch ports and hosts' NICs
+            gbps.put(new PortId(l.a(), l.portA()), l.gbps());
+            gbps.put(new PortId(l.b(), l.portB()), l.gbps());
+        }
+        this.gbpsOfPort = Map.copyOf(gbps);
     }
 
     /**
@@ -123,16 +131,8 @@ public final class TopologyResolver implements PathResolver {
     /** The configured capacity of a switch port or of a host's NIC (its link's), empty for a port not in it. */
     @Override
     public OptionalDouble capacityGbps(PortId port) {
-        if (topology.switchPorts().contains(port)) {
-            return OptionalDouble.of(topology.capacityGbps(port));
-        }
-        for (Link l : topology.links()) {
-            if (l.a().equals(port.node()) && l.portA() == port.port()
-                    || l.b().equals(port.node()) && l.portB() == port.port()) {
-                return OptionalDouble.of(l.gbps());
-            }
-        }
-        return OptionalDouble.empty();
+        Double gbps = gbpsOfPort.get(port);
+        return gbps == null ? OptionalDouble.empty() : OptionalDouble.of(gbps);
     }
 
     @Override

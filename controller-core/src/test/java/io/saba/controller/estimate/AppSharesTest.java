@@ -167,6 +167,9 @@ class AppSharesTest {
         PortId toH2 = topology.path("h3", "h2").get(1); // the switch's egress toward h2
         PortId nicH3 = topology.path("h3", "h2").get(0); // h3's own egress
         assertEquals(List.of(new PortId("h3", 0), new PortId("sw", 2)), List.of(nicH3, toH2));
+        assertEquals(OptionalDouble.of(0.02), topology.capacityGbps(nicH3), "a host's NIC: its link's rate");
+        assertEquals(OptionalDouble.of(0.02), topology.capacityGbps(toH2));
+        assertEquals(OptionalDouble.empty(), topology.capacityGbps(new PortId("sw", 9)), "no such port");
         AppShares s = new AppShares(topology::capacityGbps);
         s.changed(changed(port(nicH3, Map.of("a", 0.9)), port(toH2, Map.of("a", 0.9))), 0);
         assertEquals(0.02, s.linkGbps("a"), 1e-12, "the testbed's links");
