@@ -165,7 +165,7 @@ public final class CampaignCommand implements Callable<Integer> {
             case "fig8" -> {
                 TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : 500, seed, model,
                         queues, 1.0, t, dir, holBlocking, testbed.allocation != null
-                                ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.EQ2);
+                                ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.CORUN);
                 TestbedCampaign.Result r;
                 if (master == null) {
                     r = TestbedCampaign.run(cfg, System.err);
