@@ -1,6 +1,7 @@
 package io.saba.cli;
 
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
+import io.saba.core.model.ModelChoice;
 import io.saba.harness.campaign.TestbedCampaign;
 import io.saba.harness.campaign.TestbedCampaignConfig;
 import io.saba.harness.campaign.OutputFolder;
@@ -64,8 +65,14 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--degree", defaultValue = "3", description = "polynomial degree k of the models (default ${DEFAULT-VALUE})")
-    int degree;
+    @Option(names = "--family", description = "fig8, fig9 (a, b), fig10/11: the model family the simulated profile "
+            + "keeps, as saba profile --family: auto (default; every family, the non-increasing ones, by held-out "
+            + "error), poly, monotone-poly or inverse")
+    String family;
+
+    @Option(names = "--degree", description = "polynomial degree 1-3; alone, the paper's polynomial of that degree "
+            + "(the paper's method: --degree 3)")
+    Integer degree;
 
     @Option(names = "--queues", defaultValue = "8", description = "Saba queues per port (default ${DEFAULT-VALUE})")
     int queues;
@@ -105,7 +112,7 @@ public final class CampaignCommand implements Callable<Integer> {
     public Integer call() {
         if (testbed.testbed) {
             List<String> simOnly = new ArrayList<>(packet.given());
-            for (String o : List.of("--figure", "--degree", "--queues", "--hol-blocking", "--oversubscription",
+            for (String o : List.of("--figure", "--family", "--degree", "--queues", "--hol-blocking", "--oversubscription",
                     "--threads", "--master", "--conf", "--measured", "--shared-cores", "--queueing-delay")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     simOnly.add(o);
@@ -143,6 +150,11 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         Path dir = out != null ? out : Path.of("campaign-" + figure);
+        ModelChoice model = FitCommand.choice(family, degree);
+        if ((family != null || degree != null) && !List.of("fig8", "fig9", "fig10", "fig11a", "fig11b").contains(f)) {
+            throw new IllegalArgumentException("--family and --degree apply to the simulated profiles of fig8, fig9, "
+                    + "fig10 and fig11, not " + figure);
+        }
         if ((master != null || !sparkConf.isEmpty()) && !f.equals("fig8")) {
             throw new IllegalArgumentException("--master and --conf apply to --figure fig8 only, not " + figure);
         }
@@ -151,9 +163,9 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         switch (f) {
             case "fig8" -> {
-                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : 500, seed, degree,
+                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : 500, seed, model,
                         queues, 1.0, t, dir, holBlocking, testbed.allocation != null
-                                ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.EQ2);
+                                ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.CORUN);
                 TestbedCampaign.Result r;
                 if (master == null) {
                     r = TestbedCampaign.run(cfg, System.err);
@@ -172,9 +184,9 @@ public final class CampaignCommand implements Callable<Integer> {
                 return 0;
             }
             case "fig9" -> {
-                OutputFolder.prepare(dir, "fig9");
+                OutputFolder.prepare(dir, "fig9 model=" + model);
                 long t0 = System.nanoTime();
-                var variants = SensitivityStudies.run(t, System.err);
+                var variants = SensitivityStudies.run(t, System.err, model);
                 String report = SensitivityStudies.report(variants) + String.format(Locale.ROOT,
                         "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
                 SensitivityStudies.writeFigures(dir, variants);
@@ -193,10 +205,10 @@ public final class CampaignCommand implements Callable<Integer> {
             }
             case "fig10", "fig11a", "fig11b" -> {
                 Mechanisms mechanisms = Mechanisms.NONE.withQueueing(queueing());
-                OutputFolder.prepare(dir, f + " seed=" + seed + " oversubscription=" + oversubscription
+                OutputFolder.prepare(dir, f + " seed=" + seed + " model=" + model + " oversubscription=" + oversubscription
                         + (queueingDelay != null ? " queueing-delay=" + queueingDelay : ""));
                 long t0 = System.nanoTime();
-                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed).with(mechanisms);
+                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed, model).with(mechanisms);
                 System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
                         (System.nanoTime() - t0) / 1e9);
                 var schemes = study.run(f, t, System.err);

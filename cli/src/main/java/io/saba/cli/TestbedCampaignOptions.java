@@ -41,8 +41,9 @@ final class TestbedCampaignOptions {
     @Option(names = "--scale", description = "with --testbed: workload scale tiny, small or paper (default small)")
     String scale;
 
-    @Option(names = "--allocation", description = "the controller's allocation, corun or eq2: with --testbed "
-            + "(default corun) and for the simulated fig8 (default eq2, the paper's)")
+    @Option(names = "--allocation", description = "the controller's allocation, corun (default: the co-run "
+            + "predictor on the profiles' traffic records) or eq2 (the paper's Eq. 2 on static shares); with "
+            + "--testbed and for the simulated fig8")
     String allocation;
 
     @Option(names = "--table", description = "with --testbed: sensitivity table the controller allocates with; its "

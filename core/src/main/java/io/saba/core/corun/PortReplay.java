@@ -1,6 +1,5 @@
 package io.saba.core.corun;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,76 +27,79 @@ final class PortReplay {
      */
     static double[] finishTimes(List<CorunProfile> apps, double[] weights, double[] offsets) {
         int n = apps.size();
-        List<double[]> phases = new ArrayList<>(n); // alternating compute seconds, transfer bytes
+        double[][] phases = new double[n][]; // alternating compute seconds, transfer bytes
         int[] at = new int[n];
         double[] left = new double[n];
         double[] finish = new double[n];
-        boolean[] done = new boolean[n];
+        double[] burst = new double[n];
+        double[] weight = new double[n]; // as the sharing reads them: never 0, so a 0 weight still gets leftovers
+        int[] live = new int[n]; // the applications not done, in index order (sums keep their order, and results)
+        int running = 0;
         for (int i = 0; i < n; i++) {
             double offset = offsets == null ? 0 : offsets[i];
-            phases.add(offset <= 0 ? apps.get(i).phasesFromStart() : phasesOf(apps.get(i), offset));
+            phases[i] = offset <= 0 ? apps.get(i).phasesFromStart() : phasesOf(apps.get(i), offset);
             at[i] = -1;
-            done[i] = !advance(phases.get(i), at, left, i);
+            burst[i] = apps.get(i).burstRate();
+            weight[i] = Math.max(weights[i], EPS);
+            if (advance(phases[i], at, left, i)) {
+                live[running++] = i;
+            }
         }
         double now = 0;
-        int running = 0;
-        for (boolean d : done) {
-            running += d ? 0 : 1;
-        }
-        double[] burst = new double[n];
-        for (int i = 0; i < n; i++) {
-            burst[i] = apps.get(i).burstRate();
-        }
         double[] rate = new double[n];
+        boolean[] fixed = new boolean[n];
         while (running > 0) {
-            share(weights, burst, at, done, rate);
+            share(weight, burst, at, live, running, fixed, rate);
             double step = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < n; i++) {
-                if (done[i]) {
-                    continue;
-                }
-                if (at[i] % 2 == 0) {
+            for (int k = 0; k < running; k++) {
+                int i = live[k];
+                if ((at[i] & 1) == 0) {
                     rate[i] = 1; // computing: time passes at its own pace
                 }
                 step = Math.min(step, left[i] / rate[i]);
             }
             now += step;
-            for (int i = 0; i < n; i++) {
-                if (done[i]) {
-                    continue;
-                }
+            int kept = 0;
+            for (int k = 0; k < running; k++) {
+                int i = live[k];
                 left[i] -= rate[i] * step;
-                if (left[i] <= EPS * Math.max(1, now) && !advance(phases.get(i), at, left, i)) {
-                    done[i] = true;
+                if (left[i] <= EPS * Math.max(1, now) && !advance(phases[i], at, left, i)) {
                     finish[i] = now;
-                    running--;
+                } else {
+                    live[kept++] = i;
                 }
             }
+            running = kept;
         }
         return finish;
     }
 
     /**
      * Weighted max-min with caps: the sending applications split the link by weight, none above its burst rate,
-     * and what a capped one leaves goes to the others by weight (water-filling).
+     * and what a capped one leaves goes to the others by weight (water-filling). Called at every step of a replay,
+     * so it reads the live applications only and allocates nothing.
      */
-    private static void share(double[] weights, double[] cap, int[] at, boolean[] done, double[] rate) {
-        int n = weights.length;
-        boolean[] fixed = new boolean[n];
+    private static void share(double[] weight, double[] cap, int[] at, int[] live, int running, boolean[] fixed,
+                              double[] rate) {
+        for (int k = 0; k < running; k++) {
+            fixed[live[k]] = false;
+        }
         double left = 1;
         while (true) {
             double w = 0;
-            for (int i = 0; i < n; i++) {
-                if (!done[i] && at[i] % 2 == 1 && !fixed[i]) {
-                    w += Math.max(weights[i], EPS);
+            for (int k = 0; k < running; k++) {
+                int i = live[k];
+                if ((at[i] & 1) == 1 && !fixed[i]) {
+                    w += weight[i];
                 }
             }
             if (w == 0) {
                 return;
             }
             boolean capped = false;
-            for (int i = 0; i < n; i++) {
-                if (!done[i] && at[i] % 2 == 1 && !fixed[i] && left * Math.max(weights[i], EPS) / w >= cap[i]) {
+            for (int k = 0; k < running; k++) {
+                int i = live[k];
+                if ((at[i] & 1) == 1 && !fixed[i] && left * weight[i] / w >= cap[i]) {
                     rate[i] = cap[i];
                     fixed[i] = true;
                     left -= cap[i];
@@ -105,9 +107,10 @@ final class PortReplay {
                 }
             }
             if (!capped) {
-                for (int i = 0; i < n; i++) {
-                    if (!done[i] && at[i] % 2 == 1 && !fixed[i]) {
-                        rate[i] = left * Math.max(weights[i], EPS) / w;
+                for (int k = 0; k < running; k++) {
+                    int i = live[k];
+                    if ((at[i] & 1) == 1 && !fixed[i]) {
+                        rate[i] = left * weight[i] / w;
                     }
                 }
                 return;
@@ -149,7 +152,12 @@ final class PortReplay {
             skip -= t;
             computing += compute - c;
             double transfer = (sending - t) * r;
-            if (transfer > EPS) {
+            if (transfer > EPS && computing <= EPS && n > 0) {
+                // sent back to back with the last transfer (a replay skips a compute this short): one phase, and
+                // one step of every replay instead of one per interval; a burst of 10 intervals is 1 step, not 10
+                out[n - 1] += transfer;
+                computing = 0;
+            } else if (transfer > EPS) {
                 out[n++] = computing;
                 out[n++] = transfer;
                 computing = 0;

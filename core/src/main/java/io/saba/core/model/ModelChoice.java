@@ -8,7 +8,7 @@ package io.saba.core.model;
  * @param family null for auto
  * @param degree null for any degree; restricts the polynomial families only
  */
-public record ModelChoice(ModelFamily family, Integer degree) {
+public record ModelChoice(ModelFamily family, Integer degree) implements java.io.Serializable {
     /** The default: every family and degree, chosen by cross-validated error. */
     public static final ModelChoice AUTO = new ModelChoice(null, null);
 

@@ -3,6 +3,7 @@ package io.saba.harness.campaign;
 import io.saba.core.progress.Progress;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolver;
+import io.saba.core.model.ModelChoice;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.engine.SimResult;
@@ -64,11 +65,12 @@ public final class ScaleStudy {
      * @param network    the cluster (the paper's spine-leaf, or a smaller one for tests)
      * @param instances instances per workload
      * @param seed      placement seed
+     * @param model     which fitted models the simulated profile keeps (auto: as {@code saba profile})
      */
-    public ScaleStudy(TopologyNetwork network, int instances, long seed) {
+    public ScaleStudy(TopologyNetwork network, int instances, long seed, ModelChoice model) {
         this.network = network;
         List<WorkloadSpec> workloads = SyntheticCatalog.specs(network.hostLinkRate());
-        this.table = new SimulatedProfiler(network, 3).profile(workloads);
+        this.table = new SimulatedProfiler(network, model).profile(workloads);
         List<String> hosts = new ArrayList<>(network.hosts());
         Collections.shuffle(hosts, new java.util.Random(new SplittableRandom(seed).nextLong()));
         if (hosts.size() < instances * workloads.size()) {
@@ -84,22 +86,22 @@ public final class ScaleStudy {
     }
 
     /** The paper's configuration. */
-    public static ScaleStudy paper(long seed) {
-        return new ScaleStudy(Networks.spineLeaf(), INSTANCES, seed);
+    public static ScaleStudy paper(long seed, ModelChoice model) {
+        return new ScaleStudy(Networks.spineLeaf(), INSTANCES, seed, model);
     }
 
     /**
      * The paper's 1,944 servers with ToR uplinks cut to give the oversubscription asked for (1 = the core's
      * near-non-blocking wiring, 17 leaves per pod). Not the paper's switch counts: a what-if for a congested core.
      */
-    public static ScaleStudy oversubscribed(int ratio, long seed) {
+    public static ScaleStudy oversubscribed(int ratio, long seed, ModelChoice model) {
         if (ratio <= 1) {
-            return paper(seed);
+            return paper(seed, model);
         }
         int leavesPerPod = Math.max(1, (int) Math.round(18.0 / ratio));
         return new ScaleStudy(new TopologyNetwork(io.saba.core.topology.Topologies.spineLeaf(6, 18, leavesPerPod,
                 18, 54, 18, Networks.GBPS, io.saba.core.topology.Topologies.PAPER_QUEUES), Networks.GBPS), INSTANCES,
-                seed);
+                seed, model);
     }
 
     public SensitivityTable table() {

@@ -6,7 +6,7 @@ import io.saba.core.progress.Progress;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.SensitivityEstimate;
-import io.saba.core.model.ModelFitter;
+import io.saba.core.model.ModelChoice;
 import io.saba.core.model.Sample;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.MinSlowdownSolver;
@@ -121,33 +121,39 @@ public final class SensitivityStudies {
                                    AtShares truth, AtShares table, AtShares online, AtShares blended) {
     }
 
-    /** The degree of the tables the drift studies (a, b) run on, as in the paper. */
-    static final int DRIFT_DEGREE = 3;
-
     private SensitivityStudies() {
     }
 
-    public static List<Variant> run(int threads, java.io.PrintStream progress) {
+    /**
+     * @param model the tables of the drift studies (a, b) and their re-profiled references: the campaign's choice
+     *              (auto, as {@code saba profile}); the degree study (c) is the paper's polynomial of each degree
+     */
+    public static List<Variant> run(int threads, java.io.PrintStream progress, ModelChoice model) {
         List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(Networks.testbed().hostLinkRate())
                 .values());
-        Map<Integer, ControllerPlanner> sabaByDegree = new LinkedHashMap<>();
+        Map<ModelChoice, ControllerPlanner> sabaByModel = new LinkedHashMap<>();
+        List<ModelChoice> models = new ArrayList<>(List.of(model));
         for (int k = 1; k <= 3; k++) {
-            SensitivityTable t = new SimulatedProfiler(Networks.testbed(), k).profile(workloads);
-            sabaByDegree.put(k, ControllerPlanner.centralised(t, new CanonicalCachingSolver(new MinSlowdownSolver()),
+            models.add(ModelChoice.paper(k));
+        }
+        for (ModelChoice m : models) {
+            SensitivityTable t = new SimulatedProfiler(Networks.testbed(), m).profile(workloads);
+            sabaByModel.put(m, ControllerPlanner.centralised(t, new CanonicalCachingSolver(new MinSlowdownSolver()),
                     LevelAssigner.INFINIBAND_LEVELS, 8, 1.0));
         }
-        record Task(String study, String label, Double paper, int servers, double scale, int degree, boolean drift) {
+        record Task(String study, String label, Double paper, int servers, double scale, ModelChoice model,
+                    boolean drift) {
         }
         List<Task> tasks = new ArrayList<>();
         for (double d : new double[] {0.1, 1, 10}) {
-            tasks.add(new Task("9a dataset", d + "x", PaperFigures.FIG9A.get(d), 8, d, DRIFT_DEGREE, true));
+            tasks.add(new Task("9a dataset", d + "x", PaperFigures.FIG9A.get(d), 8, d, model, true));
         }
         for (double x : new double[] {0.5, 1, 2, 3, 4}) {
-            tasks.add(new Task("9b nodes", x + "x", PaperFigures.FIG9B.get(x), (int) Math.round(8 * x), 1, DRIFT_DEGREE,
+            tasks.add(new Task("9b nodes", x + "x", PaperFigures.FIG9B.get(x), (int) Math.round(8 * x), 1, model,
                     true));
         }
         for (int k = 1; k <= 3; k++) {
-            tasks.add(new Task("9c degree", "k=" + k, PaperFigures.FIG9C.get(k), 8, 1, k, false));
+            tasks.add(new Task("9c degree", "k=" + k, PaperFigures.FIG9C.get(k), 8, 1, ModelChoice.paper(k), false));
         }
         Progress bar = new Progress(progress, "fig9 scenarios", tasks.size(), 0);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
@@ -162,10 +168,10 @@ public final class SensitivityStudies {
                         jobs.add(new JobSpec(w.name(), w, t.scale(), hosts));
                     }
                     Variant v = t.drift() ? withEstimates(t.study(), t.label(), t.paper(), network, jobs,
-                            sabaByDegree.get(t.degree()))
+                            sabaByModel.get(t.model()), t.model())
                             : new Variant(t.study(), t.label(), t.paper(), Map.of(SensitivityMode.TABLE,
                                     PairedRun.run(0, network, jobs, PerFlowMaxMinPolicy.FACTORY,
-                                            SabaPolicy.factory(sabaByDegree.get(t.degree())))), List.of(),
+                                            SabaPolicy.factory(sabaByModel.get(t.model())))), List.of(),
                                     List.of());
                     bar.step();
                     return v;
@@ -188,7 +194,7 @@ public final class SensitivityStudies {
      * {@code online} and {@code blended} learnt from that run.
      */
     static Variant withEstimates(String study, String label, Double paper, FlowNetwork network, List<JobSpec> jobs,
-                                 ControllerPlanner table) {
+                                 ControllerPlanner table, ModelChoice model) {
         SimResult baseline = Mechanisms.NONE.simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
         Simulation learning = Mechanisms.NONE.simulation(network, jobs, SabaPolicy.factory(table)).traceStageRuns();
         Map<SensitivityMode, List<JobOutcome>> rows = new EnumMap<>(SensitivityMode.class);
@@ -202,11 +208,11 @@ public final class SensitivityStudies {
         }
         List<WorkloadEstimate> estimates = new ArrayList<>();
         Map<String, SensitivityModel> reprofiled = new LinkedHashMap<>();
-        SimulatedProfiler profiler = new SimulatedProfiler(network, DRIFT_DEGREE);
+        SimulatedProfiler profiler = new SimulatedProfiler(network, model);
         for (JobSpec j : jobs) {
             String w = SensitivityTable.key(j.workload().name());
             List<Sample> profile = profiler.samples(j);
-            reprofiled.put(w, ModelFitter.fit(profile, DRIFT_DEGREE).model());
+            reprofiled.put(w, profiler.fit(profile).chosen().model());
             WorkloadEstimateView online = learnt.get(SensitivityMode.ONLINE).views().get(w);
             estimates.add(new WorkloadEstimate(w, online == null ? 0 : online.estimate().observations(),
                     online == null ? null : online.estimate(), online != null && online.drifting(),

@@ -1,6 +1,7 @@
 package io.saba.harness.campaign;
 
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
+import io.saba.core.model.ModelChoice;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -9,7 +10,7 @@ import java.util.Locale;
  *
  * @param setups   number of cluster setups (500)
  * @param seed     random seed of the setup draws
- * @param degree   polynomial degree k of the profiled models (3)
+ * @param model    which fitted models the simulated profile keeps (auto: as {@code saba profile})
  * @param queues   Saba queues per port (8; {@code Integer.MAX_VALUE} = unlimited)
  * @param capacity C_Saba, fraction of the link (1.0)
  * @param threads  worker threads
@@ -18,17 +19,17 @@ import java.util.Locale;
  *                 {@link io.saba.harness.sim.engine.Simulation}); false = ideal fluid per-flow max-min baseline
  * @param allocation how Saba's controller chooses a port's weights (the controller's {@code allocation:})
  */
-public record TestbedCampaignConfig(int setups, long seed, int degree, int queues, double capacity, int threads,
+public record TestbedCampaignConfig(int setups, long seed, ModelChoice model, int queues, double capacity, int threads,
                                     Path out, boolean headOfLineBlocking, Allocation allocation) {
     /** The paper's allocation (Eq. 2), without head-of-line blocking. */
-    public TestbedCampaignConfig(int setups, long seed, int degree, int queues, double capacity, int threads,
+    public TestbedCampaignConfig(int setups, long seed, ModelChoice model, int queues, double capacity, int threads,
                                  Path out) {
-        this(setups, seed, degree, queues, capacity, threads, out, false, Allocation.EQ2);
+        this(setups, seed, model, queues, capacity, threads, out, false, Allocation.EQ2);
     }
 
     /** The identity of the results, written to and checked against the output folder on resume. */
     public String fingerprint() {
-        return "testbed setups=" + setups + " seed=" + seed + " degree=" + degree + " queues=" + queues
+        return "testbed setups=" + setups + " seed=" + seed + " model=" + model + " queues=" + queues
                 + " capacity=" + capacity + (headOfLineBlocking ? " hol-blocking" : "")
                 + (allocation == Allocation.EQ2 ? "" : " allocation=" + allocation.name().toLowerCase(Locale.ROOT));
     }

@@ -2,6 +2,7 @@ package io.saba.harness.campaign;
 
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.cluster.LevelAssigner;
+import io.saba.core.model.ModelChoice;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.engine.PolicyFactory;
@@ -26,18 +27,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * profiled table, Saba policy, setup generator) is cached per JVM: profiling once per executor, not once per task.
  *
  * @param seed               random seed of the setup draws
- * @param degree             polynomial degree k of the profiled models
+ * @param model              which fitted models the simulated profile keeps (auto: as {@code saba profile})
  * @param queues             Saba queues per port
  * @param capacity           C_Saba, fraction of the link
  * @param headOfLineBlocking model head-of-line blocking for both runs
  * @param allocation         how Saba's controller chooses a port's weights
  */
-public record TestbedSetups(long seed, int degree, int queues, double capacity, boolean headOfLineBlocking,
+public record TestbedSetups(long seed, ModelChoice model, int queues, double capacity, boolean headOfLineBlocking,
                             Allocation allocation) implements Serializable {
     private static final ConcurrentHashMap<TestbedSetups, Context> CONTEXTS = new ConcurrentHashMap<>();
 
     static TestbedSetups of(TestbedCampaignConfig cfg) {
-        return new TestbedSetups(cfg.seed(), cfg.degree(), cfg.queues(), cfg.capacity(), cfg.headOfLineBlocking(),
+        return new TestbedSetups(cfg.seed(), cfg.model(), cfg.queues(), cfg.capacity(), cfg.headOfLineBlocking(),
                 cfg.allocation());
     }
 
@@ -68,7 +69,7 @@ public record TestbedSetups(long seed, int degree, int queues, double capacity, 
 
         Context(TestbedSetups s) {
             List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(network.hostLinkRate()).values());
-            table = new SimulatedProfiler(network, s.degree).profile(workloads);
+            table = new SimulatedProfiler(network, s.model).profile(workloads);
             saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
                     new CanonicalCachingSolver(new MinSlowdownSolver()), s.allocation, LevelAssigner.INFINIBAND_LEVELS,
                     s.queues, s.capacity));

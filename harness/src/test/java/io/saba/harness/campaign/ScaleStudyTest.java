@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.model.ModelChoice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +27,7 @@ class ScaleStudyTest {
 
     @Test
     void everySchemeOfFigures10And11RunsAndIsComparedToTheBaseline() {
-        ScaleStudy study = new ScaleStudy(small, 2, 1);
+        ScaleStudy study = new ScaleStudy(small, 2, 1, ModelChoice.AUTO);
         for (String fig : List.of("fig10", "fig11a", "fig11b")) {
             List<ScaleStudy.Scheme> schemes = study.run(fig, 2, null);
             assertEquals(ScaleStudy.paperMeans(fig).isEmpty() ? 0 : study.schemes(fig).size() + 1, schemes.size());

@@ -1,6 +1,8 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.model.ModelChoice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.controller.estimate.SensitivityMode;
@@ -34,14 +36,18 @@ class SensitivityStudiesTest {
     private final WorkloadSpec w = new WorkloadSpec("w", 4, 5, 1.0, List.of(new StageSpec(4, 5, 16 * LINE, 0)));
     private final WorkloadSpec v = new WorkloadSpec("v", 4, 0, 1.0, List.of(new StageSpec(4, 2, 32 * LINE, 0)));
 
-    private ControllerPlanner tablePlanner() {
-        SensitivityTable table = new SimulatedProfiler(network, 3).profile(List.of(w, v));
+    private ControllerPlanner tablePlanner(ModelChoice model) {
+        SensitivityTable table = new SimulatedProfiler(network, model).profile(List.of(w, v));
         return ControllerPlanner.centralised(table, new MinSlowdownSolver(), LevelAssigner.INFINIBAND_LEVELS, 8, 1.0);
     }
 
     private SensitivityStudies.Variant variant(double scale) {
+        return variant(scale, ModelChoice.AUTO);
+    }
+
+    private SensitivityStudies.Variant variant(double scale, ModelChoice model) {
         List<JobSpec> jobs = List.of(new JobSpec("w", w, scale, hosts), new JobSpec("v", v, scale, hosts));
-        return SensitivityStudies.withEstimates("test", scale + "x", null, network, jobs, tablePlanner());
+        return SensitivityStudies.withEstimates("test", scale + "x", null, network, jobs, tablePlanner(model), model);
     }
 
     @Test
@@ -69,8 +75,19 @@ class SensitivityStudiesTest {
     }
 
     @Test
-    void atTheProfiledDatasetTheEstimateIsTheCurveWhereTheTablesCubicMissesIt() {
+    void atTheProfiledDatasetTheTableTheEstimateAndTheTruthAgree() {
         SensitivityStudies.WorkloadEstimate e = variant(1).estimates().stream()
+                .filter(x -> x.workload().equals("w")).findFirst().orElseThrow();
+        assertEquals(22.0 / 13, e.truth().at25(), 1e-9);
+        assertEquals(e.truth().at25(), e.table().at25(), 1e-3);
+        assertEquals(e.truth().at50(), e.table().at50(), 1e-3);
+        assertEquals(e.truth().at50(), e.online().at50(), 1e-3);
+        assertFalse(e.drifting(), "nothing drifted at the profiled dataset");
+    }
+
+    @Test
+    void atTheProfiledDatasetTheEstimateIsTheCurveWhereThePapersCubicMissesIt() {
+        SensitivityStudies.WorkloadEstimate e = variant(1, ModelChoice.paper(3)).estimates().stream()
                 .filter(x -> x.workload().equals("w")).findFirst().orElseThrow();
         assertEquals(22.0 / 13, e.truth().at25(), 1e-9);
         assertEquals(16.0 / 13, e.truth().at50(), 1e-9);

@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.model.ModelChoice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +22,7 @@ class TestbedCampaignTest {
     Path tmp;
 
     private TestbedCampaignConfig config(int setups, long seed, int threads, Path out) {
-        return new TestbedCampaignConfig(setups, seed, 3, 8, 1.0, threads, out);
+        return new TestbedCampaignConfig(setups, seed, ModelChoice.AUTO, 8, 1.0, threads, out);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.saba.harness.campaign.spark;
 
+import io.saba.core.model.ModelChoice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.saba.harness.campaign.JobOutcome;
@@ -52,7 +53,7 @@ class SparkScaleOutTest {
     }
 
     private static TestbedCampaignConfig config(int setups, Path out) {
-        return new TestbedCampaignConfig(setups, 21, 3, 8, 1.0, 2, out);
+        return new TestbedCampaignConfig(setups, 21, ModelChoice.AUTO, 8, 1.0, 2, out);
     }
 
     /** Real executors start from $SPARK_HOME/jars (surefire points it at target/spark-home): link our jars there. */

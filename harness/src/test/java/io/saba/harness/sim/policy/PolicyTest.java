@@ -1,5 +1,6 @@
 package io.saba.harness.sim.policy;
 
+import io.saba.core.model.ModelChoice;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,7 +58,7 @@ class PolicyTest {
     void coreControllerGivesTheMoreSensitiveWorkloadMoreOfASharedPort() {
         var testbed = Networks.testbed();
         var specs = HibenchCatalog.specs(testbed.hostLinkRate());
-        var table = new SimulatedProfiler(testbed, 3).profile(specs.values());
+        var table = new SimulatedProfiler(testbed, ModelChoice.AUTO).profile(specs.values());
         SabaPlanner c = ControllerPlanner.centralised(table, new CanonicalCachingSolver(new MinSlowdownSolver()), 16, 8,
                 1.0);
         PortId shared = new PortId("s0", 3);
