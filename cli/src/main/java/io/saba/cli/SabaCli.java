@@ -66,6 +66,14 @@ public final class SabaCli {
             }
             throw e;
         });
+        // A bad option value, an unknown option or a missing argument is bad input too: one line naming it and the
+        // usage's exit status (2), not picocli's message followed by the whole usage. --help shows the usage.
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine cmd = e.getCommandLine();
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+            cmd.getErr().flush();
+            return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        });
         return cl;
     }
 

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +60,24 @@ class CampaignCommandTest {
                 dir.resolve("z").toString()));
         assertTrue(err.toString().contains("--separate-at takes nic, leaf-up, spine-down, leaf-down, not core"),
                 err.toString());
+    }
+
+    /** A bad option value or an unknown option is one line naming the input, exit status 2, without the usage. */
+    @Test
+    void aBadProgressStyleOrOptionIsOneLineAndExitTwo() {
+        assertEquals(2, run("campaign", "--progress", "bogus", "--out", dir.toString()));
+        assertEquals(List.of("saba: --progress must be auto, terminal, lines or off, got 'bogus'"),
+                err.toString().strip().lines().toList());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--setups", "many", "--out", dir.toString()));
+        List<String> lines = err.toString().strip().lines().toList();
+        assertEquals(1, lines.size(), err.toString());
+        assertTrue(lines.get(0).startsWith("saba campaign: ") && lines.get(0).contains("'many'"), lines.get(0));
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--no-such-option"));
+        assertEquals(List.of("saba campaign: Unknown option: '--no-such-option'"),
+                err.toString().strip().lines().toList());
+        assertTrue(out.toString().isEmpty(), "no usage: " + out);
     }
 
     @Test

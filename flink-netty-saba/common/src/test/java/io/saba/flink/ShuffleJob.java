@@ -1,13 +1,9 @@
 package io.saba.flink;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -25,9 +21,9 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 /**
  * A batch job whose only work is an all-to-all shuffle: numbers 0..n-1 keyed by i mod keys, summed per key. Its
  * result is two accumulators that any correct run reproduces exactly ({@link #expected}). A job built with a gate
- * waits in its first operator until the test opens the gate, so a test can look at a running job: in a MiniCluster
- * the gate is a latch shared with the test ({@link #arm}); on a real cluster, whose tasks run in other JVMs, it is a
- * pair of files ({@link FileGate}). {@link #main} is the entry point of {@code flink run}.
+ * waits in its first operator until the test opens the gate, so a test can look at a running job: the gate is a latch
+ * shared with the test ({@link #arm}), since a MiniCluster runs the tasks in the test's JVM. (Jobs on real session
+ * clusters, submitted with {@code flink run}, are cluster-tests'.)
  */
 public final class ShuffleJob {
     static final String KEYS = "keys";
@@ -105,21 +101,6 @@ public final class ShuffleJob {
                 .setParallelism(env.getParallelism());
     }
 
-    /**
-     * {@code flink run -c io.saba.flink.ShuffleJob job.jar NAME N KEYS PARALLELISM PAYLOAD [GATE]}, where GATE is a
-     * {@link FileGate} prefix. Its own settings (e.g. {@code -Dsaba.workload=lr}) come from the command line, as
-     * a user's would. Prints {@code RESULT keys=… checksum=…}.
-     */
-    public static void main(String[] args) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        pipeline(env, Long.parseLong(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                Integer.parseInt(args[4]), args.length > 5 ? FileGate.PREFIX + args[5] : null);
-        JobExecutionResult r = env.execute(args[0]);
-        System.out.println("RESULT " + KEYS + "=" + r.getAccumulatorResult(KEYS) + " " + CHECKSUM + "="
-                + r.getAccumulatorResult(CHECKSUM));
-    }
-
     /** Arms a gate for {@code subtasks} subtasks; returns the latch counting subtasks that reached it. */
     static CountDownLatch arm(String gate, int subtasks) {
         GATES.put(gate, new CountDownLatch(1));
@@ -159,10 +140,7 @@ public final class ShuffleJob {
 
         @Override
         public void open(OpenContext context) throws Exception {
-            if (gate != null && gate.startsWith(FileGate.PREFIX)) {
-                FileGate.pass(Path.of(gate.substring(FileGate.PREFIX.length())),
-                        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
-            } else if (gate != null) {
+            if (gate != null) {
                 STARTED.get(gate).countDown();
                 if (!GATES.get(gate).await(5, TimeUnit.MINUTES)) {
                     throw new IllegalStateException("gate " + gate + " never opened");
@@ -182,40 +160,6 @@ public final class ShuffleJob {
                 bytes[b] = (byte) x;
             }
             return Tuple3.of(i % keys, i, bytes);
-        }
-    }
-
-    /**
-     * A gate across JVMs on one machine: subtask i creates {@code PREFIX.started-i}, then waits for
-     * {@code PREFIX.open}, which the test creates.
-     */
-    static final class FileGate {
-        static final String PREFIX = "file:";
-
-        private FileGate() {
-        }
-
-        static void pass(Path prefix, int subtask) throws IOException, InterruptedException {
-            Files.createFile(Path.of(prefix + ".started-" + subtask));
-            long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-            while (!Files.exists(Path.of(prefix + ".open"))) {
-                if (System.nanoTime() > end) {
-                    throw new IllegalStateException("gate " + prefix + " never opened");
-                }
-                Thread.sleep(20);
-            }
-        }
-
-        /** Subtasks waiting at the gate. */
-        static long started(Path prefix) throws IOException {
-            try (var files = Files.list(prefix.getParent())) {
-                return files.filter(f -> f.getFileName().toString().startsWith(prefix.getFileName() + ".started-"))
-                        .count();
-            }
-        }
-
-        static void open(Path prefix) throws IOException {
-            Files.createFile(Path.of(prefix + ".open"));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.saba.clustertests.flink;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.saba.clustertests.Await;
 import io.saba.clustertests.Daemons;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -42,6 +44,7 @@ final class FlinkSession {
             "--add-opens=java.base/java.util.concurrent.locks").map(o -> o + "=ALL-UNNAMED")
             .reduce((a, b) -> a + " " + b).orElseThrow();
     private static final String RESULT = "BASH_JAVA_UTILS_EXEC_RESULT:";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Daemons daemons;
     private final Path home;
@@ -56,7 +59,7 @@ final class FlinkSession {
 
     /**
      * Lays out FLINK_HOME under {@code home} with {@code saba} (the README's config.yaml entries) and the cluster's
-     * own settings, starts a JobManager and {@code taskManagers} TaskManagers of one slot each, and waits until all
+     * own settings, starts a JobManager and {@code taskManagers} TaskManagers of two slots each, and waits until all
      * have registered.
      */
     static FlinkSession start(Daemons daemons, Path home, int taskManagers, Map<String, String> settings)
@@ -69,16 +72,29 @@ final class FlinkSession {
             s.daemon("taskmanager-" + i, "GET_TM_RESOURCE_PARAMS",
                     "org.apache.flink.runtime.taskexecutor.TaskManagerRunner");
         }
-        ObjectMapper json = new ObjectMapper();
-        Await.until(taskManagers + " TaskManagers at the JobManager", Duration.ofMinutes(5), () -> {
+        s.awaitOverview(taskManagers + " TaskManagers at the JobManager",
+                o -> o.path("taskmanagers").asInt() >= taskManagers);
+        return s;
+    }
+
+    /**
+     * Waits until no job holds a slot. A job submitted while the previous one's slots are still being released could
+     * get both its slots on one TaskManager (the spreading only chooses among free slots), and then none of its data
+     * would cross the sockets the captures watch.
+     */
+    void awaitAllSlotsFree() {
+        awaitOverview("every slot free", o -> o.path("slots-total").asInt() > 0
+                && o.path("slots-available").asInt() == o.path("slots-total").asInt());
+    }
+
+    private void awaitOverview(String what, Predicate<JsonNode> done) {
+        Await.until(what, Duration.ofMinutes(5), () -> {
             try {
-                return json.readTree(URI.create("http://127.0.0.1:" + s.rest + "/overview").toURL())
-                        .path("taskmanagers").asInt() >= taskManagers;
+                return done.test(JSON.readTree(URI.create("http://127.0.0.1:" + rest + "/overview").toURL()));
             } catch (IOException notUp) {
                 return false;
             }
         });
-        return s;
     }
 
     private void layOut(Map<String, String> settings) throws IOException {
@@ -100,8 +116,10 @@ final class FlinkSession {
         yaml.put("taskmanager.host", "127.0.0.1");
         yaml.put("taskmanager.memory.process.size", "1024m");
         yaml.put("taskmanager.memory.managed.size", "64m");
-        yaml.put("taskmanager.numberOfTaskSlots", "1");
+        // two slots each: two concurrent jobs of parallelism 2, each spread over both TaskManagers by slot count
+        yaml.put("taskmanager.numberOfTaskSlots", "2");
         yaml.put("parallelism.default", "2");
+        yaml.put("taskmanager.load-balance.mode", "SLOTS");
         yaml.put("rest.address", "127.0.0.1");
         yaml.put("rest.bind-address", "127.0.0.1");
         yaml.put("rest.port", Integer.toString(rest));

@@ -1,6 +1,8 @@
 package io.saba.clustertests.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,9 +12,12 @@ import io.saba.clustertests.Ports;
 import io.saba.clustertests.RealClusterTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,8 +34,10 @@ import org.junit.jupiter.api.Timeout;
  * cluster's workload and once with its own ({@code flink run -Dsaba.workload=lr}). Each job's result must equal the
  * same job's without Saba (Flink's local execution), the controller must show the job under its workload at a Saba
  * level, its data segments between the TaskManagers must carry that level's DSCP, and its TaskManagers must have
- * written its work signals where {@code saba.signals.path} says. One cluster serves every case. Skips, saying why,
- * without tcpdump, tshark or root.
+ * written its work signals where {@code saba.signals.path} says. Then two jobs at once, one on the controller's
+ * default model: each socket between the TaskManagers carries one job's level, and both levels are seen. The
+ * cluster's first job is the first after a cold start. One cluster serves every case; each Flink generation's module
+ * runs them on its Flink with its jar. Skips, saying why, without tcpdump, tshark or root.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -38,6 +45,9 @@ class FlinkSessionIT extends RealClusterTest {
     private static final int N = 200_000;
     private static final int KEYS = 97;
     private static final int DATA_PORTS = 10;
+    private static final String CLUSTER_WORKLOAD = "pagerank";
+    /** The applications the controller has shown so far: a finished job may linger there for a moment. */
+    private static final Set<String> SEEN = new HashSet<>();
 
     private static FlinkSession flink;
     private static int dataPorts;
@@ -51,7 +61,7 @@ class FlinkSessionIT extends RealClusterTest {
                     // the README's entries
                     "shuffle-service-factory.class", "io.saba.flink.SabaShuffleServiceFactory",
                     "saba.controller.address", controller,
-                    "saba.workload", "pagerank",
+                    "saba.workload", CLUSTER_WORKLOAD,
                     "saba.signals.path", dir.resolve("signals").toString(),
                     // the TaskManagers' data servers in one block of ports, for the capture
                     "taskmanager.data.bind-port", dataPorts + "-" + (dataPorts + DATA_PORTS - 1)));
@@ -73,13 +83,53 @@ class FlinkSessionIT extends RealClusterTest {
     @Test
     @Order(2)
     void aJobTakesTheClustersWorkloadFromConfigYaml() throws Exception {
-        check(submit("cluster-workload", List.of()), "pagerank");
+        check(submit("cluster-workload", CLUSTER_WORKLOAD), CLUSTER_WORKLOAD);
     }
 
     @Test
     @Order(3)
     void flinkRunDashDSetsTheJobsOwnWorkload() throws Exception {
-        check(submit("own-workload", List.of("-Dsaba.workload=lr")), "lr");
+        check(submit("own-workload", "lr"), "lr");
+    }
+
+    /**
+     * Two jobs at once, one TaskManager slot of each on each TaskManager: one of a workload the table does not know
+     * (the controller's default model, as for a job without a workload) and one with {@code lr}. The controller gives
+     * them two levels, every data segment between the TaskManagers carries one of the two jobs' DSCPs, and each socket
+     * carries one, both ways (a level's data never rides another level's connection). The default-model job starts
+     * first: a running job keeps the level its partitions were stamped with when the later one registers.
+     */
+    @Test
+    @Order(4)
+    void twoConcurrentJobsOneOnTheDefaultModelCarryTheirOwnDscpsSocketBySocket() throws Exception {
+        flink.awaitAllSlotsFree();
+        Started b = start("concurrent-unknown", "nightly-report");
+        Started a = start("concurrent-lr", "lr");
+        // the levels the controller holds with both running
+        JsonNode unknown = current(b);
+        int levelA = current(a).path("level").asInt();
+        int levelB = unknown.path("level").asInt();
+        assertFalse(unknown.path("workload_known").asBoolean(), "the controller's default model: " + unknown);
+        assertTrue(levelA >= 1 && levelB >= 1, "Saba levels: " + levelA + ", " + levelB);
+        assertNotEquals(levelA, levelB, "lr and the default model are different classes");
+        List<Segment> segments = finish(List.of(a, b));
+        Map<Integer, Long> byDscp = new TreeMap<>();
+        Map<String, Set<Integer>> dscpsBySocket = new TreeMap<>();
+        for (Segment s : segments) {
+            byDscp.merge(s.dscp(), 1L, Long::sum);
+            boolean fromServer = s.srcPort() >= dataPorts && s.srcPort() < dataPorts + DATA_PORTS;
+            String socket = fromServer ? s.srcPort() + "<>" + s.dstPort() : s.dstPort() + "<>" + s.srcPort();
+            dscpsBySocket.computeIfAbsent(socket, k -> new TreeSet<>()).add(s.dscp());
+        }
+        System.out.printf("concurrent: lr at level %d, nightly-report at level %d; data segments by DSCP %s; "
+                + "sockets %s%n", levelA, levelB, byDscp, dscpsBySocket);
+        assertEquals(Set.of(8 * levelA, 8 * levelB), byDscp.keySet(),
+                "data segments carry exactly the two jobs' DSCPs: " + byDscp);
+        dscpsBySocket.forEach((socket, dscps) -> assertEquals(1, dscps.size(),
+                "socket " + socket + " carries one level, both ways: " + dscps));
+        assertEquals(localResult, Files.readString(a.out()), "lr's result");
+        assertEquals(localResult, Files.readString(b.out()), "nightly-report's result");
+        assertNoControllerErrorAtTheJobManager();
     }
 
     private static void check(Job job, String workload) throws Exception {
@@ -97,6 +147,13 @@ class FlinkSessionIT extends RealClusterTest {
         Path signals = dir.resolve("signals").resolve(app.path("app_id").asText() + ".jsonl");
         assertTrue(Files.exists(signals) && Files.readAllLines(signals).size() >= 2,
                 "the TaskManagers recorded the job's tasks in " + signals);
+        assertNoControllerErrorAtTheJobManager();
+    }
+
+    /** The JobManager registers jobs; a controller's error status (gRPC INTERNAL) must not show in its log. */
+    private static void assertNoControllerErrorAtTheJobManager() throws Exception {
+        assertFalse(Files.readString(daemons.log("jobmanager")).contains("INTERNAL"),
+                "no controller error in the JobManager's log: " + daemons.log("jobmanager"));
     }
 
     /** What one job did and showed: the controller's view of it while it ran, its data segments by DSCP. */
@@ -112,35 +169,65 @@ class FlinkSessionIT extends RealClusterTest {
         }
     }
 
+    /** A submitted job held at its gate, and the controller's view of it then. */
+    private record Started(Process run, Path gate, Path out, JsonNode registered) {
+        String appId() {
+            return registered.path("app_id").asText();
+        }
+    }
+
     /**
-     * {@code flink run} with {@code options}; while its sources wait at their gate the controller must show it (it is
-     * the only Flink job with its workload), then its data moves under a capture of the TaskManagers' data ports.
+     * {@code flink run}, with {@code -Dsaba.workload=} unless the job takes the cluster's; the controller must show it
+     * while its sources wait at their gate (the only Flink job with its workload the controller has not shown before).
      */
-    private Job submit(String name, List<String> options) throws Exception {
+    private Started start(String name, String workload) throws Exception {
         Path gate = dir.resolve(name + ".gate");
         Path out = dir.resolve(name + ".out");
+        List<String> options = workload.equals(CLUSTER_WORKLOAD) ? List.of() : List.of("-Dsaba.workload=" + workload);
         Process run = flink.run(name, options, List.of(out.toString(), Integer.toString(N), Integer.toString(KEYS),
                 gate.toString()));
-        String workload = options.isEmpty() ? "pagerank" : options.get(0).substring(options.get(0).indexOf('=') + 1);
-        JsonNode registered;
         try {
-            registered = controller.awaitApplication("a Flink job with workload " + workload,
-                    a -> "flink".equals(a.path("framework").asText()) && workload.equals(a.path("workload").asText()));
+            JsonNode registered = controller.awaitApplication("a Flink job with workload " + workload,
+                    a -> "flink".equals(a.path("framework").asText()) && workload.equals(a.path("workload").asText())
+                            && !SEEN.contains(a.path("app_id").asText()));
+            SEEN.add(registered.path("app_id").asText());
+            return new Started(run, gate, out, registered);
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "\n" + daemons.tails(), e);
         }
-        LoopbackCapture capture = LoopbackCapture.start(dir.resolve(name + ".pcap"), dataPorts,
-                dataPorts + DATA_PORTS - 1);
+    }
+
+    private static JsonNode current(Started s) {
+        return controller.application(a -> s.appId().equals(a.path("app_id").asText())).orElseThrow();
+    }
+
+    /** Opens the jobs' gates under a capture of the TaskManagers' data ports and waits for every {@code flink run}. */
+    private static List<Segment> finish(List<Started> jobs) throws Exception {
+        LoopbackCapture capture = LoopbackCapture.start(dir.resolve(jobs.get(0).gate().getFileName() + ".pcap"),
+                dataPorts, dataPorts + DATA_PORTS - 1);
         List<Segment> segments;
         try {
-            Files.writeString(gate, "");
-            assertTrue(run.waitFor(5, TimeUnit.MINUTES), "flink run ended");
+            for (Started s : jobs) {
+                Files.writeString(s.gate(), "");
+            }
+            for (Started s : jobs) {
+                assertTrue(s.run().waitFor(5, TimeUnit.MINUTES), "flink run ended");
+            }
         } finally {
             segments = capture.stop();
         }
-        assertEquals(0, run.exitValue(), "flink run's status\n" + daemons.tails());
+        for (Started s : jobs) {
+            assertEquals(0, s.run().exitValue(), "flink run's status\n" + daemons.tails());
+        }
+        return segments;
+    }
+
+    /** One job on the otherwise idle cluster, through its gate and to its end, its data captured. */
+    private Job submit(String name, String workload) throws Exception {
+        flink.awaitAllSlotsFree();
+        Started s = start(name, workload);
         Map<Integer, Long> byDscp = new TreeMap<>();
-        segments.forEach(s -> byDscp.merge(s.dscp(), 1L, Long::sum));
-        return new Job(registered, byDscp, Files.readString(out));
+        finish(List.of(s)).forEach(seg -> byDscp.merge(seg.dscp(), 1L, Long::sum));
+        return new Job(s.registered(), byDscp, Files.readString(s.out()));
     }
 }

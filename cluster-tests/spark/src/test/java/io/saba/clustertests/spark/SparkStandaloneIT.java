@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
  * Spark's on the same cluster, the controller must show the application under its workload at a Saba level, and
  * the application's data segments (captured on loopback: every connection through its driver's RPC or block port
  * or an executor's block port, all pinned to one block of ports) must carry that level's DSCP. One cluster serves
- * every case. Skips, saying why, without tcpdump, tshark or root.
+ * every case. Each Spark generation's module runs these cases on its Spark with its jar (Spark 4's step also lists
+ * the plugin in {@code spark.plugins}). Skips, saying why, without tcpdump, tshark or root.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -100,12 +101,18 @@ class SparkStandaloneIT extends RealClusterTest {
      */
     private static List<String> readmeSteps(String workload) {
         String jar = Path.of(StandaloneController.required("saba.plugin.jar")).toAbsolutePath().toString();
-        return List.of("--jars", jar,
+        List<String> steps = new ArrayList<>(List.of("--jars", jar,
                 "--conf", "spark.driver.extraClassPath=" + jar,
                 "--conf", "spark.executor.extraClassPath=" + jar,
-                "--conf", "spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager",
-                "--conf", "spark.saba.controller.address=" + controller.address(),
-                "--conf", "spark.saba.workload=" + workload);
+                "--conf", "spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager"));
+        // Spark 4's step adds the plugin (Spark 4 starts plugins before the shuffle manager); the module says so
+        String plugins = System.getProperty("saba.spark.plugins", "");
+        if (!plugins.isEmpty()) {
+            steps.addAll(List.of("--conf", "spark.plugins=" + plugins));
+        }
+        steps.addAll(List.of("--conf", "spark.saba.controller.address=" + controller.address(),
+                "--conf", "spark.saba.workload=" + workload));
+        return steps;
     }
 
     /** What one submission did and showed. */
