@@ -88,6 +88,10 @@ public final class LevelAssigner {
         if (levels < 2) {
             throw new IllegalArgumentException("need at least 2 priority levels (0 is the default class), got " + levels);
         }
+        if (levels > LevelHierarchy.LEVEL_LIMIT) {
+            // a port's set of levels is a bit mask in the allocator's hot path; DSCP has 64 code points anyway
+            throw new IllegalArgumentException("at most " + LevelHierarchy.LEVEL_LIMIT + " priority levels, got " + levels);
+        }
         this.levels = levels;
         this.seed = seed;
     }

@@ -4,7 +4,6 @@ import io.saba.core.model.SensitivityModel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,21 +27,35 @@ import java.util.TreeSet;
  * <p>Immutable. Hierarchy levels are numbered from 1 as in the paper.
  */
 public final class LevelHierarchy {
+    /** PLs are below this, so a set of them is a bit mask (bit L = PL L): DSCP's 6 bits less the default's 8. */
+    public static final int LEVEL_LIMIT = 57;
     private final List<List<SortedSet<Integer>>> levels;
-    private final Map<Long, Map<Integer, Integer>> memo = new ConcurrentHashMap<>();
+    /** The same clusters as {@link #levels}, each a bit mask, in the same order: what the hot path reads. */
+    private final long[][] clusterMasks;
+    private final long knownMask;
     private final Map<Long, int[]> arrays = new ConcurrentHashMap<>();
     private static final long SMALL_MASKS = 1L << 16;
     private final AtomicReferenceArray<AtomicReferenceArray<int[]>> smallByQueues = new AtomicReferenceArray<>(64);
 
     private LevelHierarchy(List<List<SortedSet<Integer>>> levels) {
         this.levels = levels;
+        this.clusterMasks = new long[levels.size()][];
+        for (int h = 0; h < levels.size(); h++) {
+            List<SortedSet<Integer>> clusters = levels.get(h);
+            clusterMasks[h] = new long[clusters.size()];
+            for (int c = 0; c < clusters.size(); c++) {
+                clusterMasks[h][c] = maskOf(clusters.get(c));
+            }
+        }
+        this.knownMask = levels.isEmpty() ? 0 : maskOf(levelsKnown());
     }
 
     /**
      * Builds the hierarchy.
      *
-     * @param centroids   PL → the centroid model of its applications
+     * @param centroids   PL (0 ≤ PL &lt; {@link #LEVEL_LIMIT}) → the centroid model of its applications
      * @param minClusters merge until this many clusters remain (≥ 1); the smallest queue count of any port
+     * @throws IllegalArgumentException for a PL outside 0..56 or fewer than one cluster
      */
     public static LevelHierarchy build(Map<Integer, SensitivityModel> centroids, int minClusters) {
         Objects.requireNonNull(centroids, "centroids");
@@ -52,6 +65,9 @@ public final class LevelHierarchy {
         List<SortedSet<Integer>> members = new ArrayList<>();
         List<double[]> points = new ArrayList<>();
         for (Map.Entry<Integer, SensitivityModel> e : new TreeMap<>(centroids).entrySet()) {
+            if (e.getKey() < 0 || e.getKey() >= LEVEL_LIMIT) {
+                throw new IllegalArgumentException("priority level " + e.getKey() + " is outside 0.." + (LEVEL_LIMIT - 1));
+            }
             members.add(Collections.unmodifiableSortedSet(new TreeSet<>(Set.of(e.getKey()))));
             points.add(LevelAssigner.features(e.getValue()));
         }
@@ -120,17 +136,22 @@ public final class LevelHierarchy {
      */
     public Map<Integer, Integer> queueMap(Set<Integer> levelsPresent, int queues) {
         Objects.requireNonNull(levelsPresent, "levelsPresent");
-        long key = memoKey(levelsPresent, queues);
-        if (key < 0) {
-            return computeQueueMap(levelsPresent, queues);
+        long mask = 0;
+        for (int pl : levelsPresent) {
+            if (pl < 0 || pl >= LEVEL_LIMIT) {
+                throw new IllegalArgumentException("priority level " + pl + " is not in the hierarchy " + levelsKnown());
+            }
+            mask |= 1L << pl;
         }
-        // Thousands of ports share a few level combinations; the map depends on nothing else.
-        Map<Integer, Integer> known = memo.get(key);
-        if (known == null) {
-            known = computeQueueMap(levelsPresent, queues);
-            memo.putIfAbsent(key, known);
+        if (queues < 1 || queues >= 64) {
+            throw new IllegalArgumentException("need between 1 and 63 queues, got " + queues);
         }
-        return known;
+        int[] queueOf = queueArray(mask, queues);
+        Map<Integer, Integer> out = new TreeMap<>();
+        for (int pl : levelsPresent) {
+            out.put(pl, queueOf[pl]);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /**
@@ -138,23 +159,15 @@ public final class LevelHierarchy {
      * below 57), the answer as an array indexed by level holding its queue, or −1 for levels not present.
      */
     public int[] queueArray(long levelMask, int queues) {
-        if (levelMask < 0 || levelMask >= (1L << 57) || queues < 0 || queues >= 64) {
-            throw new IllegalArgumentException("levels must be below 57 and queues below 64, got mask "
+        if (levelMask < 0 || levelMask >= (1L << LEVEL_LIMIT) || queues < 0 || queues >= 64) {
+            throw new IllegalArgumentException("levels must be below " + LEVEL_LIMIT + " and queues below 64, got mask "
                     + Long.toBinaryString(levelMask) + " and " + queues + " queues");
         }
         boolean small = levelMask < SMALL_MASKS;
         long key = (levelMask << 6) | queues;
         int[] known = small ? smallArrays(queues).get((int) levelMask) : arrays.get(key);
         if (known == null) {
-            Set<Integer> present = new TreeSet<>();
-            for (long m = levelMask; m != 0; m &= m - 1) {
-                present.add(Long.numberOfTrailingZeros(m));
-            }
-            known = new int[64 - Long.numberOfLeadingZeros(levelMask)];
-            Arrays.fill(known, -1);
-            for (Map.Entry<Integer, Integer> e : queueMap(present, queues).entrySet()) {
-                known[e.getKey()] = e.getValue();
-            }
+            known = computeQueueArray(levelMask, queues);
             if (small) {
                 smallArrays(queues).compareAndSet((int) levelMask, null, known);
             } else {
@@ -174,71 +187,59 @@ public final class LevelHierarchy {
         return a;
     }
 
-    /** levels as a bit mask beside the queue count, or −1 where they do not fit in a long. */
-    private static long memoKey(Set<Integer> levelsPresent, int queues) {
-        if (queues < 0 || queues >= 64) {
-            return -1;
-        }
-        long mask = 0;
-        for (int level : levelsPresent) {
-            if (level < 0 || level >= 57) {
-                return -1;
-            }
-            mask |= 1L << level;
-        }
-        return (mask << 6) | queues;
-    }
-
-    private Map<Integer, Integer> computeQueueMap(Set<Integer> levelsPresent, int queues) {
+    /** The rule of {@link #queueMap} on masks: clusters used at each hierarchy level, in order of their lowest present PL. */
+    private int[] computeQueueArray(long present, int queues) {
         if (queues < 1) {
             throw new IllegalArgumentException("need at least one queue, got " + queues);
         }
-        SortedSet<Integer> known = levelsKnown();
-        for (Integer pl : levelsPresent) {
-            if (!known.contains(pl)) {
-                throw new IllegalArgumentException("priority level " + pl + " is not in the hierarchy " + known);
-            }
+        long unknown = present & ~knownMask;
+        if (unknown != 0) {
+            throw new IllegalArgumentException("priority level " + Long.numberOfTrailingZeros(unknown)
+                    + " is not in the hierarchy " + levelsKnown());
         }
-        for (List<SortedSet<Integer>> clusters : levels) {
-            List<SortedSet<Integer>> used = new ArrayList<>();
-            for (SortedSet<Integer> c : clusters) {
-                if (!Collections.disjoint(c, levelsPresent)) {
-                    used.add(c);
+        int[] queueOf = new int[64 - Long.numberOfLeadingZeros(present)];
+        Arrays.fill(queueOf, -1);
+        for (long[] clusters : clusterMasks) {
+            long[] used = new long[clusters.length];
+            int n = 0;
+            for (long c : clusters) {
+                if ((c & present) != 0) {
+                    used[n++] = c & present;
                 }
             }
-            if (used.size() <= queues) {
-                used.sort((x, y) -> Integer.compare(smallestPresent(x, levelsPresent), smallestPresent(y, levelsPresent)));
-                Map<Integer, Integer> queueOf = new HashMap<>();
-                for (int q = 0; q < used.size(); q++) {
-                    for (Integer pl : used.get(q)) {
-                        if (levelsPresent.contains(pl)) {
-                            queueOf.put(pl, q);
-                        }
+            if (n <= queues) {
+                // clusters are disjoint, so their lowest present PLs order them without ties
+                sortByLowestLevel(used, n);
+                for (int q = 0; q < n; q++) {
+                    for (long m = used[q]; m != 0; m &= m - 1) {
+                        queueOf[Long.numberOfTrailingZeros(m)] = q;
                     }
                 }
-                return Collections.unmodifiableMap(new TreeMap<>(queueOf));
+                return queueOf;
             }
         }
-        throw new IllegalArgumentException(levelsPresent.size() + " priority levels cannot share " + queues
+        throw new IllegalArgumentException(Long.bitCount(present) + " priority levels cannot share " + queues
                 + " queues: the hierarchy stops at " + levels.get(levels.size() - 1).size() + " clusters");
     }
 
-    @Override
-    public String toString() {
-        StringBuilder s = new StringBuilder("LevelHierarchy");
-        for (int i = 0; i < levels.size(); i++) {
-            s.append("\n  ").append(i + 1).append(": ").append(levels.get(i));
+    private static void sortByLowestLevel(long[] masks, int n) {
+        for (int i = 1; i < n; i++) {
+            long m = masks[i];
+            int j = i - 1;
+            while (j >= 0 && Long.numberOfTrailingZeros(masks[j]) > Long.numberOfTrailingZeros(m)) {
+                masks[j + 1] = masks[j];
+                j--;
+            }
+            masks[j + 1] = m;
         }
-        return s.toString();
     }
 
-    private static int smallestPresent(SortedSet<Integer> cluster, Set<Integer> present) {
-        for (Integer pl : cluster) {
-            if (present.contains(pl)) {
-                return pl;
-            }
+    private static long maskOf(Set<Integer> levels) {
+        long mask = 0;
+        for (int pl : levels) {
+            mask |= 1L << pl;
         }
-        throw new IllegalStateException("cluster " + cluster + " has no present level");
+        return mask;
     }
 
     private static double distance(double[] a, double[] b) {

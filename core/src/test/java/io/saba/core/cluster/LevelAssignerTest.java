@@ -141,5 +141,7 @@ class LevelAssignerTest {
     void emptyInputAndTooFewLevels() {
         assertEquals(LevelAssignment.empty(), new LevelAssigner(16).assign(Map.of()));
         assertThrows(IllegalArgumentException.class, () -> new LevelAssigner(1));
+        new LevelAssigner(LevelHierarchy.LEVEL_LIMIT);
+        assertThrows(IllegalArgumentException.class, () -> new LevelAssigner(LevelHierarchy.LEVEL_LIMIT + 1));
     }
 }

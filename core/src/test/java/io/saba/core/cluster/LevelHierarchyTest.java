@@ -1,5 +1,6 @@
 package io.saba.core.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import io.saba.core.testing.Workloads;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -111,5 +113,71 @@ class LevelHierarchyTest {
         Map<Integer, Integer> q = h.queueMap(levels.levelCentroids().keySet(), 3);
         assertEquals(2, q.get(levels.levelOf("lr")));
         assertEquals(0, q.get(levels.levelOf("ts")));
+    }
+
+    @Test
+    void queueArrayFollowsThePapersRuleOnRandomHierarchies() {
+        // the rule written out on the clusters' sets, against the bit-mask implementation the controller uses
+        Random random = new Random(7);
+        for (int trial = 0; trial < 300; trial++) {
+            Map<Integer, SensitivityModel> centroids = new TreeMap<>();
+            int count = 1 + random.nextInt(12);
+            while (centroids.size() < count) {
+                centroids.put(1 + random.nextInt(LevelHierarchy.LEVEL_LIMIT - 1), at(random.nextDouble() * 20));
+            }
+            LevelHierarchy h = LevelHierarchy.build(centroids, 1 + random.nextInt(3));
+            List<Integer> known = List.copyOf(centroids.keySet());
+            Set<Integer> present = new TreeSet<>();
+            for (int pl : known) {
+                if (random.nextBoolean()) {
+                    present.add(pl);
+                }
+            }
+            int queues = 1 + random.nextInt(5);
+            Map<Integer, Integer> expected = rule(h, present, queues);
+            long mask = 0;
+            for (int pl : present) {
+                mask |= 1L << pl;
+            }
+            if (expected == null) {
+                long m = mask;
+                assertThrows(IllegalArgumentException.class, () -> h.queueArray(m, queues));
+                continue;
+            }
+            int[] array = new int[present.isEmpty() ? 0 : ((TreeSet<Integer>) present).last() + 1];
+            java.util.Arrays.fill(array, -1);
+            expected.forEach((pl, q) -> array[pl] = q);
+            assertArrayEquals(array, h.queueArray(mask, queues), h + " present " + present + " queues " + queues);
+            assertEquals(expected, h.queueMap(present, queues));
+        }
+    }
+
+    /** The first hierarchy level whose clusters holding present PLs fit, numbered by their smallest present PL. */
+    private static Map<Integer, Integer> rule(LevelHierarchy h, Set<Integer> present, int queues) {
+        for (int level = 1; level <= h.depth(); level++) {
+            List<SortedSet<Integer>> used = h.clustersAt(level).stream()
+                    .filter(c -> c.stream().anyMatch(present::contains)).collect(Collectors.toList());
+            if (used.size() <= queues) {
+                used.sort((x, y) -> Integer.compare(x.stream().filter(present::contains).findFirst().orElseThrow(),
+                        y.stream().filter(present::contains).findFirst().orElseThrow()));
+                Map<Integer, Integer> out = new TreeMap<>();
+                for (int q = 0; q < used.size(); q++) {
+                    for (int pl : used.get(q)) {
+                        if (present.contains(pl)) {
+                            out.put(pl, q);
+                        }
+                    }
+                }
+                return out;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void levelsOutsideTheMaskAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LevelHierarchy.build(Map.of(57, at(0)), 1));
+        assertTrue(e.getMessage().contains("57"), e.getMessage());
     }
 }
