@@ -5,6 +5,9 @@
 #   online   no table; the controller allocates with the estimate it learns from the jobs' stages
 #            (sensitivity: online), keeping it across the treatment's runs in its journal
 #   default  no table and nothing learnt: every job on the default model (sensitivity: table, no table)
+#   tagged   the table treatment's controller and plugins on the dry-run fabric: every port stays one FIFO, so its
+#            speedup is what a Saba run costs without its weights (shuffle manager, tagging, registration, the
+#            controller's CPU on the testbed's two cores); table over tagged is what the weights themselves do
 # Each treatment is its own campaign folder (OUT/rREP/TREATMENT), each setup there run once on plain Spark and once
 # with that controller, so every treatment's speedups are against a baseline run next to it in time, and the three
 # baselines of a setup measure the run-to-run spread. Setup k runs under the three treatments back to back, in an
@@ -30,6 +33,7 @@ options() { # TREATMENT
     online) echo "--sensitivity online --controller-table none" ;;
     blended) echo "--sensitivity blended" ;;
     default) echo "--sensitivity table --controller-table none" ;;
+    tagged) echo "--sensitivity table --fabric dry-run" ;;
     *) echo "estimate-campaign: unknown treatment '$1'" >&2; exit 2 ;;
   esac
 }

@@ -61,6 +61,12 @@ final class TestbedCampaignOptions {
             + "table still says which workloads are drawn")
     String controllerTable;
 
+    @Option(names = "--fabric", description = "with --testbed: the Saba run's fabric, linux (default: the controller "
+            + "programs every port) or dry-run (the tagged control: Saba's shuffle manager, tagging and controller as "
+            + "in a Saba run, but every port stays one FIFO as in the baseline, so its speedup is what Saba costs "
+            + "without its weights)")
+    String fabric;
+
     @Option(names = "--name", description = "with --testbed: testbed name, namespaces saba-NAME-* (default tbc)")
     String name;
 
@@ -80,7 +86,7 @@ final class TestbedCampaignOptions {
         Object[][] opts = {{hosts, "--hosts"}, {linkRate, "--link-rate"}, {scale, "--scale"},
             {allocation, "--allocation"}, {table, "--table"}, {name, "--name"}, {subnet, "--subnet"},
             {sparkHome, "--spark-home"}, {runTimeoutMinutes, "--run-timeout"}, {sensitivity, "--sensitivity"},
-            {controllerTable, "--controller-table"}};
+            {controllerTable, "--controller-table"}, {fabric, "--fabric"}};
         for (Object[] o : opts) {
             if (o[0] != null) {
                 given.add((String) o[1]);
@@ -97,7 +103,7 @@ final class TestbedCampaignOptions {
                 allocation != null ? allocation : "corun", name != null ? name : "tbc",
                 subnet != null ? subnet : "10.83.0", WorkloadNames.PAPER, sparkHome, controllerCommand(),
                 Duration.ofMinutes(runTimeoutMinutes != null ? runTimeoutMinutes : 30),
-                sensitivity != null ? sensitivity : "table", controllerTableGiven());
+                sensitivity != null ? sensitivity : "table", controllerTableGiven(), fabric != null ? fabric : "linux");
         RealSparkCampaign campaign = new RealSparkCampaign(settings, spec.commandLine().getOut());
         RealSparkCampaign.Result r;
         try {

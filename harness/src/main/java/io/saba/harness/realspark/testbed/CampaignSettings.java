@@ -27,11 +27,15 @@ import java.util.Locale;
  * @param sensitivity       the controller's {@code sensitivity:} (table, online, blended): which model it allocates with
  * @param controllerTable   whether the controller is given the table; without it, every workload starts from the
  *                          default model (the table still says which workloads are drawn)
+ * @param fabric            the controller's backend: {@code linux} programs every port (Saba), {@code dry-run}
+ *                          computes and logs the same allocation but leaves every port one FIFO, as in the baseline:
+ *                          the "tagged" control, which pays everything Saba's run pays (shuffle manager, tagging,
+ *                          registration, the controller's CPU on the testbed's cores) except the weights
  */
 public record CampaignSettings(int setups, long seed, Path out, Path table, int hosts, long linkRateBps, String scale,
                                String allocation, String name, String subnet, List<String> knownWorkloads,
                                Path sparkHome, List<String> controllerCommand, Duration runTimeout,
-                               String sensitivity, boolean controllerTable) {
+                               String sensitivity, boolean controllerTable, String fabric) {
     /** C_Saba of the controller and its Linux backend (what scripts/fig1b-testbed.sh uses). */
     public static final double C_SABA = 0.9;
     /** Input and shuffle partitions of every job (the workloads' and the profiler's default). */
@@ -54,6 +58,9 @@ public record CampaignSettings(int setups, long seed, Path out, Path table, int 
             throw new IllegalArgumentException("--sensitivity must be table, online or blended, got '" + sensitivity
                     + "'");
         }
+        if (!List.of("linux", "dry-run").contains(fabric)) {
+            throw new IllegalArgumentException("--fabric must be linux or dry-run, got '" + fabric + "'");
+        }
         if (!List.of("tiny", "small", "paper").contains(scale)) {
             throw new IllegalArgumentException("--scale must be tiny, small or paper, got '" + scale + "'");
         }
@@ -71,17 +78,22 @@ public record CampaignSettings(int setups, long seed, Path out, Path table, int 
         return !sensitivity.equals("table");
     }
 
+    /** Whether the Saba run's controller programs the testbed's ports (false: the tagged control). */
+    public boolean enforces() {
+        return fabric.equals("linux");
+    }
+
     /**
      * The identity of the results, checked on resume (the number of setups is not part of it: more setups extend a
-     * campaign). The controller's sensitivity and table are named only when they differ from the default (table,
-     * given), so the folders of earlier campaigns keep their identity.
+     * campaign). The controller's sensitivity, table and fabric are named only when they differ from the default
+     * (table, given, linux), so the folders of earlier campaigns keep their identity.
      */
     public String fingerprint(List<String> workloads, String tableDigest) {
         String models = sensitivity.equals("table") && controllerTable ? ""
                 : " sensitivity=" + sensitivity + " controller-table=" + (controllerTable ? "yes" : "none");
         return String.format(Locale.ROOT, "real-spark testbed seed=%d hosts=%d link-rate=%d scale=%s allocation=%s "
-                + "c-saba=%s partitions=%d executor-memory=%dm workloads=%s table-sha256=%s%s", seed, hosts, linkRateBps,
-                scale, allocation, C_SABA, PARTITIONS, EXECUTOR_MEMORY_MB, String.join(",", workloads), tableDigest,
-                models);
+                + "c-saba=%s partitions=%d executor-memory=%dm workloads=%s table-sha256=%s%s%s", seed, hosts,
+                linkRateBps, scale, allocation, C_SABA, PARTITIONS, EXECUTOR_MEMORY_MB, String.join(",", workloads),
+                tableDigest, models, enforces() ? "" : " fabric=" + fabric);
     }
 }

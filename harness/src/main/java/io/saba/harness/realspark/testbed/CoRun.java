@@ -49,9 +49,16 @@ final class CoRun {
      * @param notes          by job id: what went wrong besides a failure (placement, registration); absent if nothing
      * @param startupSeconds from launching the drivers until every one was prepared
      * @param runSeconds     from the start gate until the last driver ended
+     * @param controllerCpu  the controller's CPU seconds from its start to the gate, and from the gate to the end
+     *                       (NaN without a controller)
      */
     record Result(Map<String, RunOutcome> outcomes, Map<String, String> notes, double startupSeconds,
-                  double runSeconds) {
+                  double runSeconds, ControllerCpu controllerCpu) {
+    }
+
+    /** A controller's CPU seconds while the jobs started up and while they ran. */
+    record ControllerCpu(double startup, double run) {
+        static final ControllerCpu NONE = new ControllerCpu(Double.NaN, Double.NaN);
     }
 
     static final String SHUFFLE_MANAGER = "org.apache.spark.shuffle.saba.SabaShuffleManager";
@@ -120,6 +127,7 @@ final class CoRun {
         if (controller != null) {
             checkRegistrations(jobs, controller, dir, tag, notes);
         }
+        double cpuAtGate = controller == null ? Double.NaN : controller.cpuSeconds();
         long gate = System.nanoTime();
         for (Driver d : drivers) {
             d.start();
@@ -140,6 +148,13 @@ final class CoRun {
         }
         checkNotClosing();
         double run = (System.nanoTime() - gate) / 1e9;
+        ControllerCpu cpu = controller == null ? ControllerCpu.NONE
+                : new ControllerCpu(cpuAtGate, controller.cpuSeconds() - cpuAtGate);
+        if (controller != null) {
+            progress.line(String.format(Locale.ROOT, "%s: the controller used %.1f s of CPU while the jobs started "
+                    + "and %.1f s while they ran (%.0f %% of one core)", tag, cpu.startup(), cpu.run(),
+                    100 * cpu.run() / run));
+        }
         Map<String, RunOutcome> outcomes = new LinkedHashMap<>();
         Map<String, List<String>> placed = Placement.executorHosts(lab.masterLog());
         for (Driver d : drivers) {
@@ -149,7 +164,7 @@ final class CoRun {
                 notes.merge(d.job.id(), treatment.label() + ": " + where, (a, b) -> a + "; " + b);
             }
         }
-        return new Result(outcomes, notes, startup, run);
+        return new Result(outcomes, notes, startup, run, cpu);
     }
 
     private void checkNotClosing() {

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A standalone {@code saba controller} on h1 for one Saba run: the Linux backend on every host NIC and switch port
- * of the testbed, the testbed's topology with host queues (two applications meet first at the sender's NIC when
+ * of the testbed (or the dry-run backend, for the tagged control), the testbed's topology with host queues (two applications meet first at the sender's NIC when
  * there is no fan-in), the campaign's table (or none) and allocation, its sensitivity mode, C_Saba 0.9, and, when it
  * learns across runs, a journal kept in the output folder. Its status page is read from inside h1 with curl (the
  * campaign's own JVM is outside the testbed's namespaces).
@@ -47,13 +47,15 @@ final class ControllerProcess implements AutoCloseable {
                 %sallocation: %s
                 sensitivity: %s
                 %sc-saba: %s
-                backend: linux
-                backend-options: {testbed: %s, c-saba: %s}
+                %s
                 """, ip, GRPC_PORT, ip, HTTP_PORT, TestbedSpec.stateDir(spec.name()).resolve("topology.yaml"),
                 settings.controllerTable() ? "table: " + settings.table().toAbsolutePath() + "\n" : "",
                 settings.allocation(), settings.sensitivity(),
                 journal == null ? "" : "journal-dir: " + journal.toAbsolutePath() + "\n",
-                CampaignSettings.C_SABA, spec.name(), CampaignSettings.C_SABA);
+                CampaignSettings.C_SABA, settings.enforces()
+                        ? String.format(Locale.ROOT, "backend: linux\nbackend-options: {testbed: %s, c-saba: %s}",
+                                spec.name(), CampaignSettings.C_SABA)
+                        : "backend: dry-run");
     }
 
     /** Writes DIR/controller.yaml, starts the controller on h1 and returns once it serves (or throws). */
@@ -88,6 +90,14 @@ final class ControllerProcess implements AutoCloseable {
 
     double startSeconds() {
         return startSeconds;
+    }
+
+    /**
+     * The CPU time the controller's process has used so far, in seconds (NaN where the platform does not tell). It
+     * runs on the same cores as the jobs' executors, which a controller on a machine of its own would not.
+     */
+    double cpuSeconds() {
+        return process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
     }
 
     String address() {

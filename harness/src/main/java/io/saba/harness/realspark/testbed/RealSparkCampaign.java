@@ -54,7 +54,8 @@ public final class RealSparkCampaign {
     }
 
     private static final String SETUPS_HEADER = "setup,jobs,first,baseline_startup_s,saba_startup_s,"
-            + "controller_startup_s,baseline_run_s,saba_run_s,setup_wall_s,mean_speedup";
+            + "controller_startup_s,baseline_run_s,saba_run_s,setup_wall_s,mean_speedup,controller_cpu_startup_s,"
+            + "controller_cpu_run_s";
 
     private final CampaignSettings settings;
     private final PrintWriter out;
@@ -182,8 +183,8 @@ public final class RealSparkCampaign {
                 }
                 try (controller) {
                     controllerStart = controller.startSeconds();
-                    progress.line(String.format(Locale.ROOT, "setup %d saba: controller up on h1 in %.1f s", setup,
-                            controllerStart));
+                    progress.line(String.format(Locale.ROOT, "setup %d saba: controller up on h1 in %.1f s%s", setup,
+                            controllerStart, settings.enforces() ? "" : " (fabric dry-run: every port stays one FIFO)"));
                     results.put(t, corun.run(setup, jobs, t, controller, dir));
                 }
                 lab.resetPorts();
@@ -221,9 +222,10 @@ public final class RealSparkCampaign {
         double startup = base.startupSeconds() + saba.startupSeconds() + controllerStart;
         double wall = (System.nanoTime() - t0) / 1e9;
         Double mean = CampaignReport.perSetup(rows).get(setup);
-        appendSetupLine(String.format(Locale.ROOT, "%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%s", setup, jobs.size(),
-                order.get(0).label(), base.startupSeconds(), saba.startupSeconds(), controllerStart, base.runSeconds(),
-                saba.runSeconds(), wall, mean == null ? "" : String.format(Locale.ROOT, "%.4f", mean)));
+        appendSetupLine(String.format(Locale.ROOT, "%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%s,%.2f,%.2f", setup,
+                jobs.size(), order.get(0).label(), base.startupSeconds(), saba.startupSeconds(), controllerStart,
+                base.runSeconds(), saba.runSeconds(), wall, mean == null ? "" : String.format(Locale.ROOT, "%.4f", mean),
+                saba.controllerCpu().startup(), saba.controllerCpu().run()));
         progress.setupDone(setup, String.format(Locale.ROOT, "mean speedup %s, start-up %.0f s (baseline %.0f, saba "
                 + "%.0f, controller %.0f), wall %.0f s", mean == null ? "-" : String.format(Locale.ROOT, "%.2fx", mean),
                 startup, base.startupSeconds(), saba.startupSeconds(), controllerStart, wall));
@@ -233,12 +235,19 @@ public final class RealSparkCampaign {
     private static CoRun.Result failedRun(List<SetupJob> jobs, String why) {
         Map<String, RunOutcome> o = new LinkedHashMap<>();
         jobs.forEach(j -> o.put(j.id(), RunOutcome.failed(why)));
-        return new CoRun.Result(o, Map.of(), 0, 0);
+        return new CoRun.Result(o, Map.of(), 0, 0, CoRun.ControllerCpu.NONE);
     }
 
     private void appendSetupLine(String line) {
         Path f = settings.out().resolve("setups.csv");
         try {
+            if (Files.exists(f)) {
+                List<String> lines = new ArrayList<>(Files.readAllLines(f, StandardCharsets.UTF_8));
+                if (!lines.isEmpty() && !lines.get(0).equals(SETUPS_HEADER)) {
+                    lines.set(0, SETUPS_HEADER); // a folder from before the controller's CPU was kept: rows grow
+                    Files.write(f, lines, StandardCharsets.UTF_8);
+                }
+            }
             String head = Files.exists(f) ? "" : SETUPS_HEADER + "\n";
             Files.writeString(f, head + line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);

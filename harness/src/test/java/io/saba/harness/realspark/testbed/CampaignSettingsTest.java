@@ -18,9 +18,13 @@ import org.junit.jupiter.api.Test;
  */
 class CampaignSettingsTest {
     private static CampaignSettings settings(String sensitivity, boolean controllerTable) {
+        return settings(sensitivity, controllerTable, "linux");
+    }
+
+    private static CampaignSettings settings(String sensitivity, boolean controllerTable, String fabric) {
         return new CampaignSettings(4, 1, Path.of("/tmp/out"), Path.of("/tmp/table.json"), 5, 20_000_000L, "small",
                 "corun", "tbc", "10.83.0", List.of("sort"), null, List.of("saba", "controller"),
-                Duration.ofMinutes(30), sensitivity, controllerTable);
+                Duration.ofMinutes(30), sensitivity, controllerTable, fabric);
     }
 
     private static final TestbedSpec SPEC = new TestbedSpec("tbc", 5, 20_000_000L, "10.83.0");
@@ -58,5 +62,21 @@ class CampaignSettingsTest {
         assertTrue(s.fingerprint(List.of("sort"), "ab").endsWith(" sensitivity=table controller-table=none"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> settings("learned", true)).getMessage()
                 .contains("--sensitivity must be table, online or blended"));
+    }
+
+    @Test
+    void theTaggedControlRunsTheSameControllerOnTheDryRunFabric() {
+        CampaignSettings s = settings("table", true, "dry-run");
+        assertFalse(s.enforces());
+        String yaml = ControllerProcess.config(SPEC, s, null);
+        assertTrue(yaml.contains("\nbackend: dry-run\n"), yaml);
+        assertFalse(yaml.contains("backend-options"), yaml);
+        assertTrue(yaml.contains("\ntable: /tmp/table.json\n"), "the same allocation as the Saba run's: " + yaml);
+        assertTrue(s.fingerprint(List.of("sort"), "ab").endsWith("table-sha256=ab fabric=dry-run"),
+                "a tagged folder never resumes into a Saba one");
+        String linux = ControllerProcess.config(SPEC, settings("table", true), null);
+        assertTrue(linux.contains("\nbackend: linux\nbackend-options: {testbed: tbc, c-saba: 0.9}\n"), linux);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> settings("table", true, "tc")).getMessage()
+                .contains("--fabric must be linux or dry-run"));
     }
 }
