@@ -19,6 +19,9 @@
 #   saba    both on Saba's shuffle manager; a standalone controller on h1 whose Linux backend programs the hosts'
 #           NIC egress and the switch ports with its own weights (allocation ALLOCATION: corun or eq2)
 #   tagged  both on Saba's shuffle manager with a dry-run controller: every byte tagged, the links left one FIFO
+#   online  as saba, but the controller has no table: it allocates on what it learns from the jobs' stages
+#           (sensitivity: online), kept in a journal across repetitions as a long-running controller keeps it
+#   default as saba, but the controller has no table and learns nothing: both jobs on the default model
 # Hand-set weights go on every port (each host's egress, each switch port) before the applications start, on the
 # levels the controller gives them (saba allocate --levels).
 #
@@ -85,6 +88,9 @@ backend-options: {testbed: $NAME, c-saba: 0.9}
 http: $SUBNET.1:7071
 YAML
 sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/controller.yaml" > "$OUT/controller-dry.yaml"
+sed -e '/^table:/d' "$OUT/controller.yaml" > "$OUT/controller-default.yaml"
+{ cat "$OUT/controller-default.yaml"; echo "sensitivity: online"; echo "journal-dir: $OUT/journal-online"; } \
+  > "$OUT/controller-online.yaml"
 
 # run TAG WORKLOAD FACTOR SABA(0|1): one driver on h1; its duration is the last field set of its report line
 run() {
@@ -132,6 +138,16 @@ together() {
       (sleep 40; { "$saba" testbed status --name "$NAME"; for h in h2 h3; do echo "== $h eth0"
           ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-$tag.txt" 2>&1 || true) &
       wait $pa $pb; stop_controller ;;
+    online|default)
+      start_controller "$OUT/controller-$c.yaml" "$OUT/controller-$tag.log"
+      run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
+      (sleep 40; ip netns exec "saba-$NAME-h1" curl -sf --max-time 5 "http://$SUBNET.1:7071/status.json" \
+          > "$OUT/status-$tag-mid.json" 2>/dev/null || true) &
+      wait $pa $pb
+      # what it learnt from this run, as the next repetition starts from it
+      ip netns exec "saba-$NAME-h1" curl -sf --max-time 5 "http://$SUBNET.1:7071/status.json" \
+        > "$OUT/status-$tag.json" 2>/dev/null || true
+      stop_controller ;;
     tagged|fair|w*)
       # weights in place before the applications start; the dry-run controller only hands out the levels
       case $c in fair) set_weights 50 >> "$OUT/weights.log" 2>&1 ;; w*) set_weights "${c#w}" >> "$OUT/weights.log" 2>&1 ;; esac
