@@ -27,7 +27,14 @@ public final class Testbed {
         this.shell = shell;
     }
 
-    /** Throws with a clear message unless we can create namespaces (root, iproute2 present). */
+    /** What the testbed runs besides ip, each with the Debian package that has it. */
+    private static final List<List<String>> TOOLS = List.of(List.of("tc", "-V", "iproute2"),
+            List.of("ethtool", "--version", "ethtool"));
+
+    /**
+     * Throws with a clear message unless we can create namespaces and shape them (root; iproute2 and ethtool
+     * present), before anything is built.
+     */
     public void requireRoot() {
         CommandResult id = shell.run(List.of("id", "-u"));
         if (!id.ok() || !id.stdout().strip().equals("0")) {
@@ -38,6 +45,12 @@ public final class Testbed {
         if (!ip.ok()) {
             throw new IllegalStateException("`ip netns` does not work here (install iproute2): "
                     + io.saba.controller.shell.CommandException.describe(ip));
+        }
+        for (List<String> tool : TOOLS) {
+            if (!shell.run(tool.subList(0, 2)).ok()) {
+                throw new IllegalStateException("the testbed needs `" + tool.get(0) + "`, which is not installed "
+                        + "(Debian package " + tool.get(2) + ")");
+            }
         }
     }
 
