@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -23,6 +24,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *     -Dsurefire.failIfNoSpecifiedTests=false [-Dsaba.bench.rounds=3 -Dsaba.bench.jobs=3 -Dsaba.bench.records=300000]
  * # results: spark-shuffle-saba/spark-3.5/target/overhead-benchmark.txt
  * </pre>
+ *
+ * <p>{@code -Dsaba.bench.job=sql} times a DataFrame aggregation instead (wide rows through Spark SQL's exchange,
+ * the path where a shuffle manager that is not a SortShuffleManager makes Spark copy every row).
  */
 @EnabledIfSystemProperty(named = "saba.bench", matches = "true")
 class OverheadBenchmark {
@@ -32,9 +36,10 @@ class OverheadBenchmark {
         int rounds = Integer.getInteger("saba.bench.rounds", 3);
         int jobs = Integer.getInteger("saba.bench.jobs", 3);
         int records = Integer.getInteger("saba.bench.records", 300_000);
+        boolean sql = "sql".equals(System.getProperty("saba.bench.job", "rdd"));
         List<String> out = new ArrayList<>();
-        out.add(String.format(Locale.ROOT, "# %s, %d rounds x %d timed jobs, %d records (~%d MB shuffled)",
-                LocalCluster.MASTER, rounds, jobs, records, records * 50L >> 20));
+        out.add(String.format(Locale.ROOT, "# %s, %d rounds x %d timed %s jobs, %d records (~%d MB shuffled)",
+                LocalCluster.MASTER, rounds, jobs, sql ? "SQL" : "RDD", records, records * 50L >> 20));
         out.add("round  sort_median_ms  saba_median_ms  ratio");
         List<Double> sortAll = new ArrayList<>();
         List<Double> sabaAll = new ArrayList<>();
@@ -44,13 +49,13 @@ class OverheadBenchmark {
                 double saba;
                 // alternate which manager goes first
                 if (r % 2 == 1) {
-                    sort = median(run(LocalCluster.conf("bench-sort"), jobs, records));
+                    sort = median(run(LocalCluster.conf("bench-sort"), jobs, records, sql));
                     saba = median(run(LocalCluster.withSaba(LocalCluster.conf("bench-saba"), controller.target(),
-                            "lr"), jobs, records));
+                            "lr"), jobs, records, sql));
                 } else {
                     saba = median(run(LocalCluster.withSaba(LocalCluster.conf("bench-saba"), controller.target(),
-                            "lr"), jobs, records));
-                    sort = median(run(LocalCluster.conf("bench-sort"), jobs, records));
+                            "lr"), jobs, records, sql));
+                    sort = median(run(LocalCluster.conf("bench-sort"), jobs, records, sql));
                 }
                 sortAll.add(sort);
                 sabaAll.add(saba);
@@ -75,17 +80,26 @@ class OverheadBenchmark {
     }
 
     /** One SparkContext: a warm-up job, then {@code jobs} timed jobs; returns their times in ms. */
-    private static List<Double> run(SparkConf conf, int jobs, int records) {
+    private static List<Double> run(SparkConf conf, int jobs, int records, boolean sql) {
         List<Double> times = new ArrayList<>();
         try (JavaSparkContext jsc = new JavaSparkContext(conf)) {
-            LocalCluster.job(jsc, records, 997);
+            Runnable job = sql ? () -> sqlJob(jsc, records) : () -> LocalCluster.job(jsc, records, 997);
+            job.run();
             for (int i = 0; i < jobs; i++) {
                 long t0 = System.nanoTime();
-                LocalCluster.job(jsc, records, 997);
+                job.run();
                 times.add((System.nanoTime() - t0) / 1e6);
             }
         }
         return times;
+    }
+
+    /** Every row (a key and a 40-character string) through one exchange into 300 partitions, then summed. */
+    private static void sqlJob(JavaSparkContext jsc, int records) {
+        SparkSession spark = SparkSession.builder().sparkContext(jsc.sc()).getOrCreate();
+        spark.range(0, records, 1, 4).selectExpr("id % 997 AS k", "concat('v', id, repeat('-', 40)) AS v")
+                .repartition(300, org.apache.spark.sql.functions.col("k"))
+                .selectExpr("k", "length(v) AS n").groupBy("k").sum("n").collectAsList();
     }
 
     private static double median(List<Double> xs) {

@@ -8,8 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Real executors (local-cluster) against a real controller: the plugin changes no result, and the controller sees
- * the registration, the executors' shuffle connections and the deregistration.
+ * the registration, the executors' shuffle connections and the deregistration; Spark SQL keeps its sort-shuffle
+ * path.
  */
 @Timeout(600)
 class SabaShuffleManagerTest {
@@ -65,5 +71,26 @@ class SabaShuffleManagerTest {
         assertEquals(97, saba.size());
         Fixtures.await("deregistration", Duration.ofSeconds(30), () -> Fixtures.app(controller, appId) == null);
         assertNull(Fixtures.app(controller, appId));
+    }
+
+    /**
+     * Spark SQL copies every row before a shuffle unless the shuffle manager is a SortShuffleManager
+     * (ShuffleExchangeExec.needToCopyObjectsBeforeShuffle); Saba's is one, on the driver and on every executor, so a
+     * DataFrame job pays nothing for it.
+     */
+    @Test
+    void sparkSqlSeesTheSortShuffleItIs() throws Exception {
+        try (JavaSparkContext jsc = new JavaSparkContext(
+                LocalCluster.withSaba(LocalCluster.conf("saba-sql"), controller.target(), "sql"))) {
+            assertTrue(SparkEnv.get().shuffleManager() instanceof SortShuffleManager, "driver");
+            List<Boolean> onExecutors = jsc.parallelize(List.of(1, 2, 3, 4), 4)
+                    .map(i -> SparkEnv.get().shuffleManager() instanceof SortShuffleManager).collect();
+            assertEquals(List.of(true, true, true, true), onExecutors);
+            SparkSession spark = SparkSession.builder().sparkContext(jsc.sc()).getOrCreate();
+            List<Row> rows = spark.range(0, 20_000, 1, 4).selectExpr("id % 7 AS k").groupBy("k").count()
+                    .orderBy("k").collectAsList();
+            assertEquals(7, rows.size());
+            assertEquals(20_000L, rows.stream().mapToLong(r -> r.getLong(1)).sum());
+        }
     }
 }
