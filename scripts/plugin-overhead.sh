@@ -6,7 +6,10 @@
 # testbed's hosts share the machine's cores and CPU a plugin spends is time a co-running job does not get.
 #
 #   scripts/plugin-overhead.sh [WORKLOADS="nutchindexing:2 sort:1 svm:1"] [REPS=5] [RATE=20mbit] [SCALE=small]
-#                              [CASES="plain tagged"] [OUT=...] [NAME=ovh] [SUBNET=10.93.0]
+#                              [CASES="plain tagged"] [TOGETHER=0] [OUT=...] [NAME=ovh] [SUBNET=10.93.0]
+#
+# TOGETHER=1 runs the workloads of a case at once (a co-run on FIFO links, as the campaign's tagged control), each
+# row then carrying the CPU of the whole co-run.
 #
 # Cases: plain (Spark's own shuffle manager; the Saba jar is on every class path in all cases), tagged (the shuffle
 # manager and plugin, the default settings), and for bisecting: tagged-nosignals (spark.saba.signals.enabled=false),
@@ -41,7 +44,10 @@ cleanup() {
 }
 trap cleanup EXIT
 "$saba" testbed up --hosts 3 --link-rate "$RATE" --name "$NAME" --subnet "$SUBNET"
-"$saba" testbed spark start --name "$NAME" --cores 2 --memory 2g --workers 2,3
+# each job one 1-core executor per worker; together, every job's executors must fit at once
+jobs=1; [[ ${TOGETHER:-0} == 1 ]] && jobs=$(wc -w <<< "$WORKLOADS")
+"$saba" testbed spark start --name "$NAME" --cores "$(( jobs > 2 ? jobs : 2 ))" --memory "$(( jobs > 2 ? jobs : 2 ))g" \
+  --workers 2,3
 spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max=2 --conf spark.executor.memory=768m)
 ctl_addr="$SUBNET.1:7070"
 cat > "$OUT/controller-dry.yaml" <<YAML
@@ -53,38 +59,50 @@ ip netns exec "saba-$NAME-h1" "$saba" controller --config "$OUT/controller-dry.y
 ctl_pid=$!
 sleep 8
 
-# run REP CASE WORKLOAD FACTOR: one driver on h1; prints "seconds cpu_seconds"
-run() {
-  local tag="r$1-$2" w=$3 f=$4 conf=(--conf "spark.app.name=r$1-$2-$3" "${spark_conf[@]}")
-  case $2 in
+# conf CASE WORKLOAD: the Spark settings of a case
+conf() {
+  local w=$2
+  case $1 in
     plain) ;;
     tagged|tagged-nosignals|manager-only)
-      conf+=(--conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager
-             --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
-      [[ $2 == tagged-nosignals ]] && conf+=(--conf spark.saba.signals.enabled=false)
-      [[ $2 == manager-only ]] && conf+=(--conf spark.saba.fallback=ALWAYS) ;;
-    *) echo "plugin-overhead: unknown case '$2'" >&2; exit 2 ;;
+      echo --conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager \
+           --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w"
+      if [[ $1 == tagged-nosignals ]]; then echo --conf spark.saba.signals.enabled=false; fi
+      if [[ $1 == manager-only ]]; then echo --conf spark.saba.fallback=ALWAYS; fi ;;
+    *) echo "plugin-overhead: unknown case '$1'" >&2; exit 2 ;;
   esac
-  local before after
-  before=$(cat "$group/cpuacct.usage")
-  "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$f" --report "$OUT/$tag-$w.report" \
-    "${conf[@]}" > "$OUT/$tag-$w.log" 2>&1
-  after=$(cat "$group/cpuacct.usage")
-  local secs
-  secs=$(awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/$tag-$w.report")
-  echo "$secs $(python3 -c "print(round(($after - $before) / 1e9, 2))")"
 }
+# launch REP CASE WORKLOAD FACTOR: one driver on h1, its report in OUT
+launch() {
+  # shellcheck disable=SC2046
+  "$saba" workload run "$3" --testbed "$NAME" --scale "$SCALE" --factor "$4" --report "$OUT/r$1-$2-$3.report" \
+    --conf "spark.app.name=r$1-$2-$3" "${spark_conf[@]}" $(conf "$2" "$3") > "$OUT/r$1-$2-$3.log" 2>&1
+}
+seconds() { awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/r$1-$2-$3.report"; }
+cpu_now() { cat "$group/cpuacct.usage"; }
+cpu_since() { python3 -c "print(round(($(cpu_now) - $1) / 1e9, 2))"; }
 
 cases=($CASES)
 [[ -f "$OUT/times.txt" ]] || echo "rep case workload seconds cpu_s" > "$OUT/times.txt"
+n=${#cases[@]}
 for rep in $(seq 1 "$REPS"); do
-  for wf in $WORKLOADS; do
-    n=${#cases[@]}
-    for i in $(seq 0 $((n - 1))); do
-      c=${cases[$(( (i + rep - 1) % n ))]}
-      grep -q "^$rep $c ${wf%%:*} " "$OUT/times.txt" && continue # resumable
-      echo "$rep $c ${wf%%:*} $(run "$rep" "$c" "${wf%%:*}" "${wf##*:}")" | tee -a "$OUT/times.txt"
-    done
+  for i in $(seq 0 $((n - 1))); do
+    c=${cases[$(( (i + rep - 1) % n ))]}
+    if [[ ${TOGETHER:-0} == 1 ]]; then
+      grep -q "^$rep $c " "$OUT/times.txt" && continue # resumable
+      t0=$(cpu_now); pids=()
+      for wf in $WORKLOADS; do launch "$rep" "$c" "${wf%%:*}" "${wf##*:}" & pids+=($!); done
+      wait "${pids[@]}"; cpu=$(cpu_since "$t0")
+      for wf in $WORKLOADS; do
+        echo "$rep $c ${wf%%:*} $(seconds "$rep" "$c" "${wf%%:*}") $cpu" | tee -a "$OUT/times.txt"
+      done
+    else
+      for wf in $WORKLOADS; do
+        grep -q "^$rep $c ${wf%%:*} " "$OUT/times.txt" && continue
+        t0=$(cpu_now); launch "$rep" "$c" "${wf%%:*}" "${wf##*:}"
+        echo "$rep $c ${wf%%:*} $(seconds "$rep" "$c" "${wf%%:*}") $(cpu_since "$t0")" | tee -a "$OUT/times.txt"
+      done
+    fi
   done
 done
 python3 - "$OUT/times.txt" <<'PY' | tee "$OUT/summary.txt"
