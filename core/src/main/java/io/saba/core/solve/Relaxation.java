@@ -75,6 +75,7 @@ final class Relaxation {
         double b = maxSlope + 1 + Math.abs(maxSlope);
         double lambda = lambdaHint > a && lambdaHint < b ? lambdaHint : firstGuess(items, capacity, a, b);
         double previousResidual = Double.POSITIVE_INFINITY;
+        double[] kinks = null; // sorted once, the first time λ has to be searched over them
         for (int iter = 0; iter < 400; iter++) {
             double total = 0;
             double derivative = 0;
@@ -108,7 +109,10 @@ final class Relaxation {
                     // here and moves only where a minimiser jumps, at a kink of its envelope. Bisecting the reals
                     // would take ~50 halvings to close in on that jump; bisect over the kinks instead, and once
                     // none is left inside (a, b), interpolate across the jump at its end.
-                    double kink = middleKink(items, a, b);
+                    if (kinks == null) {
+                        kinks = sortedKinks(items);
+                    }
+                    double kink = middleKink(kinks, a, b);
                     if (!Double.isNaN(kink)) {
                         next = kink;
                     } else {
@@ -129,29 +133,44 @@ final class Relaxation {
     }
 
     /**
-     * The middle one of the envelopes' kinks strictly inside (a, b), NaN if none: where E'(lo+), E'(hi−) or a
-     * bridge's slope lie, the only places a minimiser of E(x) − λx jumps or starts to move.
+     * The envelopes' kinks in increasing order: where E'(lo+), E'(hi−) or a bridge's slope lie, the only places a
+     * minimiser of E(x) − λx jumps or starts to move. Insertion sort: a port has a few dozen at most.
      */
-    private static double middleKink(Items items, double a, double b) {
+    private static double[] sortedKinks(Items items) {
         double[] kinks = new double[3 * items.size()];
         int n = 0;
         for (ConvexEnvelope e : items.envelopes) {
-            n = addInside(kinks, n, e.slopeLo, a, b);
-            n = addInside(kinks, n, e.slopeHi, a, b);
-            n = addInside(kinks, n, e.slope, a, b); // NaN without a bridge: never inside
+            n = insert(kinks, n, e.slopeLo);
+            n = insert(kinks, n, e.slopeHi);
+            n = insert(kinks, n, e.slope); // NaN without a bridge: left out
         }
-        if (n == 0) {
-            return Double.NaN;
-        }
-        Arrays.sort(kinks, 0, n);
-        return kinks[n / 2];
+        return Arrays.copyOf(kinks, n);
     }
 
-    private static int addInside(double[] kinks, int n, double k, double a, double b) {
-        if (k > a && k < b) {
-            kinks[n++] = k;
+    private static int insert(double[] sorted, int n, double k) {
+        if (Double.isNaN(k)) {
+            return n;
         }
-        return n;
+        int at = n;
+        while (at > 0 && sorted[at - 1] > k) {
+            sorted[at] = sorted[at - 1];
+            at--;
+        }
+        sorted[at] = k;
+        return n + 1;
+    }
+
+    /** The middle one of the sorted kinks strictly inside (a, b), NaN if none. */
+    private static double middleKink(double[] kinks, double a, double b) {
+        int from = 0;
+        while (from < kinks.length && !(kinks[from] > a)) {
+            from++;
+        }
+        int to = from; // exclusive
+        while (to < kinks.length && kinks[to] < b) {
+            to++;
+        }
+        return to == from ? Double.NaN : kinks[from + (to - from) / 2];
     }
 
     /**

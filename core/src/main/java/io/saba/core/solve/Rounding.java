@@ -12,7 +12,9 @@ import java.util.List;
  */
 final class Rounding {
     private final Items items;
-    /** Per item, up to three runs: values and counts. */
+    /** The relaxed point, when no item is on a bridge: then it is the point itself, item i's applications at x[i]. */
+    private final double[] exact;
+    /** Otherwise per item, up to three runs: values and counts. */
     private final double[][] runValues;
     private final int[][] runCounts;
     /** Σ D over all applications: the true objective of this point. */
@@ -22,9 +24,10 @@ final class Rounding {
     /** That application's value. */
     final double branchAt;
 
-    private Rounding(Items items, double[][] runValues, int[][] runCounts, double value, int branchItem,
-                     double branchAt) {
+    private Rounding(Items items, double[] exact, double[][] runValues, int[][] runCounts, double value,
+                     int branchItem, double branchAt) {
         this.items = items;
+        this.exact = exact;
         this.runValues = runValues;
         this.runCounts = runCounts;
         this.value = value;
@@ -33,6 +36,21 @@ final class Rounding {
     }
 
     static Rounding of(Items items, Relaxation relaxed) {
+        int size = items.size();
+        double total = 0;
+        for (int i = 0; i < size; i++) {
+            ConvexEnvelope e = items.envelopes[i];
+            double x = relaxed.x[i];
+            if (e.onBridge(x)) {
+                return withRuns(items, relaxed);
+            }
+            total += items.counts[i] * e.model.slowdown(x);
+        }
+        return new Rounding(items, relaxed.x, null, null, total, -1, Double.NaN);
+    }
+
+    /** Some item lies on a bridge: its applications go to the bridge's ends. */
+    private static Rounding withRuns(Items items, Relaxation relaxed) {
         int size = items.size();
         double[][] values = new double[size][];
         int[][] counts = new int[size][];
@@ -72,7 +90,7 @@ final class Rounding {
                 total += counts[i][r] * e.model.slowdown(values[i][r]);
             }
         }
-        return new Rounding(items, values, counts, total, branchItem, branchAt);
+        return new Rounding(items, null, values, counts, total, branchItem, branchAt);
     }
 
     /**
@@ -81,17 +99,20 @@ final class Rounding {
      * @param lambda the root relaxation's multiplier, kept with the solution for the port's next solve
      */
     GroupSolution perGroup(int groups, double lambda) {
+        if (items.isRoot() && exact != null) { // the usual answer: items are the groups, one run each
+            return GroupSolution.onePerGroup(exact, items.counts.clone(), value, lambda);
+        }
         if (items.isRoot()) {
-            return new GroupSolution(runValues, runCounts, value, lambda); // no branching: items are the groups
+            return new GroupSolution(runValues, runCounts, value, lambda);
         }
         List<List<double[]>> runs = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
             runs.add(new ArrayList<>(1));
         }
-        for (int i = 0; i < runValues.length; i++) {
-            for (int r = 0; r < runValues[i].length; r++) {
-                if (runCounts[i][r] > 0) {
-                    runs.get(items.groupOf(i)).add(new double[] {runValues[i][r], runCounts[i][r]});
+        for (int i = 0; i < items.size(); i++) {
+            for (int r = 0; r < runsOf(i); r++) {
+                if (runApps(i, r) > 0) {
+                    runs.get(items.groupOf(i)).add(new double[] {runValue(i, r), runApps(i, r)});
                 }
             }
         }
@@ -107,5 +128,17 @@ final class Rounding {
             }
         }
         return new GroupSolution(values, counts, value, lambda);
+    }
+
+    private int runsOf(int item) {
+        return exact != null ? 1 : runValues[item].length;
+    }
+
+    private double runValue(int item, int r) {
+        return exact != null ? exact[item] : runValues[item][r];
+    }
+
+    private int runApps(int item, int r) {
+        return exact != null ? items.counts[item] : runCounts[item][r];
     }
 }
