@@ -27,7 +27,16 @@ public final class SensitivityModel {
 
     private final double[] c;
     private final double r;
-    /** D'(x) of the polynomial part as 3c3·x² + 2c2·x + c1, kept for the solver's innermost loop. */
+    /**
+     * The polynomial part in closed form for the solver's innermost loop: c0..c3 (zero above the degree), and D'(x)
+     * as slopeA·x² + slopeB·x + slopeC = 3c3·x² + 2c2·x + c1. Evaluated in the same order as Horner's rule on c, so
+     * the closed forms give the same bits as the loop over c they replace (a trailing zero coefficient adds an
+     * exact zero).
+     */
+    private final double c0;
+    private final double c1;
+    private final double c2;
+    private final double c3;
     private final double slopeA;
     private final double slopeB;
     private final double slopeC;
@@ -37,6 +46,10 @@ public final class SensitivityModel {
     private SensitivityModel(double[] polynomial, double inverse) {
         this.c = polynomial;
         this.r = inverse;
+        this.c0 = coefficient(0);
+        this.c1 = coefficient(1);
+        this.c2 = coefficient(2);
+        this.c3 = coefficient(3);
         this.slopeA = 3 * coefficient(3);
         this.slopeB = 2 * coefficient(2);
         this.slopeC = coefficient(1);
@@ -186,28 +199,19 @@ public final class SensitivityModel {
 
     /** D(b), Horner. */
     public double slowdown(double b) {
-        double v = 0;
-        for (int i = c.length - 1; i >= 0; i--) {
-            v = v * b + c[i];
-        }
+        double v = ((c3 * b + c2) * b + c1) * b + c0;
         return r == 0 ? v : v + r / b;
     }
 
     /** D'(b). */
     public double derivative(double b) {
-        double v = 0;
-        for (int i = c.length - 1; i >= 1; i--) {
-            v = v * b + i * c[i];
-        }
+        double v = (slopeA * b + slopeB) * b + slopeC;
         return r == 0 ? v : v - r / (b * b);
     }
 
     /** D''(b). */
     public double secondDerivative(double b) {
-        double v = 0;
-        for (int i = c.length - 1; i >= 2; i--) {
-            v = v * b + i * (i - 1) * c[i];
-        }
+        double v = 2 * slopeA * b + slopeB;
         return r == 0 ? v : v + 2 * r / (b * b * b);
     }
 

@@ -25,6 +25,8 @@ final class ConvexEnvelope {
     /** E'(lo+) and E'(hi−): below the first λ sits at lo, above the second at hi. */
     final double slopeLo;
     final double slopeHi;
+    /** E''(lo+): how fast the minimiser leaves lo as λ passes slopeLo; zero where a bridge starts at lo. */
+    final double curvatureLo;
 
     ConvexEnvelope(SensitivityModel model, double lo, double hi) {
         this.model = model;
@@ -36,6 +38,7 @@ final class ConvexEnvelope {
         this.slope = hasBridge() ? (model.slowdown(bridgeHi) - model.slowdown(bridgeLo)) / (bridgeHi - bridgeLo) : Double.NaN;
         this.slopeLo = hasBridge() && bridgeLo <= lo ? slope : model.derivative(lo);
         this.slopeHi = hasBridge() && bridgeHi >= hi ? slope : model.derivative(hi);
+        this.curvatureLo = hasBridge() && bridgeLo <= lo ? 0 : Math.max(0, model.secondDerivative(lo));
     }
 
     boolean hasBridge() {

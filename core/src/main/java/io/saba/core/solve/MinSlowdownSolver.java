@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The global optimum of the paper's Eq. 2 for one port: minimise Σ D_i(w_i) subject to Σ w_i = C_Saba and
@@ -42,17 +41,11 @@ public final class MinSlowdownSolver implements PortSolver {
     public static final double DEFAULT_FLOOR = 0.05;
     private static final double DEFAULT_TOLERANCE = 1e-9;
     private static final int MAX_NODES = 20_000;
-    /** Root envelopes kept; past this the cache starts again (models come and go as tables are reloaded). */
-    private static final int MAX_ENVELOPES = 4096;
 
     private final double floor;
     private final double tolerance;
-    /**
-     * The envelope of a model on a port's root interval [lo, hi] depends only on the model and the port's
-     * application count (lo and hi follow from it), and a fabric has few of each: kept here, an envelope (a
-     * search for models with a 1/b term) is built once rather than at every port.
-     */
-    private final Map<EnvelopeKey, ConvexEnvelope> envelopes = new ConcurrentHashMap<>();
+    /** The envelopes of the ports' root intervals, built once per model and application count. */
+    private final RootEnvelopes envelopes = new RootEnvelopes();
 
     public MinSlowdownSolver() {
         this(DEFAULT_FLOOR);
@@ -125,53 +118,39 @@ public final class MinSlowdownSolver implements PortSolver {
                 }
             }
         }
-        List<Item> root = new ArrayList<>(models.size());
-        for (int g = 0; g < models.size(); g++) {
-            root.add(new Item(g, counts[g], envelope(models.get(g), lo, hi)));
+        ConvexEnvelope[] rootEnvelopes = new ConvexEnvelope[models.size()];
+        for (int g = 0; g < rootEnvelopes.length; g++) {
+            rootEnvelopes[g] = envelopes.of(models.get(g), n, capacity, lo, hi);
         }
+        Items root = Items.root(rootEnvelopes, counts);
         Relaxation first = Relaxation.solve(root, capacity, lambdaHint);
         return branchAndBound(root, first, capacity).perGroup(models.size(), first.lambda);
     }
 
-    private ConvexEnvelope envelope(SensitivityModel model, double lo, double hi) {
-        EnvelopeKey key = new EnvelopeKey(model, lo, hi);
-        ConvexEnvelope e = envelopes.get(key);
-        if (e == null) {
-            if (envelopes.size() >= MAX_ENVELOPES) {
-                envelopes.clear();
-            }
-            e = new ConvexEnvelope(model, lo, hi);
-            envelopes.put(key, e);
-        }
-        return e;
-    }
-
-    private record EnvelopeKey(SensitivityModel model, double lo, double hi) {
-    }
-
     /** @return the best point found: globally optimal within the tolerance unless the node limit was hit */
-    private Rounding branchAndBound(List<Item> root, Relaxation first, double capacity) {
+    private Rounding branchAndBound(Items root, Relaxation first, double capacity) {
         Rounding direct = Rounding.of(root, first);
         if (direct.branchItem < 0) {
             return direct; // the relaxation is attained: globally optimal
         }
         Incumbent best = new Incumbent();
-        PriorityQueue<Node> open = new PriorityQueue<>((x, y) -> Double.compare(x.relaxation.lowerBound, y.relaxation.lowerBound));
+        PriorityQueue<Node> open = new PriorityQueue<>((x, y) -> Double.compare(x.relaxation.lowerBound(),
+                y.relaxation.lowerBound()));
         open.add(new Node(root, first));
         int visited = 0;
         while (!open.isEmpty() && visited++ < MAX_NODES) {
             Node node = open.poll();
-            if (node.relaxation.lowerBound >= best.value - slack(best.value)) {
+            if (node.relaxation.lowerBound() >= best.value - slack(best.value)) {
                 break; // every open node is at least as good a bound: the incumbent is optimal
             }
             Rounding r = Rounding.of(node.items, node.relaxation);
             best.offer(r);
-            if (r.value - node.relaxation.lowerBound <= slack(r.value) || r.branchItem < 0) {
+            if (r.value - node.relaxation.lowerBound() <= slack(r.value) || r.branchItem < 0) {
                 continue;
             }
-            for (List<Item> child : split(node.items, r.branchItem, r.branchAt)) {
+            for (Items child : node.items.split(r.branchItem, r.branchAt)) {
                 Relaxation relaxed = Relaxation.solve(child, capacity);
-                if (relaxed != null && relaxed.lowerBound < best.value - slack(best.value)) {
+                if (relaxed != null && relaxed.lowerBound() < best.value - slack(best.value)) {
                     open.add(new Node(child, relaxed));
                 }
             }
@@ -183,26 +162,7 @@ public final class MinSlowdownSolver implements PortSolver {
         return tolerance * Math.max(1, Math.abs(value));
     }
 
-    /** Splits one application off item {@code k} and gives it [lo, at] in one child and [at, hi] in the other. */
-    private static List<List<Item>> split(List<Item> items, int k, double at) {
-        Item item = items.get(k);
-        List<List<Item>> children = new ArrayList<>(2);
-        for (int side = 0; side < 2; side++) {
-            List<Item> child = new ArrayList<>(items.size() + 1);
-            for (int i = 0; i < items.size(); i++) {
-                if (i != k) {
-                    child.add(items.get(i));
-                } else if (item.count > 1) {
-                    child.add(item.withCount(item.count - 1));
-                }
-            }
-            child.add(side == 0 ? item.single(item.lo, at) : item.single(at, item.hi));
-            children.add(child);
-        }
-        return children;
-    }
-
-    private record Node(List<Item> items, Relaxation relaxation) {
+    private record Node(Items items, Relaxation relaxation) {
     }
 
     /** The best feasible point found so far, stored per item so it can be mapped back to groups. */
