@@ -173,7 +173,8 @@ public final class CampaignCommand implements Callable<Integer> {
                 }
                 String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
                         "%nsimulated with %s; ran %d setups now (%d resumed) in %.1f s on %s; output in %s%n",
-                        mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(), master == null ? t + " threads" : "Spark " + master, dir);
+                        mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(),
+                        master == null ? t + " threads" : "Spark " + master, dir);
                 TestbedCampaign.writeFigures(dir, r.rows());
                 OutputFolder.write(dir.resolve("summary.txt"), report);
                 spec.commandLine().getOut().print(report);

@@ -59,7 +59,8 @@ public record Mechanisms(boolean headOfLineBlocking, double sharedCores, Queuein
      * (" hol-blocking shared-cores=2 queueing-delay=infiniband"), empty for none.
      */
     public String fingerprint() {
-        return (headOfLineBlocking ? " hol-blocking" : "") + (sharedCores > 0 ? " shared-cores=" + fmt(sharedCores) : "")
+        return (headOfLineBlocking ? " hol-blocking" : "")
+                + (sharedCores > 0 ? " shared-cores=" + fmt(sharedCores) : "")
                 + (queueing != null ? " queueing-delay=" + queueing.name() : "");
     }
 
