@@ -49,14 +49,15 @@ public final class CampaignCommand implements Callable<Integer> {
             + "saba campaign --testbed run; --table: the table it ran with (checked against its fingerprint)")
     Path measured;
 
-    @Option(names = "--shared-cores", paramLabel = "N", description = "testbed-validation: simulate every host "
-            + "computing on one pool of N cores, as the namespace testbed's hosts share their machine's (its nproc); "
-            + "0 = each instance on cores of its own (default 0)")
+    @Option(names = "--shared-cores", paramLabel = "N", description = "testbed-validation, fig8, fig9: simulate "
+            + "every host computing on one pool of N cores, as the namespace testbed's hosts share their machine's "
+            + "(its nproc), in both runs; 0 = each instance on cores of its own (default 0)")
     Double sharedCores;
 
-    @Option(names = "--queueing-delay", paramLabel = "FABRIC", description = "testbed-validation, fig10/11: charge "
-            + "each synchronous round the wait behind other applications' data in its queue: testbed (TCP in a "
-            + "10 ms FIFO, measured) or infiniband (4.5 µs per bulk flow at 56 Gb/s, the RPerf paper); default none")
+    @Option(names = "--queueing-delay", paramLabel = "FABRIC", description = "testbed-validation, fig8, fig9, "
+            + "fig10/11: charge each synchronous round the wait behind other applications' data in its queue, in "
+            + "both runs: testbed (TCP in a 10 ms FIFO, measured) or infiniband (4.5 µs per bulk flow at 56 Gb/s, "
+            + "the RPerf paper); default none")
     String queueingDelay;
 
     @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
@@ -78,8 +79,8 @@ public final class CampaignCommand implements Callable<Integer> {
     int queues;
 
     @Option(names = "--hol-blocking",
-            description = "fig8: model head-of-line blocking in the switch's input buffers (InfiniBand congestion "
-                    + "spreading) for both runs; default: ideal fluid per-flow max-min")
+            description = "fig8, fig9, fig10/11: model head-of-line blocking in the switch's input buffers "
+                    + "(InfiniBand congestion spreading) in both runs; default: ideal fluid sharing")
     boolean holBlocking;
 
     @Option(names = "--oversubscription", defaultValue = "1",
@@ -128,17 +129,13 @@ public final class CampaignCommand implements Callable<Integer> {
         if (!f.equals("fig10-packet") && !packet.given().isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", packet.given()) + ": only with --figure fig10-packet");
         }
+        Mechanisms mechanisms = mechanisms(f);
         if (f.equals("testbed-validation")) {
-            return testbed.validate(spec, measured, new Mechanisms(false, sharedCores != null ? sharedCores : 0,
-                    queueing()), out != null ? out : Path.of("campaign-testbed-validation"));
+            return testbed.validate(spec, measured, mechanisms, out != null ? out
+                    : Path.of("campaign-testbed-validation"));
         }
-        if (measured != null || sharedCores != null) {
-            throw new IllegalArgumentException((measured != null ? "--measured" : "--shared-cores")
-                    + " applies to --figure testbed-validation only");
-        }
-        if (queueingDelay != null && !List.of("fig10", "fig11a", "fig11b").contains(f)) {
-            throw new IllegalArgumentException("--queueing-delay applies to --figure testbed-validation, fig10, "
-                    + "fig11a and fig11b, not " + figure);
+        if (measured != null) {
+            throw new IllegalArgumentException("--measured applies to --figure testbed-validation only");
         }
         List<String> testbedOnly = new ArrayList<>(testbed.testbedOnlyGiven());
         if (f.equals("fig8")) {
@@ -164,7 +161,7 @@ public final class CampaignCommand implements Callable<Integer> {
         switch (f) {
             case "fig8" -> {
                 TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : 500, seed, model,
-                        queues, 1.0, t, dir, holBlocking, testbed.allocation != null
+                        queues, 1.0, t, dir, mechanisms, testbed.allocation != null
                                 ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.CORUN);
                 TestbedCampaign.Result r;
                 if (master == null) {
@@ -175,8 +172,9 @@ public final class CampaignCommand implements Callable<Integer> {
                     }
                 }
                 String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
-                        "%nran %d setups now (%d resumed) in %.1f s on %s; output in %s%n", r.ranNow(),
-                        r.resumed(), r.seconds(), master == null ? t + " threads" : "Spark " + master, dir);
+                        "%nsimulated with %s; ran %d setups now (%d resumed) in %.1f s on %s; output in %s%n",
+                        mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(),
+                        master == null ? t + " threads" : "Spark " + master, dir);
                 TestbedCampaign.writeFigures(dir, r.rows());
                 OutputFolder.write(dir.resolve("summary.txt"), report);
                 spec.commandLine().getOut().print(report);
@@ -184,11 +182,12 @@ public final class CampaignCommand implements Callable<Integer> {
                 return 0;
             }
             case "fig9" -> {
-                OutputFolder.prepare(dir, "fig9 model=" + model);
+                OutputFolder.prepare(dir, "fig9 model=" + model + mechanisms.fingerprint());
                 long t0 = System.nanoTime();
-                var variants = SensitivityStudies.run(t, System.err, model);
+                var variants = SensitivityStudies.run(t, System.err, model, mechanisms);
                 String report = SensitivityStudies.report(variants) + String.format(Locale.ROOT,
-                        "%nran in %.1f s on %d threads; output in %s%n", (System.nanoTime() - t0) / 1e9, t, dir);
+                        "%nsimulated with %s; ran in %.1f s on %d threads; output in %s%n", mechanisms.describe(),
+                        (System.nanoTime() - t0) / 1e9, t, dir);
                 SensitivityStudies.writeFigures(dir, variants);
                 OutputFolder.write(dir.resolve("summary.txt"), report);
                 spec.commandLine().getOut().print(report);
@@ -204,9 +203,8 @@ public final class CampaignCommand implements Callable<Integer> {
                 return bench.execute();
             }
             case "fig10", "fig11a", "fig11b" -> {
-                Mechanisms mechanisms = Mechanisms.NONE.withQueueing(queueing());
                 OutputFolder.prepare(dir, f + " seed=" + seed + " model=" + model + " oversubscription=" + oversubscription
-                        + (queueingDelay != null ? " queueing-delay=" + queueingDelay : ""));
+                        + mechanisms.fingerprint());
                 long t0 = System.nanoTime();
                 ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed, model).with(mechanisms);
                 System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
@@ -227,7 +225,29 @@ public final class CampaignCommand implements Callable<Integer> {
         }
     }
 
-    private QueueingDelay queueing() {
-        return queueingDelay == null ? null : QueueingDelay.named(queueingDelay);
+    /** A mechanism's option, the figures it applies to and what they have in common, for the refusal. */
+    private record MechanismOption(String name, List<String> figures, String why) {
+    }
+
+    private static final List<MechanismOption> MECHANISM_OPTIONS = List.of(
+            new MechanismOption("--hol-blocking", List.of("fig8", "fig9", "fig10", "fig11a", "fig11b"),
+                    "the simulated lossless fabrics"),
+            new MechanismOption("--shared-cores", List.of("testbed-validation", "fig8", "fig9"),
+                    "a testbed's hosts computing on one machine"),
+            new MechanismOption("--queueing-delay", List.of("testbed-validation", "fig8", "fig9", "fig10", "fig11a",
+                    "fig11b"), "the fluid simulations; the packet model queues packets itself"));
+
+    /** The one set of mechanisms the options switch on, refused by name for a figure it does not apply to. */
+    private Mechanisms mechanisms(String f) {
+        for (MechanismOption o : MECHANISM_OPTIONS) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o.name()) && !o.figures().contains(f)) {
+                List<String> fs = o.figures();
+                throw new IllegalArgumentException(o.name() + " applies to --figure "
+                        + String.join(", ", fs.subList(0, fs.size() - 1)) + " and " + fs.get(fs.size() - 1) + " ("
+                        + o.why() + "), not " + figure);
+            }
+        }
+        return new Mechanisms(holBlocking, sharedCores != null ? sharedCores : 0,
+                queueingDelay == null ? null : QueueingDelay.named(queueingDelay));
     }
 }

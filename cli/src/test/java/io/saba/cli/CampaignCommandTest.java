@@ -34,6 +34,25 @@ class CampaignCommandTest {
         }
     }
 
+    /** The mechanism options reach Fig. 8 (before, only --hol-blocking did): both runs of the setup wait. */
+    @Test
+    void fig8SimulatesTheMechanismsItIsGiven() throws Exception {
+        Path without = dir.resolve("without");
+        Path with = dir.resolve("with");
+        assertEquals(0, run("campaign", "--setups", "1", "--seed", "3", "--threads", "1", "--out", without.toString()),
+                err.toString());
+        assertEquals(0, run("campaign", "--setups", "1", "--seed", "3", "--threads", "1", "--queueing-delay",
+                "testbed", "--out", with.toString()), err.toString());
+        assertTrue(Files.readString(with.resolve("summary.txt")).contains("simulated with each host computing on "
+                + "cores of its own, testbed queueing delay"), Files.readString(with.resolve("summary.txt")));
+        assertTrue(Files.readString(with.resolve("campaign.fingerprint")).contains(" queueing-delay=testbed"));
+        // the same jobs, other completion times: the rounds waited in both runs
+        List<String> a = Files.readAllLines(without.resolve("jobs.csv"));
+        List<String> b = Files.readAllLines(with.resolve("jobs.csv"));
+        assertEquals(a.size(), b.size());
+        assertTrue(!a.equals(b), "the queueing delay changed nothing:\n" + a);
+    }
+
     @Test
     void fig10PacketComparesTheVlModesOnASmallLeafSpine() {
         assertEquals(0, run("campaign", "--figure", "fig10-packet", "--leaves", "2", "--hosts-per-leaf", "4",
@@ -185,13 +204,19 @@ class CampaignCommandTest {
                 measuredCampaign(table).toString(), "--table", table.toString(), "--out", out.toString()));
         assertTrue(err.toString().contains("holds another campaign (fig9)"), err.toString());
         assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
-        assertEquals(2, run("campaign", "--figure", "fig9", "--shared-cores", "2"));
-        assertTrue(err.toString().contains("--shared-cores applies to --figure testbed-validation only"),
-                err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10", "--shared-cores", "2"));
+        assertTrue(err.toString().contains("--shared-cores applies to --figure testbed-validation, fig8 and fig9 (a "
+                + "testbed's hosts computing on one machine), not fig10"), err.toString());
         err.getBuffer().setLength(0);
-        assertEquals(2, run("campaign", "--figure", "fig9", "--queueing-delay", "testbed"));
-        assertTrue(err.toString().contains("--queueing-delay applies to --figure testbed-validation, fig10, fig11a "
-                + "and fig11b, not fig9"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--queueing-delay", "testbed"));
+        assertTrue(err.toString().contains("--queueing-delay applies to --figure testbed-validation, fig8, fig9, "
+                + "fig10, fig11a and fig11b (the fluid simulations; the packet model queues packets itself), not "
+                + "fig10-packet"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--hol-blocking"));
+        assertTrue(err.toString().contains("--hol-blocking applies to --figure fig8, fig9, fig10, fig11a and fig11b "
+                + "(the simulated lossless fabrics), not testbed-validation"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
         err.getBuffer().setLength(0);
         assertEquals(2, run("campaign", "--figure", "fig10", "--queueing-delay", "fifo"));
         assertTrue(err.toString().contains("queueing delay 'fifo' is not one of: testbed, infiniband"),

@@ -15,13 +15,7 @@ public final class PairedRun {
 
     public static List<JobOutcome> run(int setup, FlowNetwork network, List<JobSpec> jobs, PolicyFactory baseline,
                                        PolicyFactory policy) {
-        return run(setup, network, jobs, baseline, policy, false);
-    }
-
-    /** As above, optionally with head-of-line blocking at switch input buffers (for both runs). */
-    public static List<JobOutcome> run(int setup, FlowNetwork network, List<JobSpec> jobs, PolicyFactory baseline,
-                                       PolicyFactory policy, boolean headOfLineBlocking) {
-        return run(setup, network, jobs, baseline, policy, new Mechanisms(headOfLineBlocking, 0, null));
+        return run(setup, network, jobs, baseline, policy, Mechanisms.NONE);
     }
 
     /** As above, with the given mechanisms on in both runs. */

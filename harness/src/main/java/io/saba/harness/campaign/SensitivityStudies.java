@@ -125,10 +125,14 @@ public final class SensitivityStudies {
     }
 
     /**
-     * @param model the tables of the drift studies (a, b) and their re-profiled references: the campaign's choice
-     *              (auto, as {@code saba profile}); the degree study (c) is the paper's polynomial of each degree
+     * @param model      the tables of the drift studies (a, b) and their re-profiled references: the campaign's
+     *                   choice (auto, as {@code saba profile}); the degree study (c) is the paper's polynomial of
+     *                   each degree
+     * @param mechanisms what every run of every variant models beyond ideal fluid sharing (the profiles do not:
+     *                   a workload alone, as before)
      */
-    public static List<Variant> run(int threads, java.io.PrintStream progress, ModelChoice model) {
+    public static List<Variant> run(int threads, java.io.PrintStream progress, ModelChoice model,
+                                    Mechanisms mechanisms) {
         List<WorkloadSpec> workloads = new ArrayList<>(HibenchCatalog.specs(Networks.testbed().hostLinkRate())
                 .values());
         Map<ModelChoice, ControllerPlanner> sabaByModel = new LinkedHashMap<>();
@@ -168,10 +172,10 @@ public final class SensitivityStudies {
                         jobs.add(new JobSpec(w.name(), w, t.scale(), hosts));
                     }
                     Variant v = t.drift() ? withEstimates(t.study(), t.label(), t.paper(), network, jobs,
-                            sabaByModel.get(t.model()), t.model())
+                            sabaByModel.get(t.model()), t.model(), mechanisms)
                             : new Variant(t.study(), t.label(), t.paper(), Map.of(SensitivityMode.TABLE,
                                     PairedRun.run(0, network, jobs, PerFlowMaxMinPolicy.FACTORY,
-                                            SabaPolicy.factory(sabaByModel.get(t.model())))), List.of(),
+                                            SabaPolicy.factory(sabaByModel.get(t.model())), mechanisms)), List.of(),
                                     List.of());
                     bar.step();
                     return v;
@@ -194,9 +198,9 @@ public final class SensitivityStudies {
      * {@code online} and {@code blended} learnt from that run.
      */
     static Variant withEstimates(String study, String label, Double paper, FlowNetwork network, List<JobSpec> jobs,
-                                 ControllerPlanner table, ModelChoice model) {
-        SimResult baseline = Mechanisms.NONE.simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
-        Simulation learning = Mechanisms.NONE.simulation(network, jobs, SabaPolicy.factory(table)).traceStageRuns();
+                                 ControllerPlanner table, ModelChoice model, Mechanisms mechanisms) {
+        SimResult baseline = mechanisms.simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
+        Simulation learning = mechanisms.simulation(network, jobs, SabaPolicy.factory(table)).traceStageRuns();
         Map<SensitivityMode, List<JobOutcome>> rows = new EnumMap<>(SensitivityMode.class);
         rows.put(SensitivityMode.TABLE, outcomes(jobs, baseline, learning.run()));
         Map<SensitivityMode, RunLearning> learnt = new EnumMap<>(SensitivityMode.class);
@@ -204,7 +208,7 @@ public final class SensitivityStudies {
             RunLearning l = RunLearning.of(mode, table.catalog(), learning.stageRuns());
             learnt.put(mode, l);
             PolicyFactory saba = SabaPolicy.factory(table.withModels(l.inForce()));
-            rows.put(mode, outcomes(jobs, baseline, Mechanisms.NONE.simulation(network, jobs, saba).run()));
+            rows.put(mode, outcomes(jobs, baseline, mechanisms.simulation(network, jobs, saba).run()));
         }
         List<WorkloadEstimate> estimates = new ArrayList<>();
         Map<String, SensitivityModel> reprofiled = new LinkedHashMap<>();
@@ -220,7 +224,7 @@ public final class SensitivityStudies {
                     AtShares.of(learnt.get(SensitivityMode.ONLINE).modelOf(w, table.catalog())),
                     AtShares.of(learnt.get(SensitivityMode.BLENDED).modelOf(w, table.catalog()))));
         }
-        List<JobOutcome> again = outcomes(jobs, baseline, Mechanisms.NONE.simulation(network, jobs,
+        List<JobOutcome> again = outcomes(jobs, baseline, mechanisms.simulation(network, jobs,
                 SabaPolicy.factory(table.withModels(reprofiled))).run());
         return new Variant(study, label, paper, rows, again, estimates);
     }

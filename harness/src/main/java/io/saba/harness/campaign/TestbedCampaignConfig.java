@@ -2,6 +2,7 @@ package io.saba.harness.campaign;
 
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.model.ModelChoice;
+import io.saba.harness.sim.engine.Mechanisms;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -15,22 +16,22 @@ import java.util.Locale;
  * @param capacity C_Saba, fraction of the link (1.0)
  * @param threads  worker threads
  * @param out      output folder (CSV, PNG, table, summary; resumed from if it holds a matching run)
- * @param headOfLineBlocking model head-of-line blocking in the switch's input buffers (see
- *                 {@link io.saba.harness.sim.engine.Simulation}); false = ideal fluid per-flow max-min baseline
+ * @param mechanisms what both runs of every setup model beyond ideal fluid sharing (head-of-line blocking, the
+ *                 queueing delay of shared queues, a shared pool of cores); {@link Mechanisms#NONE}: none
  * @param allocation how Saba's controller chooses a port's weights (the controller's {@code allocation:})
  */
 public record TestbedCampaignConfig(int setups, long seed, ModelChoice model, int queues, double capacity, int threads,
-                                    Path out, boolean headOfLineBlocking, Allocation allocation) {
-    /** The paper's allocation (Eq. 2), without head-of-line blocking. */
+                                    Path out, Mechanisms mechanisms, Allocation allocation) {
+    /** The paper's allocation (Eq. 2), without any mechanism. */
     public TestbedCampaignConfig(int setups, long seed, ModelChoice model, int queues, double capacity, int threads,
                                  Path out) {
-        this(setups, seed, model, queues, capacity, threads, out, false, Allocation.EQ2);
+        this(setups, seed, model, queues, capacity, threads, out, Mechanisms.NONE, Allocation.EQ2);
     }
 
     /** The identity of the results, written to and checked against the output folder on resume. */
     public String fingerprint() {
         return "testbed setups=" + setups + " seed=" + seed + " model=" + model + " queues=" + queues
-                + " capacity=" + capacity + (headOfLineBlocking ? " hol-blocking" : "")
+                + " capacity=" + capacity + mechanisms.fingerprint()
                 + (allocation == Allocation.EQ2 ? "" : " allocation=" + allocation.name().toLowerCase(Locale.ROOT));
     }
 }

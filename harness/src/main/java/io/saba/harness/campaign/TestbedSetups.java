@@ -5,6 +5,7 @@ import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.ModelChoice;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
+import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.network.Networks;
@@ -30,15 +31,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param model              which fitted models the simulated profile keeps (auto: as {@code saba profile})
  * @param queues             Saba queues per port
  * @param capacity           C_Saba, fraction of the link
- * @param headOfLineBlocking model head-of-line blocking for both runs
+ * @param mechanisms         what both runs model beyond ideal fluid sharing
  * @param allocation         how Saba's controller chooses a port's weights
  */
-public record TestbedSetups(long seed, ModelChoice model, int queues, double capacity, boolean headOfLineBlocking,
+public record TestbedSetups(long seed, ModelChoice model, int queues, double capacity, Mechanisms mechanisms,
                             Allocation allocation) implements Serializable {
     private static final ConcurrentHashMap<TestbedSetups, Context> CONTEXTS = new ConcurrentHashMap<>();
 
     static TestbedSetups of(TestbedCampaignConfig cfg) {
-        return new TestbedSetups(cfg.seed(), cfg.model(), cfg.queues(), cfg.capacity(), cfg.headOfLineBlocking(),
+        return new TestbedSetups(cfg.seed(), cfg.model(), cfg.queues(), cfg.capacity(), cfg.mechanisms(),
                 cfg.allocation());
     }
 
@@ -54,7 +55,7 @@ public record TestbedSetups(long seed, ModelChoice model, int queues, double cap
         for (DrawnJob<WorkloadSpec> d : c.generator.setup(index)) {
             jobs.add(new JobSpec(d.id(), d.workload(), d.datasetScale(), d.hosts()));
         }
-        return PairedRun.run(index, c.network, jobs, PerFlowMaxMinPolicy.FACTORY, c.saba, headOfLineBlocking);
+        return PairedRun.run(index, c.network, jobs, PerFlowMaxMinPolicy.FACTORY, c.saba, mechanisms);
     }
 
     private Context context() {

@@ -9,7 +9,9 @@ import io.saba.controller.estimate.SensitivityMode;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
+import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.sim.network.FlowNetwork;
+import io.saba.harness.sim.sharing.QueueingDelay;
 import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.workload.JobSpec;
@@ -47,7 +49,8 @@ class SensitivityStudiesTest {
 
     private SensitivityStudies.Variant variant(double scale, ModelChoice model) {
         List<JobSpec> jobs = List.of(new JobSpec("w", w, scale, hosts), new JobSpec("v", v, scale, hosts));
-        return SensitivityStudies.withEstimates("test", scale + "x", null, network, jobs, tablePlanner(model), model);
+        return SensitivityStudies.withEstimates("test", scale + "x", null, network, jobs, tablePlanner(model), model,
+                Mechanisms.NONE);
     }
 
     @Test
@@ -98,5 +101,29 @@ class SensitivityStudiesTest {
         assertEquals(1.740, e.table().at25(), 0.01);
         assertEquals(0.847, e.table().at50(), 0.01);
         assertTrue(e.drifting(), "the cubic's dip at 50 % contradicts the units");
+    }
+
+    /**
+     * The mechanisms reach Fig. 9's runs (before, it ran without any): QueueingDelayTest's hand-checked case as a
+     * Fig. 9 variant. A bulk job (h1, h2) outlasts a job of 5 rounds (h3, h2) of 1 s compute and 2 s of shuffle at
+     * half the link: 15 s under per-flow max-min, and 20 ms more per round (10 ms there and back behind the one
+     * bulk flow in the FIFO) with the queueing delay.
+     */
+    @Test
+    void theVariantsRunsModelTheMechanismsGiven() {
+        WorkloadSpec bulk = new WorkloadSpec("bulk", 2, 0, 1.0, List.of(new StageSpec(1, 0, 4 * 100 * LINE, 0)));
+        WorkloadSpec rounds = new WorkloadSpec("rounds", 2, 0, 1.0, List.of(new StageSpec(5, 1, 4 * LINE, 0)));
+        List<JobSpec> jobs = List.of(new JobSpec("bulk", bulk, 1, List.of("h1", "h2")),
+                new JobSpec("rounds", rounds, 1, List.of("h3", "h2")));
+        ControllerPlanner planner = ControllerPlanner.centralised(new SimulatedProfiler(network, ModelChoice.AUTO)
+                .profile(List.of(bulk, rounds)), new MinSlowdownSolver(), LevelAssigner.INFINIBAND_LEVELS, 8, 1.0);
+        QueueingDelay tenMs = new QueueingDelay("t", 0.01 * LINE, Double.POSITIVE_INFINITY);
+        for (Mechanisms m : List.of(Mechanisms.NONE, Mechanisms.NONE.withQueueing(tenMs))) {
+            SensitivityStudies.Variant v = SensitivityStudies.withEstimates("test", "1x", null, network, jobs,
+                    planner, ModelChoice.AUTO, m);
+            JobOutcome r = v.rows().get(SensitivityMode.TABLE).stream().filter(o -> o.workload().equals("rounds"))
+                    .findFirst().orElseThrow();
+            assertEquals(m.queueing() == null ? 15.0 : 15.0 + 5 * 0.02, r.baselineSeconds(), 1e-9, m.describe());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.saba.harness.campaign.spark;
 
+import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.core.alloc.Allocator;
 import io.saba.harness.campaign.JobOutcome;
 import io.saba.harness.campaign.SetupRunner;
@@ -60,10 +61,13 @@ public final class SparkSetupRunner implements SetupRunner, AutoCloseable {
         return new SparkSetupRunner(new JavaSparkContext(c), master);
     }
 
-    /** Where the classes executors need come from: this module and the core (Spark ships Commons Math itself). */
+    /**
+     * Where the classes executors need come from: this module, the core and the controller's allocation pipeline
+     * (a setup's {@code Allocation}, Saba's planner); Spark ships Commons Math itself.
+     */
     private static Set<Path> codeLocations() {
         Set<Path> out = new LinkedHashSet<>();
-        for (Class<?> k : List.of(SparkSetupRunner.class, Allocator.class)) {
+        for (Class<?> k : List.of(SparkSetupRunner.class, Allocator.class, AllocationPipeline.class)) {
             CodeSource src = k.getProtectionDomain().getCodeSource();
             if (src == null) {
                 continue;

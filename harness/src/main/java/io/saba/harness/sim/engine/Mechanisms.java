@@ -3,12 +3,14 @@ package io.saba.harness.sim.engine;
 import io.saba.harness.sim.network.FlowNetwork;
 import io.saba.harness.sim.sharing.QueueingDelay;
 import io.saba.harness.sim.workload.JobSpec;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What a simulation models beyond ideal fluid sharing, each switched on by an option and applied to both runs of a
- * comparison (they are properties of the fabric and the machine, not of an allocation).
+ * comparison (they are properties of the fabric and the machine, not of an allocation). Serializable: a Spark
+ * executor runs a testbed campaign's setups with them.
  *
  * @param headOfLineBlocking lossless input buffers as FIFOs ({@link Simulation#Simulation(FlowNetwork, List,
  *                           PolicyFactory, boolean)})
@@ -17,7 +19,8 @@ import java.util.List;
  * @param queueing           the wait of synchronous rounds in shared queues ({@link Simulation#queueingDelay}),
  *                           or null for none
  */
-public record Mechanisms(boolean headOfLineBlocking, double sharedCores, QueueingDelay queueing) {
+public record Mechanisms(boolean headOfLineBlocking, double sharedCores, QueueingDelay queueing)
+        implements Serializable {
     public static final Mechanisms NONE = new Mechanisms(false, 0, null);
 
     public Mechanisms {
@@ -25,6 +28,10 @@ public record Mechanisms(boolean headOfLineBlocking, double sharedCores, Queuein
             throw new IllegalArgumentException("shared cores must be 0 (a host of its own each) or more, not "
                     + sharedCores);
         }
+    }
+
+    public Mechanisms withHeadOfLineBlocking(boolean on) {
+        return new Mechanisms(on, sharedCores, queueing);
     }
 
     public Mechanisms withSharedCores(double cores) {
@@ -45,6 +52,16 @@ public record Mechanisms(boolean headOfLineBlocking, double sharedCores, Queuein
             s.queueingDelay(queueing);
         }
         return s;
+    }
+
+    /**
+     * For a campaign's fingerprint: the mechanisms switched on, each with a leading space as its option names it
+     * (" hol-blocking shared-cores=2 queueing-delay=infiniband"), empty for none.
+     */
+    public String fingerprint() {
+        return (headOfLineBlocking ? " hol-blocking" : "")
+                + (sharedCores > 0 ? " shared-cores=" + fmt(sharedCores) : "")
+                + (queueing != null ? " queueing-delay=" + queueing.name() : "");
     }
 
     /** For reports: e.g. "all hosts computing on one pool of 2 cores, testbed queueing delay". */

@@ -1,5 +1,7 @@
 package io.saba.harness.sim.sharing;
 
+import java.io.Serializable;
+
 /**
  * The wait a synchronous round's messages meet in a saturated queue, behind the data other applications' bulk flows
  * keep buffered there: what a fluid model, which only divides rates, does not charge (issue #18, item 3).
@@ -14,7 +16,7 @@ package io.saba.harness.sim.sharing;
  * @param perFlowBytes   bytes one backlogged flow keeps in the queue
  * @param limitSeconds   the most the queue holds, as seconds of the port's full rate
  */
-public record QueueingDelay(String name, double perFlowBytes, double limitSeconds) {
+public record QueueingDelay(String name, double perFlowBytes, double limitSeconds) implements Serializable {
     /**
      * The namespace testbed's TCP flows in an HTB class's pfifo of 10 ms of the link (HtbPlan.leafLimit), measured
      * at 20 Mbit/s by {@code scripts/testbed-queueing-delay.sh} (examples/queueing-delay): one bulk flow kept
