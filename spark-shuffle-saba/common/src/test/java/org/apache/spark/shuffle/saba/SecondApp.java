@@ -1,7 +1,9 @@
 package org.apache.spark.shuffle.saba;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,14 +28,13 @@ public final class SecondApp {
         Path dir = Path.of(args[0]);
         try (JavaSparkContext jsc = new JavaSparkContext(
                 LocalCluster.withSaba(LocalCluster.conf("second"), args[1], args[2]))) {
-            Files.writeString(dir.resolve("appid"), jsc.sc().applicationId());
-            Files.writeString(dir.resolve("ready"), applicationPorts(jsc));
+            publish(dir, "appid", jsc.sc().applicationId());
+            publish(dir, "ready", applicationPorts(jsc));
             waitFor(dir.resolve("go-shuffle"));
-            Files.writeString(dir.resolve("done-shuffle"),
-                    Integer.toString(LocalCluster.job(jsc, 60_000, 97).hashCode()));
+            publish(dir, "done-shuffle", Integer.toString(LocalCluster.job(jsc, 60_000, 97).hashCode()));
             waitFor(dir.resolve("go-lr"));
-            Files.writeString(dir.resolve("done-lr"),
-                    Integer.toString(IterativeJob.logisticRegression(jsc, FEATURES, ITERATIONS).hashCode()));
+            List<Double> weights = IterativeJob.logisticRegression(jsc, FEATURES, ITERATIONS);
+            publish(dir, "done-lr", Integer.toString(weights.hashCode()));
             waitFor(dir.resolve("stop"));
         }
         System.exit(0);
@@ -62,6 +63,16 @@ public final class SecondApp {
             }
         }
         return String.join(",", ports);
+    }
+
+    /**
+     * Writes beside, then renames: the test polls for the file's existence and reads it at once, and
+     * {@code Files.writeString} creates the file before it writes, so a reader could find it empty.
+     */
+    private static void publish(Path dir, String name, String content) throws IOException {
+        Path part = dir.resolve(name + ".part");
+        Files.writeString(part, content);
+        Files.move(part, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static void waitFor(Path f) throws InterruptedException {
