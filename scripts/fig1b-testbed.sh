@@ -6,6 +6,7 @@
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
 #                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
+#                            [MONITOR=0]
 #
 # The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
 # including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
@@ -25,6 +26,9 @@
 # Hand-set weights go on every port (each host's egress, each switch port) before the applications start, on the
 # levels the controller gives them (saba allocate --levels).
 #
+# MONITOR=1 records every port's HTB class counters every 2 s of each co-run in tc-rN-CASE.log, so that
+# scripts/tc-classes.py can say how many bytes each class carried on each port while both jobs ran.
+#
 # Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
 # testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
 #
@@ -37,7 +41,7 @@ A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FAC
 FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
-OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
+OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
@@ -126,9 +130,22 @@ start_controller() { # CONFIG LOG
 stop_controller() {
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
+# monitor TAG: every port's class counters every 2 s, in the background until the co-run ends
+monitor() {
+  [[ $MONITOR == 1 ]] || return 0
+  while sleep 2; do
+    echo "# $(date +%s.%N)"
+    for i in $(seq 1 "$HOSTS"); do
+      echo "== h$i:0"; ip netns exec "saba-$NAME-h$i" tc -s class show dev eth0
+      echo "== sw:$i"; ip netns exec "saba-$NAME-sw" tc -s class show dev "p$i"
+    done
+  done > "$OUT/tc-$1.log" 2>&1 &
+  mon_pid=$!
+}
 # together CASE: A and B started at once under one treatment
 together() {
-  local c=$1 tag="r$rep-$1" pa pb
+  local c=$1 tag="r$rep-$1" pa pb mon_pid=""
+  monitor "$tag"
   case $c in
     fifo)
       run "$tag" "$A" "$FACTOR_A" 0 & pa=$!; run "$tag" "$B" "$FACTOR_B" 0 & pb=$!; wait $pa $pb ;;
@@ -158,6 +175,7 @@ together() {
       stop_controller ;;
     *) echo "fig1b: unknown case '$c'" >&2; exit 2 ;;
   esac
+  [[ -z "$mon_pid" ]] || { kill "$mon_pid"; wait "$mon_pid" 2>/dev/null || true; }
 }
 duration() { awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/$1.report" 2>/dev/null || true; }
 
