@@ -43,6 +43,8 @@ HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
+# the controller reads paths in its configuration relative to the configuration's folder, OUT
+[[ -z "$TABLE" ]] || TABLE=$(realpath "$TABLE")
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
