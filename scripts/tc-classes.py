@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
-"""Bytes and drops per HTB class per port over a co-run, from fig1b-testbed.sh's MONITOR=1 log (tc-rN-CASE.log).
+"""What each HTB class carried on each port over a co-run, from fig1b-testbed.sh's MONITOR=1 log (tc-rN-CASE.log).
 
-    scripts/tc-classes.py tc-r1-saba.log [FROM_S TO_S]
+    scripts/tc-classes.py tc-r1-saba.log [--every SECONDS]
 
-Prints, per port and class, the bytes sent and packets dropped between the first and last samples (or between
-FROM_S and TO_S seconds after the first sample), the class's rate at the end, and its share of the port's bytes.
-A class that the controller deletes and re-creates restarts its counters; a fall in a counter counts as a restart.
+Prints, per port and class, the bytes sent and packets dropped between the first and last samples, the class's
+rate at the end and its share of the port's bytes; with --every, each class's throughput in Mbit/s per window of
+that many seconds as well, to see whether a link was full while both jobs ran. A class that the controller deletes
+and re-creates restarts its counters; a fall in a counter counts as a restart.
 """
+import argparse
 import re
 import sys
 from collections import defaultdict
+from datetime import datetime, timezone
 
 CLASS = re.compile(r"^class htb (\S+) .*?rate (\S+) ceil (\S+)")
 SENT = re.compile(r"^\s*Sent (\d+) bytes (\d+) pkt \(dropped (\d+)")
+ROOT = "1:1"  # the sum of its leaves
 
 
 def samples(path):
-    """[(time, {port: {class: (bytes, dropped, rate)}})]"""
+    """[(unix time, {port: {class: (bytes, dropped, rate)}})]"""
     out, port, cls, rate = [], None, None, None
     with open(path) as f:
         for line in f:
@@ -32,34 +36,67 @@ def samples(path):
     return out
 
 
-def main(argv):
-    if len(argv) not in (2, 4):
-        sys.exit(__doc__.strip().splitlines()[2].strip())
-    series = samples(argv[1])
-    if len(series) < 2:
-        sys.exit(f"{argv[1]}: fewer than two samples")
-    t0 = series[0][0]
-    lo, hi = (float(argv[2]), float(argv[3])) if len(argv) == 4 else (0, float("inf"))
-    window = [s for s in series if lo <= s[0] - t0 <= hi]
-    sent, dropped, last_rate = defaultdict(int), defaultdict(int), {}
-    for (_, before), (_, after) in zip(window, window[1:]):
+def grown(before, after, port, cls, field):
+    """How much a counter grew between two samples (its whole value if the class was re-created)."""
+    now = after[port][cls][field]
+    was = before.get(port, {}).get(cls, (0, 0, None))[field]
+    return now - was if now >= was else now
+
+
+def totals(series):
+    sent, dropped, rate = defaultdict(int), defaultdict(int), {}
+    for (_, before), (_, after) in zip(series, series[1:]):
         for port, classes in after.items():
-            for cls, (b, d, rate) in classes.items():
-                pb, pd, _ = before.get(port, {}).get(cls, (0, 0, None))
-                sent[port, cls] += b - pb if b >= pb else b
-                dropped[port, cls] += d - pd if d >= pd else d
-                last_rate[port, cls] = rate
-    span = window[-1][0] - window[0][0]
-    print(f"{argv[1]}: {len(window)} samples over {span:.0f} s")
+            for cls, (_, _, r) in classes.items():
+                sent[port, cls] += grown(before, after, port, cls, 0)
+                dropped[port, cls] += grown(before, after, port, cls, 1)
+                rate[port, cls] = r
+    print(f"{len(series)} samples over {series[-1][0] - series[0][0]:.0f} s")
     print(f"{'port':8} {'class':6} {'rate':>10} {'MB sent':>9} {'share':>6} {'dropped':>8}")
     for port in sorted({p for p, _ in sent}):
-        total = sum(v for (p, _), v in sent.items() if p == port) or 1
-        for (p, cls) in sorted(k for k in sent if k[0] == port):
-            if cls == "1:1":
-                continue  # the root: the sum of its leaves
-            print(f"{port:8} {cls:6} {last_rate[p, cls]:>10} {sent[p, cls] / 1e6:9.2f} "
-                  f"{sent[p, cls] / (total - sent.get((port, '1:1'), 0) or 1):6.1%} {dropped[p, cls]:8d}")
+        leaves = sorted(c for p, c in sent if p == port and c != ROOT)
+        total = sum(sent[port, c] for c in leaves) or 1
+        for c in leaves:
+            print(f"{port:8} {c:6} {rate[port, c]:>10} {sent[port, c] / 1e6:9.2f} {sent[port, c] / total:6.1%} "
+                  f"{dropped[port, c]:8d}")
+
+
+def windows(series, seconds):
+    ports = sorted({p for _, s in series for p in s})
+    classes = sorted({c for _, s in series for p in s for c in s[p] if c != ROOT})
+    print(f"\nMbit/s per {seconds:g} s window, per port: classes {' / '.join(classes)}")
+    print(f"{'from (UTC)':10} " + "  ".join(f"{p:>{6 * len(classes) - 1}}" for p in ports))
+    start = 0
+    for i in range(1, len(series)):
+        if series[i][0] - series[start][0] < seconds and i < len(series) - 1:
+            continue
+        (t0, a), (t1, b) = series[start], series[i]
+        cells = []
+        for p in ports:
+            rates = [(grown(a, b, p, c, 0) if c in b[p] else 0) * 8 / (t1 - t0) / 1e6 for c in classes]
+            cells.append("/".join(f"{r:5.1f}" for r in rates))
+        print(f"{datetime.fromtimestamp(t0, timezone.utc):%H:%M:%S}   " + "  ".join(cells))
+        start = i
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("log")
+    ap.add_argument("--every", type=float, help="also print throughput per window of this many seconds")
+    args = ap.parse_args()
+    try:
+        series = samples(args.log)
+    except (OSError, ValueError) as e:
+        print(f"tc-classes: {args.log}: {e}", file=sys.stderr)
+        sys.exit(2)
+    if len(series) < 2:
+        print(f"tc-classes: {args.log}: fewer than two samples", file=sys.stderr)
+        sys.exit(2)
+    print(args.log + ": ", end="")
+    totals(series)
+    if args.every:
+        windows(series, args.every)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()
