@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """What each HTB class carried on each port over a co-run, from fig1b-testbed.sh's MONITOR=1 log (tc-rN-CASE.log).
 
-    scripts/tc-classes.py tc-r1-saba.log [--every SECONDS]
+    scripts/tc-classes.py tc-r1-saba.log [--every SECONDS] [--while JOB_LOG ...]
 
 Prints, per port and class, the bytes sent and packets dropped between the first and last samples, the class's
 rate at the end and its share of the port's bytes; with --every, each class's throughput in Mbit/s per window of
-that many seconds as well, to see whether a link was full while both jobs ran. A class that the controller deletes
+that many seconds as well, to see whether a link was full while both jobs ran. With --while, only the time in
+which every given job's timed run (its SABA_RESULT line: started_ms, seconds) overlapped, and each port's mean
+Mbit/s over it. A class that the controller deletes
 and re-creates restarts its counters; a fall in a counter counts as a restart.
 """
 import argparse
@@ -17,6 +19,7 @@ from datetime import datetime, timezone
 CLASS = re.compile(r"^class htb (\S+) .*?rate (\S+) ceil (\S+)")
 SENT = re.compile(r"^\s*Sent (\d+) bytes (\d+) pkt \(dropped (\d+)")
 ROOT = "1:1"  # the sum of its leaves
+RESULT = re.compile(r"SABA_RESULT .*?seconds=([\d.]+) started_ms=(\d+)")
 
 
 def samples(path):
@@ -43,6 +46,16 @@ def grown(before, after, port, cls, field):
     return now - was if now >= was else now
 
 
+def timed_run(job_log):
+    """(start, end) in unix seconds of a workload run's timed part, from its log's SABA_RESULT line."""
+    with open(job_log) as f:
+        m = RESULT.search(f.read())
+    if not m:
+        raise ValueError("no SABA_RESULT line (the job did not finish)")
+    start = int(m.group(2)) / 1000
+    return start, start + float(m.group(1))
+
+
 def totals(series):
     sent, dropped, rate = defaultdict(int), defaultdict(int), {}
     for (_, before), (_, after) in zip(series, series[1:]):
@@ -51,7 +64,8 @@ def totals(series):
                 sent[port, cls] += grown(before, after, port, cls, 0)
                 dropped[port, cls] += grown(before, after, port, cls, 1)
                 rate[port, cls] = r
-    print(f"{len(series)} samples over {series[-1][0] - series[0][0]:.0f} s")
+    span = series[-1][0] - series[0][0]
+    print(f"{len(series)} samples over {span:.0f} s")
     print(f"{'port':8} {'class':6} {'rate':>10} {'MB sent':>9} {'share':>6} {'dropped':>8}")
     for port in sorted({p for p, _ in sent}):
         leaves = sorted(c for p, c in sent if p == port and c != ROOT)
@@ -59,6 +73,9 @@ def totals(series):
         for c in leaves:
             print(f"{port:8} {c:6} {rate[port, c]:>10} {sent[port, c] / 1e6:9.2f} {sent[port, c] / total:6.1%} "
                   f"{dropped[port, c]:8d}")
+    print("mean Mbit/s per port: " + ", ".join(
+        f"{p} {sum(v for (q, c), v in sent.items() if q == p and c != ROOT) * 8 / span / 1e6:.1f}"
+        for p in sorted({p for p, _ in sent})))
 
 
 def windows(series, seconds):
@@ -83,11 +100,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("log")
     ap.add_argument("--every", type=float, help="also print throughput per window of this many seconds")
+    ap.add_argument("--while", dest="jobs", nargs="+", metavar="JOB_LOG",
+                    help="only while all these jobs' timed runs overlapped")
     args = ap.parse_args()
+    name = args.log
     try:
         series = samples(args.log)
+        if args.jobs:
+            runs = []
+            for job in args.jobs:
+                name = job
+                runs.append(timed_run(job))
+            lo, hi = max(a for a, _ in runs), min(b for _, b in runs)
+            series = [x for x in series if lo <= x[0] <= hi]
+            name = args.log
+            print(f"while {', '.join(args.jobs)} all ran ({max(hi - lo, 0):.1f} s)")
     except (OSError, ValueError) as e:
-        print(f"tc-classes: {args.log}: {e}", file=sys.stderr)
+        print(f"tc-classes: {name}: {e}", file=sys.stderr)
         sys.exit(2)
     if len(series) < 2:
         print(f"tc-classes: {args.log}: fewer than two samples", file=sys.stderr)
