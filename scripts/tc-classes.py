@@ -7,7 +7,8 @@ Prints, per port and class, the bytes sent and packets dropped between the first
 rate at the end and its share of the port's bytes; with --every, each class's throughput in Mbit/s per window of
 that many seconds as well, to see whether a link was full while both jobs ran. With --while, only the time in
 which every given job's timed run (its SABA_RESULT line: started_ms, seconds) overlapped, and each port's mean
-Mbit/s over it. A class that the controller deletes
+Mbit/s over it. Each port's samples in which it sent at least 90 % of its link (the root class's rate) are counted:
+how often the link was full, at the monitor's 2 s resolution. A class that the controller deletes
 and re-creates restarts its counters; a fall in a counter counts as a restart.
 """
 import argparse
@@ -18,7 +19,8 @@ from datetime import datetime, timezone
 
 CLASS = re.compile(r"^class htb (\S+) .*?rate (\S+) ceil (\S+)")
 SENT = re.compile(r"^\s*Sent (\d+) bytes (\d+) pkt \(dropped (\d+)")
-ROOT = "1:1"  # the sum of its leaves
+ROOT = "1:1"  # the sum of its leaves; its rate is the link's
+FULL = 0.9  # a port sending at least this fraction of its link over a sample counts as full
 RESULT = re.compile(r"SABA_RESULT .*?seconds=([\d.]+) started_ms=(\d+)")
 
 
@@ -56,14 +58,32 @@ def timed_run(job_log):
     return start, start + float(m.group(1))
 
 
+UNITS = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9}
+
+
+def bits_per_second(tc_rate):
+    """tc's rate notation ("20Mbit", "512496bit") in bit/s."""
+    m = re.fullmatch(r"([\d.]+)([KMG]?bit)", tc_rate)
+    if not m:
+        raise ValueError(f"unreadable rate {tc_rate!r}")
+    return float(m.group(1)) * UNITS[m.group(2)]
+
+
 def totals(series):
     sent, dropped, rate = defaultdict(int), defaultdict(int), {}
-    for (_, before), (_, after) in zip(series, series[1:]):
+    full, intervals = defaultdict(int), defaultdict(int)  # per port: intervals at >= FULL of the root's rate
+    for (t0, before), (t1, after) in zip(series, series[1:]):
         for port, classes in after.items():
+            leaves = 0
             for cls, (_, _, r) in classes.items():
                 sent[port, cls] += grown(before, after, port, cls, 0)
                 dropped[port, cls] += grown(before, after, port, cls, 1)
                 rate[port, cls] = r
+                if cls != ROOT:
+                    leaves += grown(before, after, port, cls, 0)
+            if ROOT in classes:
+                intervals[port] += 1
+                full[port] += leaves * 8 / (t1 - t0) >= FULL * bits_per_second(classes[ROOT][2])
     span = series[-1][0] - series[0][0]
     print(f"{len(series)} samples over {span:.0f} s")
     print(f"{'port':8} {'class':6} {'rate':>10} {'MB sent':>9} {'share':>6} {'dropped':>8}")
@@ -76,6 +96,8 @@ def totals(series):
     print("mean Mbit/s per port: " + ", ".join(
         f"{p} {sum(v for (q, c), v in sent.items() if q == p and c != ROOT) * 8 / span / 1e6:.1f}"
         for p in sorted({p for p, _ in sent})))
+    print(f"samples in which the port sent at least {FULL:.0%} of its link: " + ", ".join(
+        f"{p} {full[p]} of {intervals[p]}" for p in sorted(intervals)))
 
 
 def windows(series, seconds):
