@@ -39,6 +39,8 @@
 # Needs: a build (mvn -B -q -DskipTests package), root, python3. Leaves nothing running (trap).
 set -euo pipefail
 for kv in "$@"; do export "${kv?}"; done
+# a relative TABLE is the caller's; the controller would read it relative to its configuration's folder, OUT
+[[ -z "${TABLE:-}" ]] || TABLE=$(realpath -m -- "$TABLE")
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-5}
@@ -47,8 +49,8 @@ HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
-# the controller reads paths in its configuration relative to the configuration's folder, OUT
-[[ -z "$TABLE" ]] || TABLE=$(realpath "$TABLE")
+[[ -z "$TABLE" || -f "$TABLE" ]] || { echo "fig1b: TABLE=$TABLE: no such file" >&2; exit 2; }
+[[ $MONITOR == 0 || $MONITOR == 1 ]] || { echo "fig1b: MONITOR=$MONITOR: 0 or 1" >&2; exit 2; }
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
@@ -65,7 +67,9 @@ nworkers=$(tr ',' '\n' <<< "$WORKERS" | wc -l)
 spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max="$nworkers" --conf spark.executor.memory=768m)
 ports=(); for i in $(seq 1 "$HOSTS"); do ports+=("h$i:0" "sw:$i"); done
 ctl_pid=""
+mon_pid=""
 cleanup() {
+  [[ -n "$mon_pid" ]] && kill "$mon_pid" 2>/dev/null || true
   [[ -n "$ctl_pid" ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null || true
   "$saba" testbed spark stop --name "$NAME" >/dev/null 2>&1 || true
   "$saba" testbed down --name "$NAME" >/dev/null 2>&1 || true
@@ -153,7 +157,7 @@ start_controller() { # CONFIG LOG
 stop_controller() {
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
-# monitor TAG: every port's class counters every 2 s, in the background until the co-run ends
+# monitor TAG: every port's class counters every 2 s, in the background until the co-run ends (or the script)
 monitor() {
   [[ $MONITOR == 1 ]] || return 0
   while sleep 2; do
@@ -167,7 +171,7 @@ monitor() {
 }
 # together CASE: A and B started at once under one treatment
 together() {
-  local c=$1 tag="r$rep-$1" pa pb mon_pid=""
+  local c=$1 tag="r$rep-$1" pa pb
   monitor "$tag"
   case $c in
     fifo)
@@ -198,7 +202,7 @@ together() {
       stop_controller ;;
     *) echo "fig1b: unknown case '$c'" >&2; exit 2 ;;
   esac
-  [[ -z "$mon_pid" ]] || { kill "$mon_pid"; wait "$mon_pid" 2>/dev/null || true; }
+  [[ -z "$mon_pid" ]] || { kill "$mon_pid"; wait "$mon_pid" 2>/dev/null || true; mon_pid=""; }
 }
 duration() { awk 'NF >= 5 && $1 != "Type" { d = $5 } END { print d }' "$OUT/$1.report" 2>/dev/null || true; }
 
