@@ -24,6 +24,7 @@ final class CpuByThread {
             {"event loops", "grpc-default-worker-", "grpc-nio-worker-", "grpc-default-boss-"},
             {"bench client", "main", "bench-client-"},
             {"journal fsync", "saba-journal-fsync"},
+            {"share tracking", "saba-shares"},
     };
     static final String OTHER = "other threads";
     static final String GC = "GC";

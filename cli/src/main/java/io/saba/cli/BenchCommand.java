@@ -65,7 +65,7 @@ final class BenchCommand {
         @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
         long seed;
 
-        @Option(names = "--warmup", defaultValue = "2",
+        @Option(names = "--warmup", defaultValue = "10",
                 description = "Untimed scenarios per degree before any cell, so the JIT has compiled the solver (default ${DEFAULT-VALUE}).")
         int warmup;
 
