@@ -36,8 +36,9 @@ import java.util.function.Predicate;
  * offered} and applied apart from the allocation loop, every {@link #APPLY_MILLIS} ms and before an observation is
  * made: a push changes thousands of ports with hundreds of applications each, and following each share there cost
  * the loop more than allocating (issue #19's bench: 60–80 % of the recompute thread). A port pushed twice between
- * two passes counts once, at its latest weights, so the step function's resolution is a pass (units last seconds). Not logged: the share is fixed into
- * each observation when it arrives, and the observation is what the log carries.
+ * two passes counts once, at its latest weights, so the step function's resolution is a pass, a second (units last
+ * seconds). Not logged: the share is fixed into each observation when it arrives, and the observation is what the
+ * log carries.
  *
  * <p>Which network time a unit's observation rests on: where the unit reports the bytes its busiest host received
  * ({@link WorkSignals#BUSIEST_HOST_IN}) and the topology knows the capacity of the application's ports, those
@@ -48,8 +49,15 @@ import java.util.function.Predicate;
  * rack is slowest.
  */
 public final class AppShares implements AutoCloseable {
-    /** How often offered pushes are applied, at most (ms). */
-    static final long APPLY_MILLIS = 50;
+    /**
+     * How often offered pushes are applied, at most (ms). A second, not less: a port pushed several times between two
+     * passes is followed once, and at 50 ms the pass followed nearly every push, so the share tracking cost more CPU
+     * per event than allocating (issue #19's controller bench, 2026-11-28, three pairs: 17.5–20.3 µs per event on the
+     * client library's path at 50 ms, 8.6–10.2 at 1 s; batched 7.3–8.9 against 0–3.3). What it costs: a share change
+     * is dated up to a second late, against units (stages, tasks) that last seconds, and a change undone within the
+     * second is not seen.
+     */
+    static final long APPLY_MILLIS = 1000;
     /** Share changes kept per application. */
     static final int STEPS = 256;
     /**
