@@ -77,6 +77,24 @@ public final class ControllerOverheadBenchmark {
     /** Settings of one run. */
     public record Settings(List<Integer> appCounts, List<Integer> degrees, int scenarios, int sqpPortsPerScenario,
                            int sqpMaxApps, int threads, long seed, int warmup, int events) {
+        public Settings {
+            if (scenarios < 1 || threads < 1) {
+                throw new IllegalArgumentException("--scenarios and --threads must be 1 or more, got " + scenarios
+                        + " and " + threads);
+            }
+            if (warmup < 0 || events < 0 || sqpPortsPerScenario < 0) {
+                throw new IllegalArgumentException("--warmup, --events and --sqp-ports must be 0 or more, got "
+                        + warmup + ", " + events + " and " + sqpPortsPerScenario);
+            }
+            if (appCounts.stream().anyMatch(a -> a < 1)) {
+                throw new IllegalArgumentException("--apps must be 1 or more, got " + appCounts);
+            }
+            // a degree the table's samples cannot fit would quietly measure the table's own models under its label
+            if (degrees.stream().anyMatch(k -> k < 1 || k > SensitivityModel.MAX_DEGREE)) {
+                throw new IllegalArgumentException("--degrees must be 1 to " + SensitivityModel.MAX_DEGREE + ", got "
+                        + degrees);
+            }
+        }
     }
 
     /** A median with its distribution-free 95 % interval (order statistics), and the 99th percentile. */

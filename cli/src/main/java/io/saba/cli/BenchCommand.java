@@ -79,11 +79,12 @@ final class BenchCommand {
 
         @Override
         public Integer call() throws IOException {
+            Settings settings = new Settings(apps, degrees, scenarios, sqpPorts, sqpMaxApps, threads, seed, warmup,
+                    events); // the counts first: refused before any file is read
             SensitivityTable t = SensitivityTableCodec.parse(Files.readString(table), table.toString());
             var bench = new ControllerOverheadBenchmark(Topologies.spineLeaf(), t, System.err);
             Map<String, double[]> before = baseline == null ? Map.of() : AllocationReport.parseBaseline(baseline);
-            List<Row> rows = bench.run(new Settings(apps, degrees, scenarios, sqpPorts, sqpMaxApps, threads, seed,
-                    warmup, events));
+            List<Row> rows = bench.run(settings);
             PrintWriter o = spec.commandLine().getOut();
             o.printf("Controller overhead on the 1,944-server spine-leaf, %d instances per application, %d thread(s), "
                     + "%d scenarios per cell after %d warm-up scenario(s) per degree and one per cell%n",
