@@ -44,17 +44,20 @@ final class FlinkSession {
             "--add-opens=java.base/java.util.concurrent.locks").map(o -> o + "=ALL-UNNAMED")
             .reduce((a, b) -> a + " " + b).orElseThrow();
     private static final String RESULT = "BASH_JAVA_UTILS_EXEC_RESULT:";
+    private static final int SLOTS_PER_TASK_MANAGER = 2;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Daemons daemons;
     private final Path home;
     private final int rest;
+    private final int taskManagers;
     private int runs;
 
-    private FlinkSession(Daemons daemons, Path home, int rest) {
+    private FlinkSession(Daemons daemons, Path home, int rest, int taskManagers) {
         this.daemons = daemons;
         this.home = home;
         this.rest = rest;
+        this.taskManagers = taskManagers;
     }
 
     /**
@@ -64,7 +67,7 @@ final class FlinkSession {
      */
     static FlinkSession start(Daemons daemons, Path home, int taskManagers, Map<String, String> settings)
             throws IOException, InterruptedException {
-        FlinkSession s = new FlinkSession(daemons, home, Ports.free());
+        FlinkSession s = new FlinkSession(daemons, home, Ports.free(), taskManagers);
         s.layOut(settings);
         s.daemon("jobmanager", "GET_JM_RESOURCE_PARAMS",
                 "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "--executionMode", "cluster");
@@ -78,13 +81,29 @@ final class FlinkSession {
     }
 
     /**
-     * Waits until no job holds a slot. A job submitted while the previous one's slots are still being released could
-     * get both its slots on one TaskManager (the spreading only chooses among free slots), and then none of its data
-     * would cross the sockets the captures watch.
+     * Waits until every TaskManager's slots are known to the ResourceManager and no job holds one. A job submitted
+     * while the previous one's slots are still being released, or before a TaskManager that has registered has also
+     * reported its slots (a second call, so the overview can count it with none), could get both its slots on one
+     * TaskManager (the spreading only chooses among the free slots it knows), and then none of its data would cross
+     * the sockets the captures watch.
      */
     void awaitAllSlotsFree() {
-        awaitOverview("every slot free", o -> o.path("slots-total").asInt() > 0
-                && o.path("slots-available").asInt() == o.path("slots-total").asInt());
+        int slots = taskManagers * SLOTS_PER_TASK_MANAGER;
+        awaitOverview("all " + slots + " slots known and free", o -> o.path("slots-total").asInt() == slots
+                && o.path("slots-available").asInt() == slots);
+    }
+
+    /** Per vertex of the job (by name), the TaskManager of each of its subtasks, from the REST API. */
+    Map<String, List<String>> placement(String jobId) throws IOException {
+        String job = "http://127.0.0.1:" + rest + "/jobs/" + jobId;
+        Map<String, List<String>> placement = new LinkedHashMap<>();
+        for (JsonNode vertex : JSON.readTree(URI.create(job).toURL()).path("vertices")) {
+            JsonNode details = JSON.readTree(URI.create(job + "/vertices/" + vertex.path("id").asText()).toURL());
+            List<String> taskManagers = new ArrayList<>();
+            details.path("subtasks").forEach(t -> taskManagers.add(t.path("taskmanager-id").asText()));
+            placement.put(vertex.path("name").asText(), taskManagers);
+        }
+        return placement;
     }
 
     private void awaitOverview(String what, Predicate<JsonNode> done) {
@@ -117,7 +136,7 @@ final class FlinkSession {
         yaml.put("taskmanager.memory.process.size", "1024m");
         yaml.put("taskmanager.memory.managed.size", "64m");
         // two slots each: two concurrent jobs of parallelism 2, each spread over both TaskManagers by slot count
-        yaml.put("taskmanager.numberOfTaskSlots", "2");
+        yaml.put("taskmanager.numberOfTaskSlots", Integer.toString(SLOTS_PER_TASK_MANAGER));
         yaml.put("parallelism.default", "2");
         yaml.put("taskmanager.load-balance.mode", "SLOTS");
         yaml.put("rest.address", "127.0.0.1");

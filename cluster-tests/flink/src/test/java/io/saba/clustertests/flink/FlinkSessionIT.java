@@ -139,6 +139,10 @@ class FlinkSessionIT extends RealClusterTest {
         assertEquals(workload, app.path("workload").asText(), app.toString());
         int level = app.path("level").asInt();
         assertTrue(level >= 1, "a Saba level: " + app);
+        assertEquals(2, job.placement().entrySet().stream().filter(v -> v.getKey().contains("Reduce"))
+                .flatMap(v -> v.getValue().stream()).distinct().count(),
+                "the keyed reduce ran on both TaskManagers, so half of every source's data crossed their data ports: "
+                        + job.placement());
         assertTrue(job.segments() >= 20, "the capture saw the job's data: " + job);
         long tagged = job.segmentsByDscp().getOrDefault(8 * level, 0L);
         assertTrue(tagged >= 0.99 * job.segments(), "≥ 99 % of the job's data segments carry DSCP " + 8 * level
@@ -157,7 +161,8 @@ class FlinkSessionIT extends RealClusterTest {
     }
 
     /** What one job did and showed: the controller's view of it while it ran, its data segments by DSCP. */
-    private record Job(JsonNode registered, Map<Integer, Long> segmentsByDscp, String result) {
+    private record Job(JsonNode registered, Map<Integer, Long> segmentsByDscp, String result,
+            Map<String, List<String>> placement) {
         long segments() {
             return segmentsByDscp.values().stream().mapToLong(Long::longValue).sum();
         }
@@ -165,7 +170,8 @@ class FlinkSessionIT extends RealClusterTest {
         @Override
         public String toString() {
             return registered.path("app_id").asText() + " (" + registered.path("workload") + " at level "
-                    + registered.path("level") + "), data segments by DSCP " + segmentsByDscp;
+                    + registered.path("level") + ") placed " + placement + ", data segments by DSCP "
+                    + segmentsByDscp;
         }
     }
 
@@ -228,6 +234,6 @@ class FlinkSessionIT extends RealClusterTest {
         Started s = start(name, workload);
         Map<Integer, Long> byDscp = new TreeMap<>();
         finish(List.of(s)).forEach(seg -> byDscp.merge(seg.dscp(), 1L, Long::sum));
-        return new Job(s.registered(), byDscp, Files.readString(s.out()));
+        return new Job(s.registered(), byDscp, Files.readString(s.out()), flink.placement(s.appId()));
     }
 }
