@@ -6,7 +6,7 @@
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
 #                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
-#                            [MONITOR=0]
+#                            [MONITOR=0] [GATE=1]
 #
 # The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
 # including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
@@ -30,6 +30,11 @@
 # cluster starts both cores of one worker, and then its shuffle never crosses a link): an alone run that missed
 # runs once more, a co-run's job is only reported; both in placement.log.
 #
+# GATE=1 (default) starts a co-run's two timed runs together: each driver prepares its input (JVM, executors,
+# data generation, untimed), waits at a start gate (saba workload run --wait-for-start), and both are released once
+# both are prepared, as the campaign does. With GATE=0 (the folders of 2026-11-28 and before) the drivers start
+# together and one job's timed run overlaps the other's data generation, which an alone run never meets.
+#
 # MONITOR=1 records every port's HTB class counters every 2 s of each co-run in tc-rN-CASE.log, so that
 # scripts/tc-classes.py can say how many bytes each class carried on each port while both jobs ran.
 #
@@ -47,10 +52,11 @@ A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FAC
 FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
-OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
+OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; GATE=${GATE:-1}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
 [[ -z "$TABLE" || -f "$TABLE" ]] || { echo "fig1b: TABLE=$TABLE: no such file" >&2; exit 2; }
 [[ $MONITOR == 0 || $MONITOR == 1 ]] || { echo "fig1b: MONITOR=$MONITOR: 0 or 1" >&2; exit 2; }
+[[ $GATE == 0 || $GATE == 1 ]] || { echo "fig1b: GATE=$GATE: 0 or 1" >&2; exit 2; }
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
@@ -106,10 +112,11 @@ sed -e '/^table:/d' "$OUT/controller.yaml" > "$OUT/controller-default.yaml"
 { cat "$OUT/controller-default.yaml"; echo "sensitivity: online"; echo "journal-dir: $OUT/journal-online"; } \
   > "$OUT/controller-online.yaml"
 
-# run TAG WORKLOAD FACTOR SABA(0|1): one driver on h1; its duration is the last field set of its report line
+# run TAG WORKLOAD FACTOR SABA(0|1) [OPTION...]: one driver on h1; its duration is the last field set of its
+# report line
 run() {
   local tag=$1 w=$2 f=$3 saba_on=$4
-  local conf=(--conf "spark.app.name=$tag-$w" "${spark_conf[@]}")
+  local conf=(--conf "spark.app.name=$tag-$w" "${spark_conf[@]}" "${@:5}")
   if [[ $saba_on == 1 ]]; then
     conf+=(--conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager
            --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
@@ -169,22 +176,44 @@ monitor() {
   done > "$OUT/tc-$1.log" 2>&1 &
   mon_pid=$!
 }
+# both TAG SABA(0|1): A and B at once, in the background (pids pa, pb); with GATE=1 it returns once both have
+# prepared and their timed runs have been started together
+both() {
+  local tag=$1 on=$2 ga="$OUT/.gate-a" gb="$OUT/.gate-b" t
+  if [[ $GATE == 0 ]]; then
+    run "$tag" "$A" "$FACTOR_A" "$on" & pa=$!; run "$tag" "$B" "$FACTOR_B" "$on" & pb=$!
+    return 0
+  fi
+  rm -f "$ga" "$gb" "$OUT/$tag-$A.log" "$OUT/$tag-$B.log"; mkfifo "$ga" "$gb"
+  run "$tag" "$A" "$FACTOR_A" "$on" --wait-for-start < "$ga" & pa=$!
+  run "$tag" "$B" "$FACTOR_B" "$on" --wait-for-start < "$gb" & pb=$!
+  exec 7> "$ga" 8> "$gb"
+  # a driver that died while preparing releases the other (it then runs alone: its time says so)
+  for t in $(seq 1 1800); do
+    grep -qs SABA_PREPARED "$OUT/$tag-$A.log" && grep -qs SABA_PREPARED "$OUT/$tag-$B.log" && break
+    kill -0 "$pa" 2>/dev/null && kill -0 "$pb" 2>/dev/null || { echo "fig1b: $tag: a driver ended before the gate" >&2; break; }
+    sleep 0.5
+  done
+  echo "$tag gate opened $(date +%s.%N)" >> "$OUT/gate.log"
+  echo start >&7; echo start >&8; exec 7>&- 8>&-
+  rm -f "$ga" "$gb"
+}
 # together CASE: A and B started at once under one treatment
 together() {
   local c=$1 tag="r$rep-$1" pa pb
   monitor "$tag"
   case $c in
     fifo)
-      run "$tag" "$A" "$FACTOR_A" 0 & pa=$!; run "$tag" "$B" "$FACTOR_B" 0 & pb=$!; wait $pa $pb ;;
+      both "$tag" 0; wait $pa $pb ;;
     saba)
       start_controller "$OUT/controller.yaml" "$OUT/controller-$tag.log"
-      run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
+      both "$tag" 1
       (sleep 40; { "$saba" testbed status --name "$NAME"; for h in h2 h3; do echo "== $h eth0"
           ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-$tag.txt" 2>&1 || true) &
       wait $pa $pb; stop_controller ;;
     online|default)
       start_controller "$OUT/controller-$c.yaml" "$OUT/controller-$tag.log"
-      run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
+      both "$tag" 1
       (sleep 40; ip netns exec "saba-$NAME-h1" curl -sf --max-time 5 "http://$SUBNET.1:7071/status.json" \
           > "$OUT/status-$tag-mid.json" 2>/dev/null || true) &
       wait $pa $pb
@@ -196,7 +225,7 @@ together() {
       # weights in place before the applications start; the dry-run controller only hands out the levels
       case $c in fair) set_weights 50 >> "$OUT/weights.log" 2>&1 ;; w*) set_weights "${c#w}" >> "$OUT/weights.log" 2>&1 ;; esac
       start_controller "$OUT/controller-dry.yaml" "$OUT/controller-$tag.log"
-      run "$tag" "$A" "$FACTOR_A" 1 & pa=$!; run "$tag" "$B" "$FACTOR_B" 1 & pb=$!
+      both "$tag" 1
       wait $pa $pb
       [[ $c == tagged ]] || reset_ports
       stop_controller ;;

@@ -55,6 +55,10 @@ final class WorkloadCommand {
         Map<String, String> conf = new LinkedHashMap<>();
         @Option(names = "--spark-home", description = "Spark home (default: workloads/target/spark-home)")
         Path sparkHome;
+        @Option(names = "--wait-for-start", description = "once the input is prepared, print SABA_PREPARED and wait "
+                + "for a line (or the end) on stdin before the timed run: jobs started together then time the same "
+                + "stretch")
+        boolean waitForStart;
 
         @Override
         public Integer call() throws Exception {
@@ -83,6 +87,9 @@ final class WorkloadCommand {
                         "--driver-host", spec.address(1)));
             } else if (master != null) {
                 a.addAll(List.of("--master", master));
+            }
+            if (waitForStart) {
+                a.add("--wait-for-start");
             }
             conf.forEach((k, v) -> a.addAll(List.of("--conf", k + "=" + v)));
             return a;
