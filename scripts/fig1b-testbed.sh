@@ -6,7 +6,7 @@
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
 #                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
-#                            [MONITOR=0] [GATE=1]
+#                            [MONITOR=0] [GATE=1] [EVENTS=0]
 #
 # The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
 # including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
@@ -35,6 +35,10 @@
 # both are prepared, as the campaign does. With GATE=0 (the folders of 2026-11-28 and before) the drivers start
 # together and one job's timed run overlaps the other's data generation, which an alone run never meets.
 #
+# EVENTS=1 keeps every run's Spark event log (with block updates) in OUT/events, so that
+# scripts/spark-placement.py can say where each job's cached blocks and tasks ran and how many bytes of task results
+# crossed to the driver's host.
+#
 # MONITOR=1 records every port's HTB class counters every 2 s of each co-run in tc-rN-CASE.log, so that
 # scripts/tc-classes.py can say how many bytes each class carried on each port while both jobs ran.
 #
@@ -52,11 +56,12 @@ A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FAC
 FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
-OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; GATE=${GATE:-1}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
+OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; GATE=${GATE:-1}; EVENTS=${EVENTS:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
 ALLOCATION=${ALLOCATION-corun}
 [[ -z "$TABLE" || -f "$TABLE" ]] || { echo "fig1b: TABLE=$TABLE: no such file" >&2; exit 2; }
 [[ $MONITOR == 0 || $MONITOR == 1 ]] || { echo "fig1b: MONITOR=$MONITOR: 0 or 1" >&2; exit 2; }
 [[ $GATE == 0 || $GATE == 1 ]] || { echo "fig1b: GATE=$GATE: 0 or 1" >&2; exit 2; }
+[[ $EVENTS == 0 || $EVENTS == 1 ]] || { echo "fig1b: EVENTS=$EVENTS: 0 or 1" >&2; exit 2; }
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
@@ -71,6 +76,11 @@ mkdir -p "$OUT"
 # waits for it instead of sharing the links with it (the profile runs with the same settings)
 nworkers=$(tr ',' '\n' <<< "$WORKERS" | wc -l)
 spark_conf=(--conf spark.executor.cores=1 --conf spark.cores.max="$nworkers" --conf spark.executor.memory=768m)
+if [[ $EVENTS == 1 ]]; then
+  mkdir -p "$OUT/events"
+  spark_conf+=(--conf spark.eventLog.enabled=true --conf "spark.eventLog.dir=file:$OUT/events"
+               --conf spark.eventLog.logBlockUpdates.enabled=true)
+fi
 ports=(); for i in $(seq 1 "$HOSTS"); do ports+=("h$i:0" "sw:$i"); done
 ctl_pid=""
 mon_pid=""

@@ -12,6 +12,7 @@ how often the link was full, at the monitor's 2 s resolution. A class that the c
 and re-creates restarts its counters; a fall in a counter counts as a restart.
 """
 import argparse
+import gzip
 import re
 import sys
 from collections import defaultdict
@@ -27,7 +28,7 @@ RESULT = re.compile(r"SABA_RESULT .*?seconds=([\d.]+) started_ms=(\d+)")
 def samples(path):
     """[(unix time, {port: {class: (bytes, dropped, rate)}})]"""
     out, port, cls, rate = [], None, None, None
-    with open(path) as f:
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         for line in f:
             if line.startswith("# "):
                 out.append((float(line[2:]), defaultdict(dict)))

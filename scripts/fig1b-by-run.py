@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Each co-run of a fig1b-testbed.sh folder beside the bytes that crossed the busiest port, and the treatment's
+effect once those bytes are accounted for.
+
+Spark decides where a job's cached blocks and reduce tasks run, and with that how many bytes cross each link: two
+runs of the same pair under the same treatment can differ by a third in the bytes over one port. This prints per
+co-run: its position in the repetition, the megabytes each port's classes carried (MONITOR=1), LR-style task
+results crossing to the driver (EVENTS=1, when kept), the times and slowdowns; then a least-squares fit of the
+sum of slowdowns on the treatment and the megabytes over PORT, with bootstrap 95 % intervals.
+
+    scripts/fig1b-by-run.py OUT [--port h2:0] [--control fifo] [--treatment saba]
+"""
+import argparse
+import glob
+import gzip
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def port_megabytes(log, port):
+    """The megabytes each class carried on PORT over the co-run, from tc-classes.py."""
+    out = subprocess.run([sys.executable, os.path.join(HERE, "tc-classes.py"), log], capture_output=True,
+                         text=True, check=True).stdout
+    classes = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 6 and f[0] == port and f[1].startswith("1:"):
+            classes[f[1]] = float(f[3])
+    return classes
+
+
+def crossing(out):
+    """Per application name, the task results that crossed to the driver's host (spark-placement.py)."""
+    logs = [f for f in glob.glob(os.path.join(out, "events", "*")) if not f.endswith(".inprogress")]
+    if not logs:
+        return {}
+    text = subprocess.run([sys.executable, os.path.join(HERE, "spark-placement.py")] + logs, capture_output=True,
+                          text=True, check=True).stdout
+    return {line.split()[0]: float(line.split()[-1]) for line in text.splitlines()[1:]}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("out")
+    p.add_argument("--port", default="h2:0")
+    p.add_argument("--control", default="fifo")
+    p.add_argument("--treatment", default="saba")
+    a = p.parse_args()
+    try:
+        lines = open(os.path.join(a.out, "times.txt")).read().splitlines()
+        header, rows = lines[0].split(), [l.split() for l in lines[1:]]
+        gates = [l.split()[0] for l in open(os.path.join(a.out, "gate.log"))]
+    except OSError as err:
+        print(f"fig1b-by-run: {err}", file=sys.stderr)
+        sys.exit(2)
+    job_a, job_b = header[2], header[4]
+    times = {(int(r[0]), r[1]): (float(r[2]), float(r[3])) for r in rows}
+    alone = [statistics.median(v[i] for (_, c), v in times.items() if c == "alone") for i in (0, 1)]
+    position = {}
+    for g in gates:
+        rep, case = g[1:].split("-", 1)
+        position.setdefault(int(rep), []).append(case)
+    results = crossing(a.out)
+    print(f"alone (median): {job_a} {alone[0]:.1f} s, {job_b} {alone[1]:.1f} s; MB over {a.port} per class")
+    print(f"{'rep':>3} {'case':<6} {'pos':>3} {a.port + ' MB':>9} {'classes':<28} {job_a + ' results':>11} "
+          f"{job_a + ' s':>7} {job_b + ' s':>7} {'sum':>5}")
+    fit = []
+    for (rep, case), (ta, tb) in sorted(times.items()):
+        if case not in (a.control, a.treatment):
+            continue
+        log = os.path.join(a.out, f"tc-r{rep}-{case}.log")
+        log = log if os.path.exists(log) else log + ".gz"
+        classes = port_megabytes(log, a.port) if os.path.exists(log) else {}
+        total = sum(classes.values())
+        s = ta / alone[0] + tb / alone[1]
+        res = results.get(f"r{rep}-{case}-{job_a}")
+        pos = position.get(rep, []).index(case) + 1 if case in position.get(rep, []) else 0
+        print(f"{rep:>3} {case:<6} {pos:>3} {total:>9.1f} "
+              f"{' '.join(f'{k}={v:.0f}' for k, v in sorted(classes.items()) if v >= 1):<28} "
+              f"{'-' if res is None else f'{res:.1f}':>11} {ta:>7.1f} {tb:>7.1f} {s:>5.2f}")
+        if classes:
+            fit.append((1.0 if case == a.treatment else 0.0, total, s))
+    if len(fit) < 4:
+        return
+    x = np.array([[1.0, t, mb] for t, mb, _ in fit])
+    y = np.array([s for *_, s in fit])
+    beta = np.linalg.lstsq(x, y, rcond=None)[0]
+    rng = np.random.default_rng(1)
+    boot = np.array([np.linalg.lstsq(x[i], y[i], rcond=None)[0]
+                     for i in (rng.integers(0, len(y), len(y)) for _ in range(5000))])
+    print(f"sum of slowdowns = a + b ({a.treatment}) + c (MB over {a.port}), {len(y)} co-runs, bootstrap 95 %:")
+    for k, name in enumerate(("a", f"b, {a.treatment} against {a.control}", "c, per MB")):
+        print(f"  {name}: {beta[k]:.4f} [{np.percentile(boot[:, k], 2.5):.4f}, {np.percentile(boot[:, k], 97.5):.4f}]")
+
+
+if __name__ == "__main__":
+    main()
