@@ -19,15 +19,16 @@ import statistics
 import subprocess
 import sys
 
-import numpy as np
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def port_megabytes(log, port):
     """The megabytes each class carried on PORT over the co-run, from tc-classes.py."""
-    out = subprocess.run([sys.executable, os.path.join(HERE, "tc-classes.py"), log], capture_output=True,
-                         text=True, check=True).stdout
+    done = subprocess.run([sys.executable, os.path.join(HERE, "tc-classes.py"), log], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise ValueError(done.stderr.strip() or f"tc-classes.py could not read {log}")
+    out = done.stdout
     classes = {}
     for line in out.splitlines():
         f = line.split()
@@ -41,8 +42,11 @@ def crossing(out):
     logs = [f for f in glob.glob(os.path.join(out, "events", "*")) if not f.endswith(".inprogress")]
     if not logs:
         return {}
-    text = subprocess.run([sys.executable, os.path.join(HERE, "spark-placement.py")] + logs, capture_output=True,
-                          text=True, check=True).stdout
+    done = subprocess.run([sys.executable, os.path.join(HERE, "spark-placement.py")] + logs, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise ValueError(done.stderr.strip())
+    text = done.stdout
     return {line.split()[0]: float(line.split()[-1]) for line in text.splitlines()[1:]}
 
 
@@ -54,14 +58,26 @@ def main():
     p.add_argument("--treatment", default="saba")
     a = p.parse_args()
     try:
-        lines = open(os.path.join(a.out, "times.txt")).read().splitlines()
-        header, rows = lines[0].split(), [l.split() for l in lines[1:]]
-        gates = [l.split()[0] for l in open(os.path.join(a.out, "gate.log"))]
-    except OSError as err:
-        print(f"fig1b-by-run: {err}", file=sys.stderr)
+        report(a)
+    except (OSError, ValueError, IndexError, statistics.StatisticsError) as err:
+        print(f"fig1b-by-run: {a.out}: {err}", file=sys.stderr)
         sys.exit(2)
+
+
+def report(a):
+    lines = open(os.path.join(a.out, "times.txt")).read().splitlines()
+    header = lines[0].split() if lines else []
+    if len(header) != 6 or header[:2] != ["rep", "case"]:
+        raise ValueError("times.txt does not start with fig1b-testbed.sh's header 'rep case A (s) B (s)'")
     job_a, job_b = header[2], header[4]
-    times = {(int(r[0]), r[1]): (float(r[2]), float(r[3])) for r in rows}
+    times = {}
+    for n, line in enumerate(lines[1:], start=2):
+        r = line.split()
+        try:
+            times[(int(r[0]), r[1])] = (float(r[2]), float(r[3]))
+        except (ValueError, IndexError):
+            raise ValueError(f"times.txt line {n} is not 'REP CASE SECONDS SECONDS': {line!r}") from None
+    gates = [l.split()[0] for l in open(os.path.join(a.out, "gate.log")) if l.strip()]
     alone = [statistics.median(v[i] for (_, c), v in times.items() if c == "alone") for i in (0, 1)]
     position = {}
     for g in gates:
@@ -89,6 +105,10 @@ def main():
             fit.append((1.0 if case == a.treatment else 0.0, total, s))
     if len(fit) < 4:
         return
+    try:
+        import numpy as np
+    except ImportError:
+        raise ValueError("the fit needs numpy (pip install numpy); the table above is complete") from None
     x = np.array([[1.0, t, mb] for t, mb, _ in fit])
     y = np.array([s for *_, s in fit])
     beta = np.linalg.lstsq(x, y, rcond=None)[0]
