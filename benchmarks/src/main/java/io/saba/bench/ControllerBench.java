@@ -61,12 +61,20 @@ import org.HdrHistogram.Recorder;
  * every change the phase made (the dry-run backend), and CPU is the whole process's (client, server, recompute
  * and GC threads) over that span, per event. Push lag is the controller's own histogram: per recompute round, the
  * time from the oldest event it covers to the end of its push. The controller runs in-process with the journal on
- * (fsync every 20 ms).
+ * (fsync every 20 ms). Before the phases, warm-up passes run every path until the JIT compilers are quiet
+ * ({@link #warmUp}). The collector is the JVM's choice (G1 unless {@code SABA_JAVA_OPTS} picks another); its pauses
+ * are in every latency tail, so the header names it.
  *
  * <p>With a baseline (an earlier run's printed output, e.g. another commit's build), the phases are printed side
  * by side with it, as ratios.
  */
 public final class ControllerBench {
+    /** Events each warm-up pass sends through every path, at most. */
+    static final int WARM_UP_EVENTS = 20_000;
+    static final int MAX_WARM_UP_PASSES = 10;
+    /** The JIT compilers' share of a warm-up pass's process CPU under which the compiled code counts as settled. */
+    static final double QUIET_JIT_SHARE = 0.05;
+
     /** The client library's sender: events per call at most (ClientConfig's default batch). */
     static final int CLIENT_MAX_BATCH = 1_000;
 
@@ -143,10 +151,10 @@ public final class ControllerBench {
             }
             try {
                 out.printf("saba controller bench: %d apps, %d connections, topology %s (%d hosts), journal %s "
-                        + "(fsync %s), gRPC threads %s, %d clients with a %.2f ms linger; load average before: %s%n",
+                        + "(fsync %s), gRPC threads %s, %d clients with a %.2f ms linger, collectors %s; load average before: %s%n",
                         s.apps(), s.connections(), s.shape(), ips.size(), journal, s.fsync(),
                         s.grpcThreads() <= 0 ? "direct" : s.grpcThreads(), s.clients(), s.linger().toNanos() / 1e6,
-                        loadAverage());
+                        collectors(), loadAverage());
                 register(ch, workloads);
                 List<ConnectionEvent> opens = connections(ips);
                 Metrics m = c.controller().metrics();
@@ -157,14 +165,7 @@ public final class ControllerBench {
                     parts.add(opens.subList(i * quarter, i == 3 ? opens.size() : (i + 1) * quarter));
                 }
 
-                // warm-up (not counted): lets the JIT compile the hot paths on both sides, whose CPU would
-                // otherwise be charged to the first phase
-                List<ConnectionEvent> warm = opens.subList(0, Math.min(opens.size(), 20_000));
-                closedLoop(ch, warm, true);
-                batched(ch, warm, false);
-                clientPath(clientChannels, warm, true);
-                closedLoop(ch, warm, false);
-                awaitQuiet(c);
+                warmUp(c, ch, clientChannels, opens.subList(0, Math.min(opens.size(), WARM_UP_EVENTS)));
                 m.pushLag.cumulative(); // drain what the warm-up recorded
                 long roundsBefore = m.recomputations.sum();
                 long eventsBefore = m.connectionEvents.sum();
@@ -213,6 +214,56 @@ public final class ControllerBench {
         }
     }
 
+    /**
+     * Runs every phase's path, opens then closes, over the first {@link #WARM_UP_EVENTS} events, pass after pass,
+     * until the JIT compilers take less than {@link #QUIET_JIT_SHARE} of a pass's CPU (at most
+     * {@link #MAX_WARM_UP_PASSES}); not counted. A controller runs for days, so the phases measure compiled code.
+     * Why passes and not one: after one pass (what this bench did until 2026-11-29) the C2 compilers still took
+     * 15-45 % of the measured phases' CPU, compiling gRPC's and Netty's paths for 100-580 ms each, on the two cores
+     * the controller needed: the push lag's p50 on the client library's path fell from 39-84 ms to 9 ms once they
+     * were quiet.
+     */
+    private void warmUp(EmbeddedController c, ManagedChannel ch, List<ManagedChannel> clientChannels,
+                        List<ConnectionEvent> warm) throws Exception {
+        for (int pass = 1; ; pass++) {
+            long jit0 = cpuByThread.reading().get(CpuByThread.JIT);
+            long cpu0 = processCpuNanos();
+            for (int path = 0; path < 4; path++) {
+                send(path, ch, clientChannels, warm, true);
+                send(path, ch, clientChannels, warm, false);
+            }
+            awaitQuiet(c);
+            double jitShare = (cpuByThread.reading().get(CpuByThread.JIT) - jit0)
+                    / (double) Math.max(1, processCpuNanos() - cpu0);
+            boolean quiet = jitShare < QUIET_JIT_SHARE;
+            out.printf("warm-up pass %d: the JIT compilers took %.0f %% of the process's CPU%s%n", pass,
+                    100 * jitShare, quiet ? "" : pass == MAX_WARM_UP_PASSES ? "; not quiet yet, measuring anyway" : "");
+            if (quiet || pass == MAX_WARM_UP_PASSES) {
+                return;
+            }
+        }
+    }
+
+    /** The events through one phase's path (0-3: the phases' order). */
+    private Sent send(int path, ManagedChannel ch, List<ManagedChannel> clientChannels, List<ConnectionEvent> events,
+                      boolean open) throws Exception {
+        return switch (path) {
+            case 0 -> closedLoop(ch, events, open);
+            case 1 -> openLoop(ch, events, open);
+            case 2 -> clientPath(clientChannels, events, open);
+            default -> batched(ch, events, open);
+        };
+    }
+
+    /** The garbage collectors in use (their pauses are in the latency tails; printed with the figures). */
+    static String collectors() {
+        List<String> names = new ArrayList<>();
+        for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+            names.add(g.getName());
+        }
+        return String.join(", ", names);
+    }
+
     private static ManagedChannel channel(String target) {
         return NettyChannelBuilder.forTarget(target).usePlaintext().directExecutor().maxInboundMessageSize(64 << 20)
                 .build();
@@ -231,12 +282,7 @@ public final class ControllerBench {
         Map<String, Long> bytes0 = cpuByThread.allocated();
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
-        Sent sent = switch (which) {
-            case 0 -> closedLoop(ch, events, open);
-            case 1 -> openLoop(ch, events, open);
-            case 2 -> clientPath(clientChannels, events, open);
-            default -> batched(ch, events, open);
-        };
+        Sent sent = send(which, ch, clientChannels, events, open);
         long acked = System.nanoTime();
         awaitQuiet(c);
         long pushed = System.nanoTime();
