@@ -1,7 +1,6 @@
 package io.saba.bench;
 
 import io.grpc.ManagedChannel;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.saba.controller.server.EmbeddedController;
@@ -33,13 +32,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -74,9 +70,6 @@ public final class ControllerBench {
     static final int MAX_WARM_UP_PASSES = 10;
     /** The JIT compilers' share of a warm-up pass's process CPU under which the compiled code counts as settled. */
     static final double QUIET_JIT_SHARE = 0.05;
-
-    /** The client library's sender: events per call at most (ClientConfig's default batch). */
-    static final int CLIENT_MAX_BATCH = 1_000;
 
     /** Settings; defaults are the target workload. */
     public record Settings(int apps, int connections, int inFlight, int rate, int batch, String shape,
@@ -531,18 +524,6 @@ public final class ControllerBench {
         return new Sent(h, h, events.size());
     }
 
-    /**
-     * Waits until {@code intended}, sleeping rather than spinning: a spinning scheduler would take one of the two
-     * cores from the controller it measures. Latency is charged from the intended time, so oversleeping by the
-     * timer's slack delays the send but not the clock.
-     */
-    private static void sleepUntil(long intended) {
-        long wait = intended - System.nanoTime();
-        if (wait > 0) {
-            LockSupport.parkNanos(wait);
-        }
-    }
-
     private Sent openLoop(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {
         ControllerGrpc.ControllerStub stub = ControllerGrpc.newStub(ch);
         Recorder rec = new Recorder(3);
@@ -553,7 +534,7 @@ public final class ControllerBench {
         long t0 = System.nanoTime();
         for (int i = 0; i < events.size(); i++) {
             long intended = t0 + i * interval;
-            sleepUntil(intended);
+            OfferedLoad.sleepUntil(intended);
             cap.acquire();
             call(stub, open, events.get(i), new Done(() -> {
                 rec.recordValue(System.nanoTime() - intended);
@@ -567,97 +548,15 @@ public final class ControllerBench {
         return new Sent(h, h, events.size());
     }
 
-    /** An event handed to a client at its intended time. */
-    private record Offered(ConnectionEvent event, long intendedNanos) {
-    }
-
-    /**
-     * The client library's path at a fixed offered rate: event i goes to client i mod clients, whose sender works as
-     * the library's does (one blocking ReportConnections in flight; the first event queued and what follows it
-     * within the linger, at most {@link #CLIENT_MAX_BATCH}). Latency per event: intended time to acknowledgement.
-     */
+    /** The client library's path at the offered rate (see {@link OfferedLoad}). */
     private Sent clientPath(List<ManagedChannel> channels, List<ConnectionEvent> events, boolean open)
-            throws Exception {
-        int n = channels.size();
-        Recorder perEvent = new Recorder(3);
-        Recorder perCall = new Recorder(3);
-        AtomicLong errors = new AtomicLong();
-        AtomicLong calls = new AtomicLong();
-        List<BlockingQueue<Offered>> queues = new ArrayList<>();
-        List<Thread> senders = new ArrayList<>();
-        for (int c = 0; c < n; c++) {
-            BlockingQueue<Offered> q = new LinkedBlockingQueue<>();
-            queues.add(q);
-            int share = (events.size() - c + n - 1) / n;
-            ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(channels.get(c));
-            Thread t = new Thread(() -> send(q, share, stub, open, perEvent, perCall, errors, calls),
-                    "bench-client-" + c);
-            t.setDaemon(true);
-            senders.add(t);
-            t.start();
+            throws InterruptedException {
+        OfferedLoad.Sent sent = new OfferedLoad(s.rate(), s.linger(), cpuByThread::addEnded).offer(channels, events,
+                open);
+        if (sent.failed() > 0) {
+            out.printf("WARNING: %d calls failed in this phase%n", sent.failed());
         }
-        long interval = 1_000_000_000L / s.rate();
-        long t0 = System.nanoTime();
-        for (int i = 0; i < events.size(); i++) {
-            long intended = t0 + i * interval;
-            sleepUntil(intended);
-            queues.get(i % n).add(new Offered(events.get(i), intended));
-        }
-        for (Thread t : senders) {
-            t.join();
-        }
-        check(errors);
-        return new Sent(perEvent.getIntervalHistogram(), perCall.getIntervalHistogram(), calls.get());
-    }
-
-    /** One client's sender thread (see {@link #clientPath}). */
-    private void send(BlockingQueue<Offered> q, int share, ControllerGrpc.ControllerBlockingStub stub, boolean open,
-                      Recorder perEvent, Recorder perCall, AtomicLong errors, AtomicLong calls) {
-        long linger = s.linger().toNanos();
-        int left = share;
-        List<Offered> ops = new ArrayList<>();
-        try {
-            while (left > 0) {
-                ops.clear();
-                ops.add(q.take());
-                long until = System.nanoTime() + linger;
-                while (ops.size() < CLIENT_MAX_BATCH) {
-                    q.drainTo(ops, CLIENT_MAX_BATCH - ops.size());
-                    long wait = until - System.nanoTime();
-                    if (wait <= 0 || ops.size() >= CLIENT_MAX_BATCH) {
-                        break;
-                    }
-                    Offered next = q.poll(wait, TimeUnit.NANOSECONDS);
-                    if (next == null) {
-                        break;
-                    }
-                    ops.add(next);
-                }
-                ConnectionBatch.Builder b = ConnectionBatch.newBuilder();
-                for (Offered o : ops) {
-                    b.addEvents(BatchedEvent.newBuilder().setOpen(open).setEvent(o.event()));
-                }
-                long start = System.nanoTime();
-                try {
-                    stub.withDeadlineAfter(120, TimeUnit.SECONDS).reportConnections(b.build());
-                } catch (StatusRuntimeException e) {
-                    if (errors.incrementAndGet() == 1) {
-                        System.err.println("bench call failed: " + e);
-                    }
-                }
-                long end = System.nanoTime();
-                calls.incrementAndGet();
-                perCall.recordValue(end - start);
-                for (Offered o : ops) {
-                    perEvent.recordValue(end - o.intendedNanos());
-                }
-                left -= ops.size();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            cpuByThread.addEnded();
-        }
+        return new Sent(sent.perEvent(), sent.perCall(), sent.calls());
     }
 
     private Sent batched(ManagedChannel ch, List<ConnectionEvent> events, boolean open) throws Exception {

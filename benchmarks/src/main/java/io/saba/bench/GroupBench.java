@@ -46,18 +46,36 @@ import org.apache.curator.test.TestingCluster;
  * fsynced to a temporary directory as in production), members and client on loopback gRPC, the client spreading its
  * calls over the members.
  *
- * <p>Phases per configuration: registrations; batched {@code ReportConnections} (SabaClient's path) with calls in
- * flight; unary ConnectionOpened/Closed with calls in flight; then lag probes at low load: a fresh application
- * opens one connection and the time until some member's push of a port on its path carries that application is the
+ * <p>Phases per configuration: registrations; batched {@code ReportConnections} with calls in flight, as fast as
+ * acknowledged; the client library's path at a fixed offered rate ({@link OfferedLoad}, its clients spread over the
+ * members), each event's latency to its acknowledgement, and the members' event → push lag meanwhile; unary
+ * ConnectionOpened/Closed with calls in flight; then lag probes at low load: a fresh application opens one
+ * connection and the time until some member's push of a port on its path carries that application is the
  * end-to-end lag (client call, shared log, owner's recomputation, backend push).
+ *
+ * <p>Before the figures, warm-up passes run a lone controller and a 3-member group through the same phases (on a
+ * quarter of the connections) until the JIT compilers take under {@link ControllerBench#QUIET_JIT_SHARE} of a pass's
+ * CPU: until 2026-11-29 this bench measured the lone controller first on a cold JVM, and it came out slower than
+ * the groups measured after it.
  */
 public final class GroupBench {
     /** Settings. */
-    public record Settings(int apps, int connections, int inFlight, int batch, String shape, int probes) {
+    /** Settings; {@code warmUpPasses}: at most this many warm-up passes (they stop once the JIT is quiet). */
+    public record Settings(int apps, int connections, int inFlight, int batch, String shape, int probes, int rate,
+                           int clients, int warmUpPasses) {
         public static Settings defaults() {
-            return new Settings(200, 20_000, 32, 500, "fat-tree:8", 40);
+            return new Settings(200, 20_000, 32, 500, "fat-tree:8", 40, 20_000, 4, 12);
+        }
+
+        /** The same on a quarter of the connections and probes: a warm-up pass. */
+        Settings warmUp() {
+            return new Settings(apps, Math.max(1, connections / 4), inFlight, batch, shape, Math.max(1, probes / 4),
+                    rate, clients, warmUpPasses);
         }
     }
+
+    /** The client library's linger (ClientConfig's default). */
+    static final Duration LINGER = Duration.ofMillis(1);
 
     private final Settings s;
     private final PrintStream out;
@@ -68,17 +86,18 @@ public final class GroupBench {
     }
 
     /** One configuration's figures. */
-    record Figures(String name, double registerPerSec, double batchedEventsPerSec, double unaryEventsPerSec,
+    record Figures(String name, double registerPerSec, double batchedEventsPerSec, double offeredEventsPerSec,
+                   Histogram offeredLatency, Histogram offeredPushLag, double unaryEventsPerSec,
                    Histogram unaryLatency, Histogram lag) {
     }
 
     public void run() throws Exception {
         out.printf("group bench: %d apps, %d connections opened then closed per phase, %d calls in flight, "
-                + "batches of %d, %s, %d lag probes; %d cores, load average %.1f%n", s.apps(), s.connections(),
-                s.inFlight(), s.batch(), s.shape(), s.probes(), Runtime.getRuntime().availableProcessors(),
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                + "batches of %d, the client library's path offered at %d/s by %d clients, %s, %d lag probes; "
+                + "%d cores, collectors %s, load average %.1f%n", s.apps(), s.connections(), s.inFlight(), s.batch(),
+                s.rate(), s.clients(), s.shape(), s.probes(), Runtime.getRuntime().availableProcessors(),
+                ControllerBench.collectors(), loadAverage());
         List<Figures> all = new ArrayList<>();
-        all.add(measure("lone controller", 0, null));
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             File dir = Files.createTempDirectory("saba-bench-zk").toFile();
@@ -86,30 +105,68 @@ public final class GroupBench {
         }
         try (TestingCluster zk = new TestingCluster(specs)) {
             zk.start();
+            warmUp(zk.getConnectString());
+            all.add(measure(s, "lone controller", 0, null));
             for (int n = 1; n <= 3; n++) {
-                all.add(measure(n + (n == 1 ? " member" : " members"), n, zk.getConnectString()));
+                all.add(measure(s, n + (n == 1 ? " member" : " members"), n, zk.getConnectString()));
             }
         }
         out.println();
-        out.printf("%-16s %12s %14s %14s %12s %12s %12s %12s%n", "configuration", "register/s", "batched ev/s",
-                "unary ev/s", "unary p50", "unary p99", "lag p50", "lag p99");
+        out.printf("(client path: events offered at %d/s, acknowledged per second; latency from each event's intended "
+                + "time to its acknowledgement; push lag: the members' own, from applying an event to pushing it)%n",
+                s.rate());
+        out.printf("%-16s %10s %12s %10s %10s %10s %10s %10s %10s %10s %10s %10s%n", "configuration", "register/s",
+                "batched/s", "client/s", "client p50", "client p99", "push p99", "unary/s", "unary p50",
+                "unary p99", "probe p50", "probe p99");
         for (Figures f : all) {
-            out.printf("%-16s %12.0f %14.0f %14.0f %9.2f ms %9.2f ms %9.2f ms %9.2f ms%n", f.name(),
-                    f.registerPerSec(), f.batchedEventsPerSec(), f.unaryEventsPerSec(),
-                    f.unaryLatency().getValueAtPercentile(50) / 1e6, f.unaryLatency().getValueAtPercentile(99) / 1e6,
-                    f.lag().getValueAtPercentile(50) / 1e6, f.lag().getValueAtPercentile(99) / 1e6);
+            out.printf("%-16s %10.0f %12.0f %10.0f %10s %10s %10s %10.0f %10s %10s %10s %10s%n", f.name(),
+                    f.registerPerSec(), f.batchedEventsPerSec(), f.offeredEventsPerSec(), ms(f.offeredLatency(), 50),
+                    ms(f.offeredLatency(), 99), ms(f.offeredPushLag(), 99), f.unaryEventsPerSec(),
+                    ms(f.unaryLatency(), 50), ms(f.unaryLatency(), 99), ms(f.lag(), 50), ms(f.lag(), 99));
         }
-        out.printf("load average after: %.1f%n",
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        out.printf("load average after: %.1f%n", loadAverage());
         out.flush();
     }
 
-    private Figures measure(String name, int members, String zkConnect) throws Exception {
+    private static String ms(Histogram h, double percentile) {
+        return String.format("%.2f ms", h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1e6);
+    }
+
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    /**
+     * A lone controller and a 3-member group through every phase on a quarter of the connections, pass after pass,
+     * until the JIT compilers are quiet (see {@link ControllerBench#warmUp}); not counted.
+     */
+    private void warmUp(String zkConnect) throws Exception {
+        CpuByThread cpu = new CpuByThread();
+        for (int pass = 1; ; pass++) {
+            long jit0 = cpu.reading().get(CpuByThread.JIT);
+            long cpu0 = ControllerBench.processCpuNanos();
+            measure(s.warmUp(), null, 0, null);
+            measure(s.warmUp(), null, 3, zkConnect);
+            double jitShare = (cpu.reading().get(CpuByThread.JIT) - jit0)
+                    / (double) Math.max(1, ControllerBench.processCpuNanos() - cpu0);
+            boolean quiet = jitShare < ControllerBench.QUIET_JIT_SHARE;
+            out.printf("warm-up pass %d: the JIT compilers took %.0f %% of the process's CPU%s%n", pass,
+                    100 * jitShare, quiet ? "" : pass >= s.warmUpPasses() ? "; not quiet yet, measuring anyway" : "");
+            out.flush();
+            if (quiet || pass >= s.warmUpPasses()) {
+                return;
+            }
+        }
+    }
+
+    /** One configuration through every phase; {@code name} null for a warm-up (nothing printed). */
+    private Figures measure(Settings s, String name, int members, String zkConnect) throws Exception {
         TopologyResolver topo = TopologyLoader.fromNode(new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree("{\"shape\": \"" + s.shape() + "\", \"address-base\": \"10.0.0.1\"}"), "bench topology", null);
         LagFabric fabric = new LagFabric();
         List<EmbeddedController> controllers = new ArrayList<>();
         List<ManagedChannel> channels = new ArrayList<>();
+        List<ManagedChannel> clientChannels = new ArrayList<>();
         String namespace = "saba-bench-" + System.nanoTime();
         try {
             for (int i = 0; i < Math.max(1, members); i++) {
@@ -125,6 +182,10 @@ public final class GroupBench {
                 c.start();
                 channels.add(NettyChannelBuilder.forTarget(c.target()).usePlaintext().build());
             }
+            for (int i = 0; i < s.clients(); i++) { // the clients spread over the members, a connection each
+                clientChannels.add(NettyChannelBuilder.forTarget(controllers.get(i % controllers.size()).target())
+                        .usePlaintext().directExecutor().build());
+            }
             List<ControllerGrpc.ControllerBlockingStub> stubs = channels.stream()
                     .map(ch -> ControllerGrpc.newBlockingStub(ch)).toList();
             List<String> hosts = new ArrayList<>(new java.util.TreeSet<>(topo.addresses().keySet())); // IPs
@@ -138,15 +199,23 @@ public final class GroupBench {
                         .setWorkload("w" + (a % 10)).setFramework("bench").setUser("u").build());
             }
             double registerPerSec = s.apps() / ((System.nanoTime() - t0) / 1e9);
-            double batched = batched(stubs, hosts, topo);
+            double batched = batched(s, stubs, hosts);
+            Histogram offeredLatency = new Histogram(3);
+            Histogram offeredLag = new Histogram(3);
+            double offered = offered(s, clientChannels, hosts, controllers, offeredLatency, offeredLag);
             Histogram unaryLatency = new Histogram(3);
-            double unary = unary(stubs, hosts, topo, unaryLatency);
-            Histogram lag = probes(stubs, hosts, topo, fabric);
-            out.printf("%s: register %.0f/s, batched %.0f events/s, unary %.0f events/s, lag p50 %.2f ms%n", name,
-                    registerPerSec, batched, unary, lag.getValueAtPercentile(50) / 1e6);
-            out.flush();
-            return new Figures(name, registerPerSec, batched, unary, unaryLatency, lag);
+            double unary = unary(s, stubs, hosts, unaryLatency);
+            Histogram lag = probes(s, stubs, hosts, fabric);
+            if (name != null) {
+                out.printf("%s: register %.0f/s, batched %.0f events/s, client path %.0f events/s (p99 %s), unary "
+                        + "%.0f events/s, probe lag p50 %s%n", name, registerPerSec, batched, offered,
+                        ms(offeredLatency, 99), unary, ms(lag, 50));
+                out.flush();
+            }
+            return new Figures(name, registerPerSec, batched, offered, offeredLatency, offeredLag, unary,
+                    unaryLatency, lag);
         } finally {
+            clientChannels.forEach(ManagedChannel::shutdownNow);
             channels.forEach(ManagedChannel::shutdownNow);
             controllers.forEach(EmbeddedController::close);
         }
@@ -157,7 +226,7 @@ public final class GroupBench {
         return stubs.get(Math.floorMod(i, stubs.size())).withDeadlineAfter(30, TimeUnit.SECONDS);
     }
 
-    private Connection conn(List<String> hosts, TopologyResolver topo, int i, int phase) {
+    private static Connection conn(List<String> hosts, int i, int phase) {
         String src = hosts.get(i % hosts.size());
         String dst = hosts.get((i * 7 + 1 + i / hosts.size()) % hosts.size());
         if (src.equals(dst)) {
@@ -167,14 +236,14 @@ public final class GroupBench {
                 .setDst(Endpoint.newBuilder().setIp(dst).setPort(phase)).setTransport(Transport.TCP).build();
     }
 
-    private double batched(List<ControllerGrpc.ControllerBlockingStub> stubs, List<String> hosts,
-                           TopologyResolver topo) throws Exception {
+    private double batched(Settings s, List<ControllerGrpc.ControllerBlockingStub> stubs, List<String> hosts)
+            throws Exception {
         List<ConnectionBatch> calls = new ArrayList<>();
         for (boolean open : new boolean[] {true, false}) {
             ConnectionBatch.Builder b = ConnectionBatch.newBuilder();
             for (int i = 0; i < s.connections(); i++) {
                 b.addEvents(BatchedEvent.newBuilder().setOpen(open).setEvent(ConnectionEvent.newBuilder()
-                        .setAppId("app-" + (i % s.apps())).setConnection(conn(hosts, topo, i, 1))));
+                        .setAppId("app-" + (i % s.apps())).setConnection(conn(hosts, i, 1))));
                 if (b.getEventsCount() == s.batch()) {
                     calls.add(b.build());
                     b = ConnectionBatch.newBuilder();
@@ -187,22 +256,62 @@ public final class GroupBench {
         // opens before closes: the two halves run one after the other
         int half = calls.size() / 2;
         long t0 = System.nanoTime();
-        run(calls.subList(0, half), stubs, (st, c) -> st.reportConnections(c), null);
-        run(calls.subList(half, calls.size()), stubs, (st, c) -> st.reportConnections(c), null);
+        run(s, calls.subList(0, half), stubs, (st, c) -> st.reportConnections(c), null);
+        run(s, calls.subList(half, calls.size()), stubs, (st, c) -> st.reportConnections(c), null);
         return 2.0 * s.connections() / ((System.nanoTime() - t0) / 1e9);
     }
 
-    private double unary(List<ControllerGrpc.ControllerBlockingStub> stubs, List<String> hosts,
-                         TopologyResolver topo, Histogram latency) throws Exception {
+    /**
+     * The client library's path: {@code connections} opened then closed at the offered rate over the client
+     * channels; each event's latency into {@code latency} and the members' push lags meanwhile into {@code pushLag}.
+     *
+     * @return events acknowledged per second
+     */
+    private double offered(Settings s, List<ManagedChannel> clients, List<String> hosts,
+                           List<EmbeddedController> members, Histogram latency, Histogram pushLag) throws Exception {
+        List<ConnectionEvent> events = new ArrayList<>();
+        for (int i = 0; i < s.connections(); i++) {
+            events.add(ConnectionEvent.newBuilder().setAppId("app-" + (i % s.apps()))
+                    .setConnection(conn(hosts, i, 4)).build());
+        }
+        List<Histogram> lagBefore = new ArrayList<>();
+        for (EmbeddedController c : members) {
+            lagBefore.add(c.controller().metrics().pushLag.cumulative());
+        }
+        OfferedLoad load = new OfferedLoad(s.rate(), LINGER, () -> { });
+        long t0 = System.nanoTime();
+        for (boolean open : new boolean[] {true, false}) {
+            OfferedLoad.Sent sent = load.offer(clients, events, open);
+            latency.add(sent.perEvent());
+            if (sent.failed() > 0) {
+                out.printf("WARNING: %d calls failed on the client path%n", sent.failed());
+            }
+        }
+        double perSecond = 2.0 * events.size() / ((System.nanoTime() - t0) / 1e9);
+        for (EmbeddedController c : members) {
+            if (!c.controller().recomputer().awaitQuiescent(Duration.ofMinutes(2))) {
+                out.println("WARNING: a member's recomputation did not catch up within 2 minutes");
+            }
+        }
+        for (int i = 0; i < members.size(); i++) {
+            Histogram h = members.get(i).controller().metrics().pushLag.cumulative();
+            h.subtract(lagBefore.get(i));
+            pushLag.add(h);
+        }
+        return perSecond;
+    }
+
+    private double unary(Settings s, List<ControllerGrpc.ControllerBlockingStub> stubs, List<String> hosts,
+                         Histogram latency) throws Exception {
         int n = s.connections() / 4; // unary calls are slower: a quarter of the connections
         List<ConnectionEvent> events = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             events.add(ConnectionEvent.newBuilder().setAppId("app-" + (i % s.apps()))
-                    .setConnection(conn(hosts, topo, i, 2)).build());
+                    .setConnection(conn(hosts, i, 2)).build());
         }
         long t0 = System.nanoTime();
-        run(events, stubs, (st, e) -> st.connectionOpened(e), latency);
-        run(events, stubs, (st, e) -> st.connectionClosed(e), latency);
+        run(s, events, stubs, (st, e) -> st.connectionOpened(e), latency);
+        run(s, events, stubs, (st, e) -> st.connectionClosed(e), latency);
         return 2.0 * n / ((System.nanoTime() - t0) / 1e9);
     }
 
@@ -211,8 +320,8 @@ public final class GroupBench {
     }
 
     /** Sends every request with {@code inFlight} threads, spreading them over the members. */
-    private <T> void run(List<T> requests, List<ControllerGrpc.ControllerBlockingStub> stubs, Call<T> call,
-                         Histogram latency) throws Exception {
+    private <T> void run(Settings s, List<T> requests, List<ControllerGrpc.ControllerBlockingStub> stubs,
+                         Call<T> call, Histogram latency) throws Exception {
         AtomicInteger next = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(s.inFlight());
         try {
@@ -240,8 +349,8 @@ public final class GroupBench {
     }
 
     /** End-to-end lag at low load: a fresh application's first connection, until a push carries it. */
-    private Histogram probes(List<ControllerGrpc.ControllerBlockingStub> stubs, List<String> hosts,
-                             TopologyResolver topo, LagFabric fabric) throws Exception {
+    private Histogram probes(Settings s, List<ControllerGrpc.ControllerBlockingStub> stubs, List<String> hosts,
+                             LagFabric fabric) throws Exception {
         Histogram h = new Histogram(3);
         for (int p = 0; p < s.probes(); p++) {
             String app = "probe-" + p;
@@ -250,7 +359,7 @@ public final class GroupBench {
             Thread.sleep(20);
             long t0 = System.nanoTime();
             stub(stubs, p + 1).connectionOpened(ConnectionEvent.newBuilder().setAppId(app)
-                    .setConnection(conn(hosts, topo, p * 13, 3)).build());
+                    .setConnection(conn(hosts, p * 13, 3)).build());
             long seen = fabric.awaitApp(app, t0 + TimeUnit.SECONDS.toNanos(10));
             if (seen > 0) {
                 h.recordValue(seen - t0);

@@ -260,8 +260,10 @@ final class ControllerCommand implements Callable<Integer> {
     /** {@code saba controller group-bench}. */
     @Command(name = "group-bench", mixinStandardHelpOptions = true,
             description = "Benchmark a controller group of 1, 2 and 3 members on three in-process ZooKeeper servers, "
-                    + "beside a lone controller: registrations/s, batched and unary connection events/s, and the "
-                    + "lag from a connection event to the fabric push.")
+                    + "beside a lone controller, after warming up until the JIT is quiet: registrations/s, batched "
+                    + "connection events/s, the client library's path at an offered rate (latency to the "
+                    + "acknowledgement, push lag), unary events/s, and the lag from a connection event to the fabric "
+                    + "push at low load.")
     static final class GroupBenchCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -286,13 +288,32 @@ final class ControllerCommand implements Callable<Integer> {
         @Option(names = "--probes", defaultValue = "40", description = "Lag probes (default ${DEFAULT-VALUE}).")
         int probes;
 
+        @Option(names = "--rate", defaultValue = "20000",
+                description = "Events per second offered on the client library's path (default ${DEFAULT-VALUE}).")
+        int rate;
+
+        @Option(names = "--clients", defaultValue = "4",
+                description = "Clients on that path, spread over the members (default ${DEFAULT-VALUE}).")
+        int clients;
+
+        @Option(names = "--warm-up-passes", defaultValue = "12", description = "Warm-up passes at most; they stop "
+                + "once the JIT compilers take under 5 %% of a pass's CPU (default ${DEFAULT-VALUE}).")
+        int warmUpPasses;
+
         @Override
         public Integer call() throws Exception {
+            if (apps < 1 || connections < 1 || inFlight < 1 || batch < 1 || probes < 0 || rate < 1 || clients < 1
+                    || warmUpPasses < 1) {
+                spec.commandLine().getErr().println("saba controller group-bench: --apps, --connections, --in-flight, "
+                        + "--batch, --rate, --clients and --warm-up-passes must be at least 1, --probes at least 0");
+                return 2;
+            }
             spec.commandLine().getOut().println("command: saba " + String.join(" ",
                     spec.commandLine().getParseResult().originalArgs()));
             spec.commandLine().getOut().flush();
-            new GroupBench(new GroupBench.Settings(apps, connections, inFlight, batch, shape, probes), System.out)
-                    .run();
+            new GroupBench(new GroupBench.Settings(apps, connections, inFlight, batch, shape, probes, rate, clients,
+                    warmUpPasses),
+                    System.out).run();
             return 0;
         }
     }
