@@ -68,8 +68,6 @@ public final class ControllerBench {
     /** Events each warm-up pass sends through every path, at most. */
     static final int WARM_UP_EVENTS = 20_000;
     static final int MAX_WARM_UP_PASSES = 10;
-    /** The JIT compilers' share of a warm-up pass's process CPU under which the compiled code counts as settled. */
-    static final double QUIET_JIT_SHARE = 0.05;
 
     /** Settings; defaults are the target workload. */
     public record Settings(int apps, int connections, int inFlight, int rate, int batch, String shape,
@@ -208,33 +206,19 @@ public final class ControllerBench {
     }
 
     /**
-     * Runs every phase's path, opens then closes, over the first {@link #WARM_UP_EVENTS} events, pass after pass,
-     * until the JIT compilers take less than {@link #QUIET_JIT_SHARE} of a pass's CPU (at most
-     * {@link #MAX_WARM_UP_PASSES}); not counted. A controller runs for days, so the phases measure compiled code.
-     * Why passes and not one: after one pass (what this bench did until 2026-11-29) the C2 compilers still took
-     * 15-45 % of the measured phases' CPU, compiling gRPC's and Netty's paths for 100-580 ms each, on the two cores
-     * the controller needed: the push lag's p50 on the client library's path fell from 39-84 ms to 9 ms once they
-     * were quiet.
+     * Runs every phase's path, opens then closes, over the first {@link #WARM_UP_EVENTS} events, until the JIT
+     * compilers are quiet ({@link WarmUp}); not counted. With one pass (this bench until 2026-11-29) the push lag's
+     * p50 on the client library's path was 32-63 ms, against 8-9 ms once the compilers were quiet.
      */
     private void warmUp(EmbeddedController c, ManagedChannel ch, List<ManagedChannel> clientChannels,
                         List<ConnectionEvent> warm) throws Exception {
-        for (int pass = 1; ; pass++) {
-            long jit0 = cpuByThread.reading().get(CpuByThread.JIT);
-            long cpu0 = processCpuNanos();
+        WarmUp.untilJitQuiet(() -> {
             for (int path = 0; path < 4; path++) {
                 send(path, ch, clientChannels, warm, true);
                 send(path, ch, clientChannels, warm, false);
             }
             awaitQuiet(c);
-            double jitShare = (cpuByThread.reading().get(CpuByThread.JIT) - jit0)
-                    / (double) Math.max(1, processCpuNanos() - cpu0);
-            boolean quiet = jitShare < QUIET_JIT_SHARE;
-            out.printf("warm-up pass %d: the JIT compilers took %.0f %% of the process's CPU%s%n", pass,
-                    100 * jitShare, quiet ? "" : pass == MAX_WARM_UP_PASSES ? "; not quiet yet, measuring anyway" : "");
-            if (quiet || pass == MAX_WARM_UP_PASSES) {
-                return;
-            }
-        }
+        }, MAX_WARM_UP_PASSES, out);
     }
 
     /** The events through one phase's path (0-3: the phases' order). */

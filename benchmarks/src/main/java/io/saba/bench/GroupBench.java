@@ -54,12 +54,11 @@ import org.apache.curator.test.TestingCluster;
  * end-to-end lag (client call, shared log, owner's recomputation, backend push).
  *
  * <p>Before the figures, warm-up passes run a lone controller and a 3-member group through the same phases (on a
- * quarter of the connections) until the JIT compilers take under {@link ControllerBench#QUIET_JIT_SHARE} of a pass's
+ * quarter of the connections) until the JIT compilers take under {@link WarmUp#QUIET_JIT_SHARE} of a pass's
  * CPU: until 2026-11-29 this bench measured the lone controller first on a cold JVM, and it came out slower than
  * the groups measured after it.
  */
 public final class GroupBench {
-    /** Settings. */
     /** Settings; {@code warmUpPasses}: at most this many warm-up passes (they stop once the JIT is quiet). */
     public record Settings(int apps, int connections, int inFlight, int batch, String shape, int probes, int rate,
                            int clients, int warmUpPasses) {
@@ -138,25 +137,13 @@ public final class GroupBench {
 
     /**
      * A lone controller and a 3-member group through every phase on a quarter of the connections, pass after pass,
-     * until the JIT compilers are quiet (see {@link ControllerBench#warmUp}); not counted.
+     * until the JIT compilers are quiet ({@link WarmUp}); not counted.
      */
     private void warmUp(String zkConnect) throws Exception {
-        CpuByThread cpu = new CpuByThread();
-        for (int pass = 1; ; pass++) {
-            long jit0 = cpu.reading().get(CpuByThread.JIT);
-            long cpu0 = ControllerBench.processCpuNanos();
+        WarmUp.untilJitQuiet(() -> {
             measure(s.warmUp(), null, 0, null);
             measure(s.warmUp(), null, 3, zkConnect);
-            double jitShare = (cpu.reading().get(CpuByThread.JIT) - jit0)
-                    / (double) Math.max(1, ControllerBench.processCpuNanos() - cpu0);
-            boolean quiet = jitShare < ControllerBench.QUIET_JIT_SHARE;
-            out.printf("warm-up pass %d: the JIT compilers took %.0f %% of the process's CPU%s%n", pass,
-                    100 * jitShare, quiet ? "" : pass >= s.warmUpPasses() ? "; not quiet yet, measuring anyway" : "");
-            out.flush();
-            if (quiet || pass >= s.warmUpPasses()) {
-                return;
-            }
-        }
+        }, s.warmUpPasses(), out);
     }
 
     /** One configuration through every phase; {@code name} null for a warm-up (nothing printed). */
