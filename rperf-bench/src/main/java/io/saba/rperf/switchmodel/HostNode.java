@@ -62,6 +62,9 @@ public final class HostNode extends Node {
     public void receive(Packet p, int port, long now) {
         if (p.kind == Packet.Kind.DATA) {
             net.stats().delivered(p, now);
+            if (p.switchWaitsPs != null) {
+                net.stats().switchWaits(p.flow, p.postedAt, p.switchWaitsPs, p.switchesCrossed);
+            }
             net.notifyDelivered(p, now);
             Packet ack = net.newPacket(Packet.Kind.ACK, p.flow, hostId, p.srcHost, p.sl, 0,
                     net.params().ackBytes(), p.postedAt);

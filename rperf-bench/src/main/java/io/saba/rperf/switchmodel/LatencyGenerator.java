@@ -5,6 +5,8 @@ package io.saba.rperf.switchmodel;
  * (ACK arrival minus post time) and posts the next one at once.
  */
 public final class LatencyGenerator extends Generator {
+    /** Switches a latency packet's waits are kept for, at most (see {@link Packet#switchWaitsPs}). */
+    static final int MAX_SWITCHES = 8;
     private Packet pending;
 
     LatencyGenerator(int flow, String name, HostNode host, int dstHost, int sl, int payloadBytes) {
@@ -22,6 +24,7 @@ public final class LatencyGenerator extends Generator {
                 net.params().dataWireBytes(payloadBytes), now);
         pending.arrivedAt = now;
         pending.eligibleAt = now;
+        pending.switchWaitsPs = new long[MAX_SWITCHES];
         host.output(0).kick();
     }
 

@@ -95,6 +95,6 @@ public final class MixedTrafficExperiment {
                 flows.add(new MixedTrafficResult.Flow(g.name(), stats.deliveredBytes(g.flow()) * 8 / seconds / 1e9));
             }
         }
-        return new MixedTrafficResult(cfg, stats.rtt(lsg.flow()), flows);
+        return new MixedTrafficResult(cfg, stats.rtt(lsg.flow()), flows, stats.switchWaits(lsg.flow()));
     }
 }

@@ -179,6 +179,9 @@ public final class OutputPort {
     }
 
     private void transmit(Packet p, int vl, long now) {
+        if (p.switchWaitsPs != null && node instanceof SwitchNode && p.switchesCrossed < p.switchWaitsPs.length) {
+            p.switchWaitsPs[p.switchesCrossed++] = now - p.eligibleAt;
+        }
         long ser = params.serializationPs(p.wireBytes);
         if (credits[vl] != Long.MAX_VALUE) {
             credits[vl] -= p.wireBytes;

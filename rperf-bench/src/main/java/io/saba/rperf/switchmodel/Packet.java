@@ -28,6 +28,14 @@ public final class Packet {
      * table: which input buffer it waits in at the next switch (the VL may change from hop to hop, as in IB).
      */
     int vl;
+    /**
+     * A latency generator's packet only (null otherwise): how long it waited at each switch it crossed, in order, from
+     * when it could first have left (arrival plus the port-to-port latency) to when it started on the output link:
+     * the time behind other packets in its input buffer, the arbitration and the credits. What the round trip does
+     * not tell apart (issue #18: which switch of two holds the latency-sensitive packet).
+     */
+    long[] switchWaitsPs;
+    int switchesCrossed;
 
     Packet(long id, Kind kind, int flow, int srcHost, int dstHost, int sl, int payloadBytes, int wireBytes,
            long postedAt) {

@@ -85,14 +85,15 @@ public final class PaperReproduction {
     private TextTable twoHop() {
         TextTable t = new TextTable("Two hops, 5 BSGs (2 upstream with the LSG, 3 downstream) (paper Fig. 11 sim)",
                 "policy", "ours med", "ours p99.9", "paper sim med", "paper sim tail", "ours one-hop med",
-                "ours BSG Gbps (bsg1..5)");
+                "ours BSG Gbps (bsg1..5)", "ours LSG wait s1 / s2 med");
         double[][] paper = {{18.4, 18.5}, {14.5, 14.9}};
         Policy[] policies = {Policy.FCFS, Policy.RR};
         for (int i = 0; i < 2; i++) {
             MixedTrafficResult r = run(base(5, policies[i]).withTwoHop(true));
             MixedTrafficResult one = run(base(5, policies[i]));
             t.row(policies[i], r.lsgMedianUs(), r.lsgP999Us(), paper[i][0], paper[i][1], one.lsgMedianUs(),
-                    perFlow(r));
+                    perFlow(r), String.format(Locale.ROOT, "%.2f / %.2f", r.lsgSwitchWaitMedianUs(0),
+                    r.lsgSwitchWaitMedianUs(1)));
         }
         return t;
     }

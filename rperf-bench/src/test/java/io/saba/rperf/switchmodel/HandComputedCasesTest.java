@@ -50,6 +50,51 @@ class HandComputedCasesTest {
     }
 
     /** One saturating BSG: the link carries back-to-back 4122 B packets, goodput 4096/4122 x 56 Gbps. */
+    /**
+     * The LSG's wait at each switch of a line of two (src, s1, s2, dst): alone it never waits (0 ps at both, two
+     * switches recorded per packet); with a 4 KiB BSG saturating s2's output from s2's other input, under FCFS it
+     * still passes s1 at once and waits at s2 behind the BSG's packets that arrived first: more than nothing, at most
+     * the 7 whole packets that fit in that input's 32 KiB buffer plus the one on the wire (8 x 588 857 ps).
+     */
+    @Test
+    void latencyPacketsKeepTheirWaitAtEachSwitch() {
+        Measurements alone = lineOfTwoSwitches(false);
+        assertEquals(2, alone.switchWaits(0).size());
+        for (Histogram h : alone.switchWaits(0)) {
+            assertTrue(h.getTotalCount() > 0);
+            assertEquals(0, h.getMaxValue(), "an LSG alone waits nowhere");
+        }
+        Measurements behind = lineOfTwoSwitches(true);
+        List<Histogram> waits = behind.switchWaits(0);
+        assertEquals(2, waits.size());
+        assertEquals(0, waits.get(0).getMaxValue(), "s1 carries the LSG alone");
+        assertTrue(waits.get(1).getValueAtPercentile(50) > 0, "s2 is saturated by the BSG");
+        assertTrue(waits.get(1).getMaxValue() <= 8 * SER_4K * 1.001, "at most a buffer and a packet on the wire: "
+                + waits.get(1).getMaxValue());
+        assertTrue(behind.switchWaits(1).isEmpty(), "a BSG's packets carry no waits");
+    }
+
+    /** src -> s1 -> s2 -> dst with an LSG (flow 0), and optionally a BSG (flow 1) from another host into s2. */
+    private static Measurements lineOfTwoSwitches(boolean withBsg) {
+        Network net = Network.singleVl(P);
+        HostNode dst = net.addHost("dst", null);
+        HostNode src = net.addHost("src", null);
+        HostNode other = net.addHost("other", null);
+        SwitchNode s1 = net.addSwitch("s1", 2, Policy.FCFS, null);
+        SwitchNode s2 = net.addSwitch("s2", 3, Policy.FCFS, null);
+        net.link(src, 0, s1, 0);
+        net.link(s1, 1, s2, 0);
+        net.link(dst, 0, s2, 1);
+        net.link(other, 0, s2, 2);
+        s1.route(dst.hostId, 1).route(src.hostId, 0).route(other.hostId, 1);
+        s2.route(dst.hostId, 1).route(src.hostId, 0).route(other.hostId, 2);
+        net.addLsg("lsg", src, dst, 0, 64);
+        if (withBsg) {
+            net.addBsg("bsg", other, dst, 0, 4096, 0);
+        }
+        return net.run(10 * ModelParams.PS_PER_US, 200 * ModelParams.PS_PER_US);
+    }
+
     @Test
     void singleBandwidthFlowRunsAtLineRate() {
         Network net = Network.singleVl(P);
