@@ -96,6 +96,9 @@ public final class GroupBench {
                 + "%d cores, collectors %s, load average %.1f%n", s.apps(), s.connections(), s.inFlight(), s.batch(),
                 s.rate(), s.clients(), s.shape(), s.probes(), Runtime.getRuntime().availableProcessors(),
                 ControllerBench.collectors(), loadAverage());
+        // before ZooKeeper starts: a shape that does not parse fails at once, and every configuration shares it
+        TopologyResolver topo = TopologyLoader.fromNode(new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree("{\"shape\": \"" + s.shape() + "\", \"address-base\": \"10.0.0.1\"}"), "bench topology", null);
         List<Figures> all = new ArrayList<>();
         List<InstanceSpec> specs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -104,10 +107,10 @@ public final class GroupBench {
         }
         try (TestingCluster zk = new TestingCluster(specs)) {
             zk.start();
-            warmUp(zk.getConnectString());
-            all.add(measure(s, "lone controller", 0, null));
+            warmUp(topo, zk.getConnectString());
+            all.add(measure(s, topo, "lone controller", 0, null));
             for (int n = 1; n <= 3; n++) {
-                all.add(measure(s, n + (n == 1 ? " member" : " members"), n, zk.getConnectString()));
+                all.add(measure(s, topo, n + (n == 1 ? " member" : " members"), n, zk.getConnectString()));
             }
         }
         out.println();
@@ -139,17 +142,16 @@ public final class GroupBench {
      * A lone controller and a 3-member group through every phase on a quarter of the connections, pass after pass,
      * until the JIT compilers are quiet ({@link WarmUp}); not counted.
      */
-    private void warmUp(String zkConnect) throws Exception {
+    private void warmUp(TopologyResolver topo, String zkConnect) throws Exception {
         WarmUp.untilJitQuiet(() -> {
-            measure(s.warmUp(), null, 0, null);
-            measure(s.warmUp(), null, 3, zkConnect);
+            measure(s.warmUp(), topo, null, 0, null);
+            measure(s.warmUp(), topo, null, 3, zkConnect);
         }, s.warmUpPasses(), out);
     }
 
     /** One configuration through every phase; {@code name} null for a warm-up (nothing printed). */
-    private Figures measure(Settings s, String name, int members, String zkConnect) throws Exception {
-        TopologyResolver topo = TopologyLoader.fromNode(new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree("{\"shape\": \"" + s.shape() + "\", \"address-base\": \"10.0.0.1\"}"), "bench topology", null);
+    private Figures measure(Settings s, TopologyResolver topo, String name, int members, String zkConnect)
+            throws Exception {
         LagFabric fabric = new LagFabric();
         List<EmbeddedController> controllers = new ArrayList<>();
         List<ManagedChannel> channels = new ArrayList<>();
