@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.Observation;
 import io.saba.core.estimate.WorkloadEstimator;
 import io.saba.core.model.SensitivityModel;
@@ -94,12 +95,12 @@ class LearnedModelsTest {
     void underTableTheEstimateAndDriftOnlyShow() {
         LearnedModels l = new LearnedModels(SensitivityMode.TABLE);
         WorkloadEstimator.Change raised = WorkloadEstimator.Change.NONE;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < ModelDrift.MIN_UNITS + WorkloadEstimator.DRIFT_UNITS - 1; i++) {
             LearnedModels.Outcome o = l.observe("lr", unit(0.1), TABLE); // D(0.25) = 1.3 against 3.25
             assertTrue(o.modelsChanged().isEmpty());
             raised = o.drift();
         }
-        assertEquals(WorkloadEstimator.Change.DRIFT_STARTED, raised, "the fourth unit: three contradictions in a row");
+        assertEquals(WorkloadEstimator.Change.DRIFT_STARTED, raised, "the tenth unit: judged from the eighth, three contradictions in a row");
         assertEquals(TABLE.modelOf("lr"), l.modelOf("lr", TABLE));
         WorkloadEstimateView v = l.views(TABLE).get("lr");
         assertEquals(ModelSource.PROFILED, v.source());

@@ -135,6 +135,8 @@ final class StatusJson {
         if (d != null) {
             Map<String, Object> drift = new LinkedHashMap<>();
             drift.put("flagged", w.drifting());
+            // false while the estimate rests on fewer units than a judgement needs (a job's setup stages)
+            drift.put("judged", ModelDrift.judges(w.estimate()));
             drift.put("units_contradicting_in_a_row", w.contradicting());
             drift.put("share", d.share());
             drift.put("estimated", d.estimated());

@@ -11,6 +11,7 @@ import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.controller.estimate.SensitivityMode;
+import io.saba.core.estimate.ModelDrift;
 import io.saba.wire.Transport;
 import io.saba.wire.WorkSignals;
 import java.io.ByteArrayOutputStream;
@@ -90,20 +91,22 @@ class OnlineSensitivityTest {
                     assertEquals((8 * 3.25 + (1 - phi + phi / 0.25)) / 9,
                             one.get("slowdown_at").get("0.25").asDouble(), 1e-9);
                     assertFalse(one.get("drift").get("flagged").asBoolean());
+                    assertFalse(one.get("drift").get("judged").asBoolean(), "one unit");
 
-                    for (int i = 2; i <= 5; i++) {
+                    for (int i = 2; i <= 11; i++) {
                         lr.report(stage(i, WAIT));
                     }
-                    Fixtures.eventually("five units", () -> units(c, "lr") == 5);
+                    Fixtures.eventually("eleven units", () -> units(c, "lr") == 11);
                 } finally {
                     System.setErr(err);
                 }
                 JsonNode model = app(get(base + "/status.json"), "lr-1").get("model");
                 JsonNode drift = model.get("drift");
                 assertTrue(drift.get("flagged").asBoolean(), model.toString());
+                assertTrue(drift.get("judged").asBoolean(), model.toString());
                 assertTrue(drift.get("deviation").asDouble() < -0.5, "about 1.3 against 3.25: " + drift);
-                assertEquals(4, drift.get("units_contradicting_in_a_row").asInt(), "units 2 to 5 (unit 1 alone has "
-                        + "no error to judge by); the flag was raised at unit 4");
+                assertEquals(4, drift.get("units_contradicting_in_a_row").asInt(), "units 8 to 11 (the first "
+                        + ModelDrift.MIN_UNITS + " are judged together); the flag was raised at unit 10");
                 assertTrue(model.get("estimate").get("network_share_error").isNumber());
                 String said = log.toString(StandardCharsets.UTF_8);
                 assertEquals(1, said.lines().filter(l -> l.contains("workload lr has drifted from its profile"))
@@ -112,7 +115,7 @@ class OnlineSensitivityTest {
                 String metrics = get(base + "/metrics");
                 assertTrue(metrics.contains("\nsaba_sensitivity_drift{workload=\"lr\"} 1.0\n"), metrics);
                 assertTrue(metrics.contains("\nsaba_sensitivity_drifts_total{workload=\"lr\"} 1\n"), metrics);
-                assertTrue(metrics.contains("\nsaba_sensitivity_observations_total 5\n"), metrics);
+                assertTrue(metrics.contains("\nsaba_sensitivity_observations_total 11\n"), metrics);
                 String page = get(base + "/status");
                 assertTrue(page.contains("models: blended"), page);
                 assertTrue(page.contains("DRIFT -"), page); // the drift flag, its deviation negative
@@ -173,10 +176,10 @@ class OnlineSensitivityTest {
                 lr.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
                 Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
                 Fixtures.quiesce(c);
-                for (int i = 1; i <= 4; i++) {
+                for (int i = 1; i <= 10; i++) {
                     lr.report(stage(i, WAIT));
                 }
-                Fixtures.eventually("four units", () -> units(c, "lr") == 4);
+                Fixtures.eventually("ten units", () -> units(c, "lr") == 10);
                 JsonNode status = JSON.readTree(get(base + "/status.json"));
                 assertEquals("table", status.get("sensitivity").asText());
                 JsonNode model = app(status, "lr-1").get("model");

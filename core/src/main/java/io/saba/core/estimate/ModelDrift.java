@@ -8,6 +8,12 @@ import io.saba.core.model.SensitivityModel;
  * {@link #Z} standard errors of the estimate and {@link #TOLERANCE} of the table's slowdown. The tolerance absorbs
  * what no number of units can remove: a profiled cubic is not an a + c/b curve, and a profile caps the rate while a
  * weight is work-conserving.
+ *
+ * <p>An estimate is judged only once it rests on {@link #MIN_UNITS} units. A job's first units are its setup, not its
+ * work: PageRank's first four stages on the testbed build the graph and read nothing over the network. Four units
+ * with φ = 0 give Φ = 0 with a standard error of 0 (the spread of identical values), and the next few, still
+ * outweighed by the setup, contradict the whole job's curve beyond their error too; the flag then went up within a
+ * job's first seconds and said nothing about the job.
  */
 public final class ModelDrift {
     /** The shares compared. */
@@ -16,6 +22,12 @@ public final class ModelDrift {
     public static final double Z = 2;
     /** Relative deviation from the table's slowdown a contradiction must exceed whatever the error. */
     public static final double TOLERANCE = 0.10;
+    /**
+     * Units an estimate must rest on before it is judged: as many as a profiled table is worth when the two are
+     * blended (the controller's {@code LearnedModels.PROFILED_PRIOR_UNITS}), so the observations are not judged
+     * against the table before they would weigh as much as it.
+     */
+    public static final int MIN_UNITS = 8;
 
     private ModelDrift() {
     }
@@ -44,6 +56,11 @@ public final class ModelDrift {
         public boolean contradicts() {
             return !Double.isNaN(error) && Math.abs(estimated - table) > allowed();
         }
+    }
+
+    /** Whether the estimate rests on enough units to be judged against a table at all. */
+    public static boolean judges(SensitivityEstimate estimate) {
+        return estimate.observations() >= MIN_UNITS;
     }
 
     /** The deviation at the share of {@link #SHARES} where the estimate lies furthest beyond what is allowed. */

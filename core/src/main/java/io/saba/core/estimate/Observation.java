@@ -62,14 +62,19 @@ public record Observation(long runMillis, long networkWaitMillis, double share, 
     /**
      * A unit's observation from the bytes its busiest host link carried. At the full link those bytes need
      * n = linkBytes · 8 / rate; at share s of the link, n/s. That is the unit's network part, at most its wall
-     * duration (a unit cannot have spent longer on its link than it lasted: more bytes than the link could carry in
-     * that time means the share was larger than the weights said, or the bytes were spread over more links than
-     * assumed), and the rest of the duration is the time that does not depend on bandwidth.
+     * duration, and the rest of the duration is the time that does not depend on bandwidth.
+     *
+     * <p>The share is the application's weight, but a work-conserving port gives an application what the others
+     * leave idle, so a unit may use more of its link than its weight: it then had at least the share it used, n/D.
+     * Taking the weight there would stretch n/s past the duration and, capped at it, shrink the unit to D·s at the
+     * full link: a Sort shuffle that moved 70 MB in 51 s (n = 28 s at 20 Mbit/s) under a weight of 5 % counted as
+     * 2.6 s at the full link and left Sort looking insensitive. With the share it used, n stays 28 s. (More bytes
+     * than the full link carries in D mean they were spread over more links than assumed: the unit is all network.)
      *
      * @param durationMillis    the unit's wall duration, &gt; 0
      * @param linkBytes         bytes on its busiest host link, ≥ 0
      * @param linkBitsPerSecond that link's rate, &gt; 0
-     * @param share             the share of the link the application had, in (0, 1]
+     * @param share             the share of the link the application's weight gave it, in (0, 1]
      * @param bytes             every byte the unit moved over the network (shown on the status pages)
      */
     public static Observation ofLinkBytes(long durationMillis, long linkBytes, double linkBitsPerSecond, double share,
@@ -80,9 +85,13 @@ public record Observation(long runMillis, long networkWaitMillis, double share, 
         if (linkBytes < 0) {
             throw new IllegalArgumentException("link bytes must be ≥ 0, got " + linkBytes);
         }
+        if (!(share > 0 && share <= 1)) {
+            throw new IllegalArgumentException("share must be in (0, 1], got " + share);
+        }
         double atFullLink = linkBytes * 8.0 / linkBitsPerSecond * 1000;
-        long network = Math.round(Math.min(atFullLink / share, durationMillis));
-        return new Observation(durationMillis, network, share, bytes, Signal.LINK_BYTES);
+        double had = Math.min(1, Math.max(share, atFullLink / durationMillis));
+        long network = Math.round(Math.min(atFullLink / had, durationMillis));
+        return new Observation(durationMillis, network, had, bytes, Signal.LINK_BYTES);
     }
 
     /** w: network wait over run time. */

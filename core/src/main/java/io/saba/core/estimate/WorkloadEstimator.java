@@ -10,8 +10,9 @@ import java.util.List;
  * unit reported after its application left still counts.
  *
  * <p>Drift: after each observation the estimate over the window is checked against the table
- * ({@link ModelDrift}); {@link #DRIFT_UNITS} contradictions in a row raise the flag, as many agreements in a row
- * clear it. A workload without a table entry cannot drift. Not thread-safe.
+ * ({@link ModelDrift}) once the window holds {@link ModelDrift#MIN_UNITS} units; {@link #DRIFT_UNITS} contradictions
+ * in a row raise the flag, as many agreements in a row clear it. A workload without a table entry cannot drift. Not
+ * thread-safe.
  */
 public final class WorkloadEstimator {
     /** Observations kept: a few runs of a batch job, the recent rounds of an iterative one. */
@@ -62,6 +63,9 @@ public final class WorkloadEstimator {
             boolean was = drifting;
             drifting = false;
             return was ? Change.DRIFT_ENDED : Change.NONE;
+        }
+        if (!ModelDrift.judges(estimate)) {
+            return Change.NONE;
         }
         if (ModelDrift.worst(estimate, table).contradicts()) {
             contradicting++;

@@ -55,6 +55,23 @@ class LinkObservationTest {
     }
 
     @Test
+    void aUnitThatUsedMoreThanItsWeightHadAtLeastWhatItUsed() {
+        // A shuffle beside an idle partner: 70 MB in 51 s under a weight of 5 %. At 20 Mbit/s the bytes need 28 s of
+        // the full link, so it had at least 28/51 of it, all of its time was network, and n is the 28 s.
+        Observation o = Observation.ofLinkBytes(51_000, 70_000_000, MBIT_20, 0.05, 70_000_000);
+        assertEquals(28.0 / 51, o.share(), EPS);
+        assertEquals(51_000, o.networkWaitMillis());
+        assertEquals(28_000, o.networkMillisAtFullLink(), 1e-9);
+        assertEquals(28_000, o.millisAtFullLink(), 1e-9);
+        // beside 15 s of setup that moved nothing: Φ = 28/43, not the 2.55/17.55 the weight alone gave
+        SensitivityEstimate e = SensitivityEstimate.of(List.of(
+                Observation.ofLinkBytes(15_000, 0, MBIT_20, 0.05, 0), o));
+        assertEquals(28.0 / 43, e.networkShare(), EPS);
+        // a unit that used less than its weight keeps its weight as the share
+        assertEquals(0.5, Observation.ofLinkBytes(10_000, 10_000_000, MBIT_20, 0.5, 0).share(), EPS);
+    }
+
+    @Test
     void aUnitThatMovedNothingDilutesTheWorkload() {
         // A: 10 s, 4 s on its link; B: 10 s, nothing: Φ = 4/20 = 0.2
         SensitivityEstimate e = SensitivityEstimate.of(List.of(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.model.SensitivityModel;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,13 +25,17 @@ class WorkloadEstimatorTest {
     void observationsThatContradictTheTableRaiseTheFlagAfterSeveralUnits() {
         WorkloadEstimator w = new WorkloadEstimator();
         // φ = 0.4: D(0.25) = 2.2 against 3.4 (−35 %), with no spread between units
-        assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE), "one unit: its error is unknown");
-        assertEquals(0, w.contradicting());
-        assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE));
+        for (int i = 1; i < ModelDrift.MIN_UNITS; i++) {
+            assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE), "unit " + i + ": not judged yet");
+            assertEquals(0, w.contradicting());
+        }
+        assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE), "the first unit judged contradicts");
+        assertEquals(1, w.contradicting());
         assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE));
         assertFalse(w.drifting());
-        assertEquals(WorkloadEstimator.Change.DRIFT_STARTED, w.add(unit(0.4), TABLE));
+        assertEquals(WorkloadEstimator.Change.DRIFT_STARTED, w.add(unit(0.4), TABLE), "the third in a row");
         assertTrue(w.drifting());
+        assertEquals(ModelDrift.MIN_UNITS + WorkloadEstimator.DRIFT_UNITS - 1, w.window().size());
         assertEquals(WorkloadEstimator.DRIFT_UNITS, w.contradicting());
         assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.4), TABLE), "raised once");
 
@@ -40,6 +45,26 @@ class WorkloadEstimatorTest {
         assertEquals(3.4, d.table(), EPS);
         assertEquals(-1.2 / 3.4, d.relative(), EPS);
         assertTrue(d.contradicts());
+    }
+
+    @Test
+    void aJobsSetupIsNotTakenForDrift() {
+        // 4 setup units that read nothing over the network (PageRank building its graph), then 28 units with
+        // φ = 0.6: the whole job's Φ is 28·0.6/32 = 0.525, and its profile says just that.
+        SensitivityModel job = SensitivityModel.inverse(0.475, 0.525);
+        WorkloadEstimator w = new WorkloadEstimator();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0), job));
+        }
+        // four identical zeros: Φ = 0 and an error of 0, 1.00 against the table's 2.575 at 25 %
+        assertEquals(0, w.estimate().standardError(), EPS);
+        assertTrue(w.deviation(job).contradicts(), "the setup alone contradicts the job's curve");
+        for (int i = 0; i < 28; i++) {
+            assertEquals(WorkloadEstimator.Change.NONE, w.add(unit(0.6), job), "unit " + (5 + i));
+            assertEquals(0, w.contradicting(), "unit " + (5 + i) + ": " + w.deviation(job));
+        }
+        assertEquals(0.525, w.estimate().networkShare(), EPS);
+        assertFalse(w.drifting());
     }
 
     @Test
@@ -69,7 +94,7 @@ class WorkloadEstimatorTest {
 
     @Test
     void agreementClearsTheFlagAndAWorkloadWithoutTableNeverDrifts() {
-        List<Observation> seen = List.of(unit(0.4), unit(0.4), unit(0.4));
+        List<Observation> seen = Collections.nCopies(ModelDrift.MIN_UNITS, unit(0.4));
         SensitivityModel matching = SensitivityModel.inverse(0.6, 0.4);
         WorkloadEstimator w = WorkloadEstimator.restore(seen, 3, 0, true);
         assertEquals(0.4, w.estimate().networkShare(), EPS);
