@@ -4,11 +4,12 @@ the slowdowns against the median alone time, and the sum of slowdowns with a boo
 (repetitions resampled with replacement, 10,000 draws, fixed seed). A repetition whose time is missing for a
 treatment (a failed run) is left out of that treatment and counted.
 
-Then, paired by repetition, each treatment against saba: the difference of the sums within one repetition (the
-treatments of a repetition ran back to back, so a machine that is slow for a while slows all of them), its median
-with a bootstrap 95 % interval, and in how many repetitions saba's sum was the lower.
+Then, paired by repetition, each treatment against saba (or against each REFERENCE treatment given): the
+difference of the sums within one repetition (the treatments of a repetition ran back to back, so a machine that is
+slow for a while slows all of them), its median with a bootstrap 95 % interval, and in how many repetitions the
+reference's sum was the lower.
 
-usage: corun-summary.py TIMES A B
+usage: corun-summary.py TIMES A B [REFERENCE...]
 """
 import random
 import statistics
@@ -23,6 +24,7 @@ def bootstrap_median(values, draws=10_000, seed=1):
 
 def main():
     times, a, b = sys.argv[1], sys.argv[2], sys.argv[3]
+    references = sys.argv[4:] or ["saba"]
     rows = []
     for line in open(times).read().splitlines()[1:]:
         f = line.split()
@@ -58,21 +60,23 @@ def main():
         print(f"{c:<10} {len(ok):>2} {ta:9.1f} {tb:9.1f} {ta / base_a:7.2f}x {tb / base_b:7.2f}x "
               f"{statistics.median(sums):7.2f} [{lo:5.2f}, {hi:5.2f}]  "
               + " ".join(f"{s:.2f}" for s in sums) + note)
-    print_paired(sums_by_case)
+    for reference in references:
+        print_paired(sums_by_case, reference)
 
 
-def print_paired(sums_by_case):
-    saba = sums_by_case.get("saba")
-    if not saba:
+def print_paired(sums_by_case, reference):
+    ref = sums_by_case.get(reference)
+    if not ref:
         return
-    print(f"paired by repetition: {'treatment':<10} {'n':>2} {'minus saba':>10} {'95% interval':>15}  saba lower in")
+    print(f"paired by repetition: {'treatment':<10} {'n':>2} {'minus ' + reference:>10} {'95% interval':>15}  "
+          f"{reference} lower in")
     for c, sums in sums_by_case.items():
-        if c == "saba":
+        if c == reference:
             continue
-        reps = [r for r in sums if r in saba]
+        reps = [r for r in sums if r in ref]
         if not reps:
             continue
-        diffs = [sums[r] - saba[r] for r in reps]
+        diffs = [sums[r] - ref[r] for r in reps]
         lo, hi = bootstrap_median(diffs)
         lower = sum(1 for d in diffs if d > 0)
         print(f"{'':22}{c:<10} {len(reps):>2} {statistics.median(diffs):10.2f} [{lo:5.2f}, {hi:5.2f}]  "

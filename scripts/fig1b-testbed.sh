@@ -259,4 +259,6 @@ for rep in $(seq 1 "$REPS"); do
       | tee -a "$OUT/times.txt"
   done
 done
-python3 "$here/scripts/corun-summary.py" "$OUT/times.txt" "$A" "$B" | tee "$OUT/summary.txt"
+# paired against saba, and against fifo when it ran (how far online and default are from the baseline)
+refs=(saba); [[ " ${together[*]} " == *" fifo "* ]] && refs+=(fifo)
+python3 "$here/scripts/corun-summary.py" "$OUT/times.txt" "$A" "$B" "${refs[@]}" | tee "$OUT/summary.txt"
