@@ -22,21 +22,34 @@ def bootstrap_median(values, draws=10_000, seed=1):
     return meds[int(0.025 * draws)], meds[int(0.975 * draws) - 1]
 
 
+def fail(message):
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
+    if len(sys.argv) < 4:
+        fail("usage: corun-summary.py TIMES A B [REFERENCE...]")
     times, a, b = sys.argv[1], sys.argv[2], sys.argv[3]
     references = sys.argv[4:] or ["saba"]
     rows = []
-    for line in open(times).read().splitlines()[1:]:
-        f = line.split()
-        if len(f) >= 2:
-            rows.append((f[0], f[1], float(f[2]) if len(f) > 2 else None, float(f[3]) if len(f) > 3 else None))
+    try:
+        lines = open(times).read().splitlines()[1:]
+        for line in lines:
+            f = line.split()
+            if len(f) >= 2:
+                rows.append((f[0], f[1], float(f[2]) if len(f) > 2 else None, float(f[3]) if len(f) > 3 else None))
+    except OSError as e:
+        fail(f"corun-summary.py: cannot read {times}: {e.strerror}")
+    except ValueError as e:
+        fail(f"corun-summary.py: {times} is not a times.txt (rep case A_seconds B_seconds): {e}")
     cases = []
     for _, c, _, _ in rows:
         if c not in cases:
             cases.append(c)
     alone = [r for r in rows if r[1] == "alone" and r[2] and r[3]]
     if not alone:
-        sys.exit("no complete 'alone' repetition in " + times)
+        fail("corun-summary.py: no complete 'alone' repetition in " + times)
     base_a = statistics.median(r[2] for r in alone)
     base_b = statistics.median(r[3] for r in alone)
     print(f"alone (median of {len(alone)}): {a} {base_a:.1f} s, {b} {base_b:.1f} s")
