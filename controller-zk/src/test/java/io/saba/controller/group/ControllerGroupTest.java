@@ -151,8 +151,7 @@ class ControllerGroupTest {
                 d.steps(40, 5);
                 GroupFixture.Member victim = g.members.get(0); // the client's first address: it must move
                 assertEquals(victim.target(), d.client.currentTarget());
-                eventually("m0 programs its share", CONVERGE, () -> victim.group.programming().size() < 20
-                        && !victim.group.programming().isEmpty());
+                eventually("m0 programs its share", CONVERGE, g::splitSettled);
                 Set<String> itsSwitches = victim.group.programming();
                 assertFalse(itsSwitches.isEmpty());
                 Thread crash = victim.crash();
@@ -229,8 +228,7 @@ class ControllerGroupTest {
             try {
                 d.steps(30, 0);
                 GroupFixture.Member cut = g.members.get(0);
-                eventually("m0 programs its share", CONVERGE, () -> cut.group.programming().size() < 20
-                        && !cut.group.programming().isEmpty());
+                eventually("m0 programs its share", CONVERGE, g::splitSettled);
                 Set<String> itsSwitches = cut.group.programming();
                 long before = System.nanoTime();
                 cut.partition();

@@ -1,6 +1,7 @@
 package io.saba.controller.group;
 
 import io.saba.controller.server.EmbeddedController;
+import io.saba.controller.GroupView;
 import io.saba.controller.SabaController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.state.AppView;
@@ -173,6 +174,28 @@ final class GroupFixture implements AutoCloseable {
 
     List<Member> live() {
         return members.stream().filter(m -> !m.dead).toList();
+    }
+
+    /**
+     * The split has settled: every live member sees the same members and the same targets, and programs exactly the
+     * switches meant for it. (Each member programming something and 20 programmed in all also holds mid-hand-over,
+     * while a switch still sits with a member that is about to pass it on.)
+     */
+    boolean splitSettled() {
+        List<Member> live = live();
+        java.util.SortedMap<String, String> targets = live.get(0).group.view().targets();
+        for (Member m : live) {
+            GroupView v = m.group.view();
+            if (v.members().size() != live.size() || !v.targets().equals(targets) || targets.size() != 20) {
+                return false;
+            }
+            java.util.Set<String> meant = targets.entrySet().stream().filter(e -> e.getValue().equals(m.id))
+                    .map(Map.Entry::getKey).collect(Collectors.toSet());
+            if (meant.isEmpty() || !m.group.programming().equals(meant)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     String targets() {

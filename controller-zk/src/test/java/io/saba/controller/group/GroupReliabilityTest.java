@@ -67,9 +67,7 @@ class GroupReliabilityTest {
                                 && first.controller.api().status(false).ports().size() > 20);
                 g.join("m1");
                 g.join("m2");
-                eventually("the switches are split among the three", CONVERGE, () -> g.members.stream()
-                        .noneMatch(m -> m.group.programming().isEmpty())
-                        && g.members.stream().mapToInt(m -> m.group.programming().size()).sum() == 20);
+                eventually("the switches are split among the three", CONVERGE, g::splitSettled);
                 for (GroupFixture.Member m : g.members) {
                     m.controller.controller().recomputer().awaitQuiescent(Duration.ofSeconds(10));
                     Set<String> mine = m.group.programming();
@@ -171,9 +169,7 @@ class GroupReliabilityTest {
              ZkProxy probePath = new ZkProxy(g.zk.getInstances().iterator().next().getPort());
              CuratorFramework direct = CuratorFrameworkFactory.newClient(g.zk.getConnectString(),
                      new RetryOneTime(100))) {
-            eventually("the switches are split", CONVERGE, () -> g.members.stream()
-                    .noneMatch(m -> m.group.programming().isEmpty())
-                    && g.members.stream().mapToInt(m -> m.group.programming().size()).sum() == 20);
+            eventually("the switches are split", CONVERGE, g::splitSettled);
             Map<String, String> ownerBefore = new HashMap<>();
             g.members.forEach(m -> m.group.programming().forEach(sw -> ownerBefore.put(sw, m.id)));
             ZooKeeper probe = new ZooKeeper("127.0.0.1:" + probePath.port(),
@@ -232,9 +228,7 @@ class GroupReliabilityTest {
     void aMemberRestartedAtOnceGetsItsSwitchesWithoutOthersClaimingThem() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
             GroupFixture.Member m0 = g.members.get(0);
-            eventually("the switches are split", CONVERGE, () -> g.members.stream()
-                    .noneMatch(m -> m.group.programming().isEmpty())
-                    && g.members.stream().mapToInt(m -> m.group.programming().size()).sum() == 20);
+            eventually("the switches are split", CONVERGE, g::splitSettled);
             Set<String> itsSwitches = m0.group.programming();
             long crashed = System.nanoTime();
             Thread dying = m0.crash();
@@ -256,9 +250,7 @@ class GroupReliabilityTest {
     @Test
     void ownershipAndLeadershipAreOnTheStatusPagesAndMetrics() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
-            eventually("the switches are split and one member leads", CONVERGE, () -> g.members.stream()
-                    .noneMatch(m -> m.group.programming().isEmpty())
-                    && g.members.stream().mapToInt(m -> m.group.programming().size()).sum() == 20
+            eventually("the switches are split and one member leads", CONVERGE, () -> g.splitSettled()
                     && g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
             // a loaded machine can suspend a member's session between two reads: compare snapshots until they agree
             String[] problem = {""};
