@@ -4,7 +4,8 @@ effect once those bytes are accounted for.
 
 Spark decides where a job's cached blocks and reduce tasks run, and with that how many bytes cross each link: two
 runs of the same pair under the same treatment can differ by a third in the bytes over one port. This prints per
-co-run: its position in the repetition, the megabytes each port's classes carried (MONITOR=1), LR-style task
+co-run: its position in the repetition, the megabytes each port's classes carried and the packets the port dropped
+(MONITOR=1), the hosts' TCP retransmissions and timeouts (MONITOR=1 logs from 2026-11-29 on), LR-style task
 results crossing to the driver (EVENTS=1, when kept), the times and slowdowns; then a least-squares fit of the
 sum of slowdowns on the treatment and the megabytes over PORT, with bootstrap 95 % intervals.
 
@@ -22,8 +23,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def port_megabytes(log, port):
-    """The megabytes each class carried on PORT over the co-run, from tc-classes.py."""
+def port_classes(log, port):
+    """{class: (megabytes carried, packets dropped)} on PORT over the co-run, from tc-classes.py."""
     done = subprocess.run([sys.executable, os.path.join(HERE, "tc-classes.py"), log], capture_output=True,
                           text=True)
     if done.returncode != 0:
@@ -33,8 +34,26 @@ def port_megabytes(log, port):
     for line in out.splitlines():
         f = line.split()
         if len(f) >= 6 and f[0] == port and f[1].startswith("1:"):
-            classes[f[1]] = float(f[3])
+            classes[f[1]] = (float(f[3]), int(f[5]))
     return classes
+
+
+TCP = ("TcpRetransSegs", "TcpExtTCPTimeouts")
+
+
+def tcp_growth(log):
+    """{counter: growth over the co-run, summed over the hosts} from the log's '== hN:tcp' sections (nstat; logs
+    before 2026-11-29 have none: empty)."""
+    first, last, host = {}, {}, None
+    with (gzip.open(log, "rt") if log.endswith(".gz") else open(log)) as f:
+        for line in f:
+            if line.startswith("== "):
+                host = line[3:].strip() if line.strip().endswith(":tcp") else None
+            elif host and line.split()[:1] and line.split()[0] in TCP:
+                name, value = line.split()[:2]
+                first.setdefault((host, name), int(value))
+                last[host, name] = int(value)
+    return {c: sum(v - first[k] for k, v in last.items() if k[1] == c) for c in TCP} if last else {}
 
 
 def crossing(out):
@@ -84,22 +103,25 @@ def report(a):
         rep, case = g[1:].split("-", 1)
         position.setdefault(int(rep), []).append(case)
     results = crossing(a.out)
-    print(f"alone (median): {job_a} {alone[0]:.1f} s, {job_b} {alone[1]:.1f} s; MB over {a.port} per class")
-    print(f"{'rep':>3} {'case':<6} {'pos':>3} {a.port + ' MB':>9} {'classes':<28} {job_a + ' results':>11} "
-          f"{job_a + ' s':>7} {job_b + ' s':>7} {'sum':>5}")
+    print(f"alone (median): {job_a} {alone[0]:.1f} s, {job_b} {alone[1]:.1f} s; MB over {a.port} per class, "
+          f"packets it dropped, TCP segments retransmitted and timeouts (RTOs) on all hosts")
+    print(f"{'rep':>3} {'case':<7} {'pos':>3} {a.port + ' MB':>9} {'classes':<28} {'drops':>6} {'retrans':>7} "
+          f"{'RTOs':>5} {job_a + ' results':>11} {job_a + ' s':>7} {job_b + ' s':>7} {'sum':>5}")
     fit = []
     for (rep, case), (ta, tb) in sorted(times.items()):
         if case not in (a.control, a.treatment):
             continue
         log = os.path.join(a.out, f"tc-r{rep}-{case}.log")
         log = log if os.path.exists(log) else log + ".gz"
-        classes = port_megabytes(log, a.port) if os.path.exists(log) else {}
-        total = sum(classes.values())
+        classes = port_classes(log, a.port) if os.path.exists(log) else {}
+        tcp = tcp_growth(log) if os.path.exists(log) else {}
+        total = sum(mb for mb, _ in classes.values())
         s = ta / alone[0] + tb / alone[1]
         res = results.get(f"r{rep}-{case}-{job_a}")
         pos = position.get(rep, []).index(case) + 1 if case in position.get(rep, []) else 0
-        print(f"{rep:>3} {case:<6} {pos:>3} {total:>9.1f} "
-              f"{' '.join(f'{k}={v:.0f}' for k, v in sorted(classes.items()) if v >= 1):<28} "
+        print(f"{rep:>3} {case:<7} {pos:>3} {total:>9.1f} "
+              f"{' '.join(f'{k}={mb:.0f}' for k, (mb, _) in sorted(classes.items()) if mb >= 1):<28} "
+              f"{sum(d for _, d in classes.values()):>6} {tcp.get(TCP[0], '-'):>7} {tcp.get(TCP[1], '-'):>5} "
               f"{'-' if res is None else f'{res:.1f}':>11} {ta:>7.1f} {tb:>7.1f} {s:>5.2f}")
         if classes:
             fit.append((1.0 if case == a.treatment else 0.0, total, s))

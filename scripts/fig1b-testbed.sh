@@ -6,7 +6,7 @@
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
 #                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
-#                            [MONITOR=0] [GATE=1] [EVENTS=0]
+#                            [MONITOR=0] [GATE=1] [EVENTS=0] [TCP=cubic]
 #
 # The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
 # including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
@@ -40,7 +40,12 @@
 # crossed to the driver's host.
 #
 # MONITOR=1 records every port's HTB class counters every 2 s of each co-run in tc-rN-CASE.log, so that
-# scripts/tc-classes.py can say how many bytes each class carried on each port while both jobs ran.
+# scripts/tc-classes.py can say how many bytes each class carried (and dropped) on each port while both jobs ran,
+# and each host's TCP retransmissions and timeouts beside them (nstat), which fig1b-by-run.py sets beside each run.
+#
+# TCP (default cubic, Linux's own) is every host's congestion control (saba testbed up --tcp), whatever the
+# machine's default: the folders of 2026-11-29 and before ran this VM's default, BBR, which in the testbed's 10 ms
+# queues retransmits 7x as much as cubic with two flows. OUT/testbed.txt says what a folder ran.
 #
 # Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
 # testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
@@ -50,6 +55,8 @@ set -euo pipefail
 for kv in "$@"; do export "${kv?}"; done
 # a relative TABLE is the caller's; the controller would read it relative to its configuration's folder, OUT
 [[ -z "${TABLE:-}" ]] || TABLE=$(realpath -m -- "$TABLE")
+# and a relative OUT too: Spark reads file:OUT/events as a URI, which a relative path is not (it fails to start)
+[[ -z "${OUT:-}" ]] || OUT=$(realpath -m -- "$OUT")
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 A=${A:-sort}; B=${B:-pagerank}; RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; REPS=${REPS:-5}
@@ -57,7 +64,7 @@ FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; GATE=${GATE:-1}; EVENTS=${EVENTS:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
-ALLOCATION=${ALLOCATION-corun}
+ALLOCATION=${ALLOCATION-corun}; TCP=${TCP:-cubic}
 [[ -z "$TABLE" || -f "$TABLE" ]] || { echo "fig1b: TABLE=$TABLE: no such file" >&2; exit 2; }
 [[ $MONITOR == 0 || $MONITOR == 1 ]] || { echo "fig1b: MONITOR=$MONITOR: 0 or 1" >&2; exit 2; }
 [[ $GATE == 0 || $GATE == 1 ]] || { echo "fig1b: GATE=$GATE: 0 or 1" >&2; exit 2; }
@@ -92,7 +99,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$saba" testbed up --hosts "$HOSTS" --link-rate "$RATE" --name "$NAME" --subnet "$SUBNET"
+"$saba" testbed up --hosts "$HOSTS" --link-rate "$RATE" --name "$NAME" --subnet "$SUBNET" --tcp "$TCP"
+"$saba" testbed status --name "$NAME" | head -1 > "$OUT/testbed.txt"
 # two applications at once: each worker offers a core to each
 "$saba" testbed spark start --name "$NAME" --cores 2 --memory 2g --workers "$WORKERS"
 
@@ -135,7 +143,7 @@ run() {
   for attempt in 1 2; do
     rm -f "$OUT/$tag-$w.report"
     "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$f" --report "$OUT/$tag-$w.report" \
-      "${conf[@]}" > "$OUT/$tag-$w.log" 2>&1
+      "${conf[@]}" > "$OUT/$tag-$w.log" 2>&1 || { echo "fig1b: $tag-$w failed; see $OUT/$tag-$w.log" >&2; return 1; }
     spread "$tag-$w" && return 0
     echo "fig1b: $tag-$w: its executors were not on every worker of $WORKERS (attempt $attempt)" \
       | tee -a "$OUT/placement.log" >&2
@@ -174,13 +182,17 @@ start_controller() { # CONFIG LOG
 stop_controller() {
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
-# monitor TAG: every port's class counters every 2 s, in the background until the co-run ends (or the script)
+# TCP counters of each host's stack: a drop in a 10 ms queue costs a fast retransmit, a lost window an RTO (200 ms)
+tcp_counters="TcpOutSegs TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPLossProbes"
+# monitor TAG: every port's class counters and each host's TCP counters every 2 s, in the background until the
+# co-run ends (or the script)
 monitor() {
   [[ $MONITOR == 1 ]] || return 0
   while sleep 2; do
     echo "# $(date +%s.%N)"
     for i in $(seq 1 "$HOSTS"); do
       echo "== h$i:0"; ip netns exec "saba-$NAME-h$i" tc -s class show dev eth0
+      echo "== h$i:tcp"; ip netns exec "saba-$NAME-h$i" nstat -saz $tcp_counters
       echo "== sw:$i"; ip netns exec "saba-$NAME-sw" tc -s class show dev "p$i"
     done
   done > "$OUT/tc-$1.log" 2>&1 &

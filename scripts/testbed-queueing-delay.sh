@@ -8,7 +8,8 @@
 #   borrow  one Saba queue of 90 % (ceiling the link) carrying the pings and the bulk: a class that borrows above
 #           its rate against fifo's, all else equal (asked by the default model's cost over FIFO in
 #           examples/fig1b-testbed/sort-pagerank-gated, plumbing-1129).
-# Prints and writes case,flows,rep,rtt_p50_ms,rtt_p90_ms,bulk_mbps.
+# Prints and writes case,flows,rep,rtt_p50_ms,rtt_p90_ms,bulk_mbps,bulk_retransmits (segments the bulk senders
+# retransmitted: the 10 ms queue's drops as TCP paid for them).
 #
 # Needs root, iperf3 and ping (Debian: iputils-ping; not installed by .ci/run, which does not run this script).
 # Usage: scripts/testbed-queueing-delay.sh [OUT.csv] [REPS] [RATE] [CASES]
@@ -26,7 +27,7 @@ work=$(mktemp -d)
 cleanup() { pkill -f "iperf3 -c 10.77.0.1" || true; "$saba" testbed down --name $name >/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 for p in $(seq 5201 5216); do ip netns exec $ns-h1 iperf3 -s -D -p $p; done
-echo "case,flows,rep,rtt_p50_ms,rtt_p90_ms,bulk_mbps" | tee "$out"
+echo "case,flows,rep,rtt_p50_ms,rtt_p90_ms,bulk_mbps,bulk_retransmits" | tee "$out"
 for rep in $(seq 1 "$reps"); do
   for case in $cases; do
     case $case in
@@ -46,10 +47,12 @@ for rep in $(seq 1 "$reps"); do
       for p in "${pids[@]}"; do wait "$p"; done
       rtt=$(grep -o 'time=[0-9.]*' "$work/ping.txt" | cut -d= -f2 | sort -n \
         | awk '{a[NR]=$1} END {print a[int(NR*0.5)+1] "," a[int(NR*0.9)]}')
-      mbps=$(python3 -c 'import json,sys
-print(round(sum(json.load(open(f))["end"]["sum_received"]["bits_per_second"] for f in sys.argv[1:]) / 1e6, 2))' \
+      bulk=$(python3 -c 'import json,sys
+ends = [json.load(open(f))["end"] for f in sys.argv[1:]]
+print(round(sum(e["sum_received"]["bits_per_second"] for e in ends) / 1e6, 2),
+      sum(e["sum_sent"].get("retransmits", 0) for e in ends), sep=",")' \
         $(for i in $(seq 1 $n); do echo "$work/bulk-$i.json"; done))
-      echo "$case,$n,$rep,$rtt,$mbps" | tee -a "$out"
+      echo "$case,$n,$rep,$rtt,$bulk" | tee -a "$out"
     done
   done
 done

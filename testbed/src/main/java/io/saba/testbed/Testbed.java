@@ -29,7 +29,7 @@ public final class Testbed {
 
     /** What the testbed runs besides ip, each with the Debian package that has it. */
     private static final List<List<String>> TOOLS = List.of(List.of("tc", "-V", "iproute2"),
-            List.of("ethtool", "--version", "ethtool"));
+            List.of("ethtool", "--version", "ethtool"), List.of("sysctl", "--version", "procps"));
 
     /**
      * Throws with a clear message unless we can create namespaces and shape them (root; iproute2 and ethtool
@@ -112,8 +112,36 @@ public final class Testbed {
             // divides) and the host's own egress (so a sender cannot exceed its NIC either).
             PlainLink.install(shell, new LinuxPort(sw, p, s.linkRateBps()));
             PlainLink.install(shell, new LinuxPort(h, TestbedSpec.HOST_DEVICE, s.linkRateBps()));
+            pinCongestionControl(h, s.tcp());
         }
-        log.info("testbed {} up: {} hosts at {} bit/s on {}.0/24", s.name(), s.hosts(), s.linkRateBps(), s.subnet());
+        log.info("testbed {} up: {} hosts at {} bit/s on {}.0/24, TCP {}", s.name(), s.hosts(), s.linkRateBps(),
+                s.subnet(), s.tcp());
+    }
+
+    private static final String TCP_SYSCTL = "net.ipv4.tcp_congestion_control";
+    private static final String TCP_ALLOWED = "net.ipv4.tcp_allowed_congestion_control";
+
+    /**
+     * Sets the host's TCP congestion control. A namespace may only choose an algorithm the machine allows
+     * (tcp_allowed_congestion_control, one list for the whole machine), so one that is available but not allowed is
+     * added to that list first: it only widens what unprivileged sockets may pick.
+     */
+    private void pinCongestionControl(String ns, String tcp) {
+        List<String> set = List.of("ip", "netns", "exec", ns, "sysctl", "-qw", TCP_SYSCTL + "=" + tcp);
+        if (shell.run(set).ok()) {
+            return;
+        }
+        String available = shell.check("sysctl", "-n", "net.ipv4.tcp_available_congestion_control").strip();
+        if (!List.of(available.split("\\s+")).contains(tcp)) {
+            throw new IllegalArgumentException("TCP congestion control '" + tcp + "' is not available on this machine"
+                    + " (available: " + available + "; a module may add it: modprobe tcp_" + tcp + ")");
+        }
+        String allowed = shell.check("sysctl", "-n", TCP_ALLOWED).strip();
+        if (!List.of(allowed.split("\\s+")).contains(tcp)) {
+            shell.check("sysctl", "-qw", TCP_ALLOWED + "=" + allowed + " " + tcp);
+            log.info("added {} to the machine's {} so that the testbed's hosts may run it", tcp, TCP_ALLOWED);
+        }
+        shell.check(set);
     }
 
     private Path writeFiles(TestbedSpec spec) {
@@ -191,8 +219,8 @@ public final class Testbed {
                     : "testbed " + name + ": namespaces " + ns + " exist but " + e.getMessage() + "\n";
         }
         StringBuilder out = new StringBuilder();
-        out.append(String.format("testbed %s: %d hosts, link %s Gbit/s, topology %s%n", name, s.hosts(),
-                TopologyFile.gbps(s.linkRateBps()), TestbedSpec.stateDir(name).resolve("topology.yaml")));
+        out.append(String.format("testbed %s: %d hosts, link %s Gbit/s, TCP %s, topology %s%n", name, s.hosts(),
+                TopologyFile.gbps(s.linkRateBps()), s.tcp(), TestbedSpec.stateDir(name).resolve("topology.yaml")));
         for (int i = 1; i <= s.hosts(); i++) {
             boolean present = ns.contains(s.hostNamespace(i));
             out.append(String.format("  %-4s %-15s %s%s%n", s.hostName(i), s.address(i), s.hostNamespace(i),

@@ -44,7 +44,12 @@ class TestbedTest {
         assertTrue(other.getMessage().contains("testbed down"), other.getMessage());
 
         String status = testbed.status(NAME);
-        assertTrue(status.contains("h2   10.77.0.2") && status.contains("class htb 1:10"), status);
+        assertTrue(status.contains("h2   10.77.0.2") && status.contains("class htb 1:10")
+                && status.contains("TCP cubic"), status);
+        for (String host : List.of("h1", "h3")) {
+            assertEquals("cubic", sh.check(Testbed.inNode(spec, host, List.of("sysctl", "-n",
+                    "net.ipv4.tcp_congestion_control"))).strip(), "the host runs the spec's TCP, not the machine's");
+        }
         String sw = sh.check(Testbed.inNode(spec, "sw", List.of("tc", "class", "show", "dev", "p1")));
         assertTrue(sw.contains("rate 50Mbit ceil 50Mbit"), sw);
 
@@ -84,6 +89,14 @@ class TestbedTest {
         assertTrue(testbed.namespaces(NAME).isEmpty());
         assertFalse(Files.exists(topo));
         assertTrue(testbed.down(NAME).isEmpty(), "down is idempotent");
+    }
+
+    @Test
+    void aTcpTheMachineLacksIsRefusedByNameAndNothingIsLeft() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> testbed.up(new TestbedSpec(NAME, 2, 10_000_000L, "10.77.0", "nosuchtcp")));
+        assertTrue(e.getMessage().contains("'nosuchtcp' is not available"), e.getMessage());
+        assertEquals(List.of(), testbed.namespaces(NAME));
     }
 
     @Test

@@ -18,6 +18,13 @@ class TestbedWithoutRootTest {
     }
 
     @Test
+    void aMalformedTcpNameIsRefusedBeforeAnythingRuns() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new TestbedSpec("x", 2, 1_000_000L, "10.77.0", "cubic; reboot"));
+        assertTrue(e.getMessage().contains("'cubic; reboot'"), e.getMessage());
+    }
+
+    @Test
     void namesAMissingToolAndItsPackage() {
         java.util.List<String> ran = new java.util.ArrayList<>();
         Testbed t = new Testbed((command, stdin) -> {

@@ -55,11 +55,14 @@ public final class TestbedCommand {
         String name;
         @Option(names = "--subnet", defaultValue = "10.77.0", description = "private /24 prefix (default ${DEFAULT-VALUE})")
         String subnet;
+        @Option(names = "--tcp", defaultValue = TestbedSpec.DEFAULT_TCP, description = "TCP congestion control of "
+                + "every host, whatever the machine's default (default ${DEFAULT-VALUE})")
+        String tcp;
 
         @Override
         public Integer call() throws Exception {
             return report(() -> {
-                Path topo = testbed().up(new TestbedSpec(name, hosts, rate, subnet));
+                Path topo = testbed().up(new TestbedSpec(name, hosts, rate, subnet, tcp));
                 System.out.println("testbed " + name + " up; topology: " + topo);
                 return 0;
             });
