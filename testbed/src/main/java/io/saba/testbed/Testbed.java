@@ -75,6 +75,7 @@ public final class Testbed {
             throw new IllegalStateException("testbed " + spec.name() + " already exists with another shape ("
                     + existing + "); run `saba testbed down --name " + spec.name() + "` first");
         }
+        allowCongestionControl(spec.tcp());
         try {
             build(spec);
             return writeFiles(spec);
@@ -112,7 +113,7 @@ public final class Testbed {
             // divides) and the host's own egress (so a sender cannot exceed its NIC either).
             PlainLink.install(shell, new LinuxPort(sw, p, s.linkRateBps()));
             PlainLink.install(shell, new LinuxPort(h, TestbedSpec.HOST_DEVICE, s.linkRateBps()));
-            pinCongestionControl(h, s.tcp());
+            shell.check("ip", "netns", "exec", h, "sysctl", "-qw", TCP_SYSCTL + "=" + s.tcp());
         }
         log.info("testbed {} up: {} hosts at {} bit/s on {}.0/24, TCP {}", s.name(), s.hosts(), s.linkRateBps(),
                 s.subnet(), s.tcp());
@@ -122,15 +123,12 @@ public final class Testbed {
     private static final String TCP_ALLOWED = "net.ipv4.tcp_allowed_congestion_control";
 
     /**
-     * Sets the host's TCP congestion control. A namespace may only choose an algorithm the machine allows
-     * (tcp_allowed_congestion_control, one list for the whole machine), so one that is available but not allowed is
-     * added to that list first: it only widens what unprivileged sockets may pick.
+     * Makes the spec's TCP congestion control one the testbed's hosts may choose, before anything is built: a
+     * namespace may only default to an algorithm the machine allows (tcp_allowed_congestion_control, one list for
+     * the whole machine), so one that is available but not allowed is added to that list; it only widens what
+     * unprivileged sockets may pick. One the kernel lacks is refused by name.
      */
-    private void pinCongestionControl(String ns, String tcp) {
-        List<String> set = List.of("ip", "netns", "exec", ns, "sysctl", "-qw", TCP_SYSCTL + "=" + tcp);
-        if (shell.run(set).ok()) {
-            return;
-        }
+    private void allowCongestionControl(String tcp) {
         String available = shell.check("sysctl", "-n", "net.ipv4.tcp_available_congestion_control").strip();
         if (!List.of(available.split("\\s+")).contains(tcp)) {
             throw new IllegalArgumentException("TCP congestion control '" + tcp + "' is not available on this machine"
@@ -141,7 +139,6 @@ public final class Testbed {
             shell.check("sysctl", "-qw", TCP_ALLOWED + "=" + allowed + " " + tcp);
             log.info("added {} to the machine's {} so that the testbed's hosts may run it", tcp, TCP_ALLOWED);
         }
-        shell.check(set);
     }
 
     private Path writeFiles(TestbedSpec spec) {
