@@ -6,7 +6,7 @@
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
 #                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
-#                            [MONITOR=0] [GATE=1] [EVENTS=0] [TCP=cubic]
+#                            [MONITOR=0] [GATE=1] [EVENTS=0] [TCP=cubic] [C_SABA=0.9]
 #
 # The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
 # including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
@@ -47,6 +47,10 @@
 # machine's default: the folders of 2026-11-29 and before ran this VM's default, BBR, which in the testbed's 10 ms
 # queues retransmits 7x as much as cubic with two flows. OUT/testbed.txt says what a folder ran.
 #
+# C_SABA (default 0.9) is the share of every port Saba's classes get (the controller's c-saba, and the total of the
+# hand-set weights); the rest stays with the non-Saba class. Below 1 a Saba class that fills the link runs above its
+# HTB rate and borrows the rest; at 1 the default model's single class is the whole link, as FIFO's is.
+#
 # Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
 # testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
 #
@@ -64,7 +68,8 @@ FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; GATE=${GATE:-1}; EVENTS=${EVENTS:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
-ALLOCATION=${ALLOCATION-corun}; TCP=${TCP:-cubic}
+ALLOCATION=${ALLOCATION-corun}; TCP=${TCP:-cubic}; C_SABA=${C_SABA:-0.9}
+[[ $C_SABA =~ ^(0\.[0-9]*[1-9][0-9]*|1|1\.0*)$ ]] || { echo "fig1b: C_SABA=$C_SABA: a share in (0, 1]" >&2; exit 2; }
 [[ -z "$TABLE" || -f "$TABLE" ]] || { echo "fig1b: TABLE=$TABLE: no such file" >&2; exit 2; }
 [[ $MONITOR == 0 || $MONITOR == 1 ]] || { echo "fig1b: MONITOR=$MONITOR: 0 or 1" >&2; exit 2; }
 [[ $GATE == 0 || $GATE == 1 ]] || { echo "fig1b: GATE=$GATE: 0 or 1" >&2; exit 2; }
@@ -120,9 +125,9 @@ listen: $ctl_addr
 topology: {file: /run/saba/testbed/$NAME/topology.yaml, host-queues: 8}
 table: $TABLE
 ${ALLOCATION:+allocation: $ALLOCATION}
-c-saba: 0.9
+c-saba: $C_SABA
 backend: linux
-backend-options: {testbed: $NAME, c-saba: 0.9}
+backend-options: {testbed: $NAME, c-saba: $C_SABA}
 http: $SUBNET.1:7071
 YAML
 sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/controller.yaml" > "$OUT/controller-dry.yaml"
@@ -167,7 +172,7 @@ read -r la lb < <("$saba" allocate --table "$TABLE" --apps "$A,$B" --levels | aw
 # set_weights PCT_A: PCT_A % of the Saba share to A's level and the rest to B's, on every port, in one push
 set_weights() {
   local wa wb
-  wa=$(python3 -c "print(round(0.9 * $1 / 100, 4))"); wb=$(python3 -c "print(round(0.9 - $wa, 4))")
+  wa=$(python3 -c "print(round($C_SABA * $1 / 100, 4))"); wb=$(python3 -c "print(round($C_SABA - $wa, 4))")
   "$saba" testbed apply --name "$NAME" --port "$(IFS=,; echo "${ports[*]}")" --weights "$la=$wa,$lb=$wb" >/dev/null
   echo "r$rep: $A level $la weight $wa, $B level $lb weight $wb on ${ports[*]}"
 }
