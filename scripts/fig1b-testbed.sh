@@ -6,7 +6,7 @@
 #   scripts/fig1b-testbed.sh [A=sort] [B=pagerank] [RATE=20mbit] [SCALE=small] [FACTOR=1] [FACTOR_A=] [FACTOR_B=]
 #                            [REPS=5] [TABLE=...json] [CASES="fifo fair saba"] [WEIGHTS="25 75"] [OUT=...]
 #                            [LEVELS=10,25,50,75,100] [PREPS=2] [ALLOCATION=corun] [HOSTS=3] [WORKERS=2,3]
-#                            [MONITOR=0] [GATE=1] [EVENTS=0] [TCP=cubic] [C_SABA=0.9]
+#                            [MONITOR=0] [GATE=1] [EVENTS=0] [TCP=cubic] [C_SABA=0.9] [SABA_CONF="k=v ..."]
 #
 # The master and both drivers run on h1, a Spark worker on each host of WORKERS (default h2..hN); with WORKERS
 # including 1 the drivers share a host with executors, so an ML job's broadcasts and results cross the same links
@@ -51,6 +51,9 @@
 # hand-set weights); the rest stays with the non-Saba class. Below 1 a Saba class that fills the link runs above its
 # HTB rate and borrows the rest; at 1 the default model's single class is the whole link, as FIFO's is.
 #
+# SABA_CONF (space-separated key=value) adds Spark settings to the runs on Saba's plugins only (every case but
+# alone and fifo), e.g. SABA_CONF="spark.saba.signals.enabled=false" to find which part of the plugins costs time.
+#
 # Without TABLE, A and B are first profiled (saba profile, PREPS runs per level, traffic recorded at 100 %) on this
 # testbed with the same Spark settings. The profile is resumable: re-running with the same OUT skips runs done.
 #
@@ -68,8 +71,11 @@ FACTOR_A=${FACTOR_A:-$FACTOR}; FACTOR_B=${FACTOR_B:-$FACTOR}
 HOSTS=${HOSTS:-3}; WORKERS=${WORKERS:-$(seq -s, 2 "$HOSTS")}
 NAME=${NAME:-fig1b}; SUBNET=${SUBNET:-10.79.0}; LEVELS=${LEVELS:-10,25,50,75,100}; PREPS=${PREPS:-2}
 OUT=${OUT:-$here/fig1b-out}; TABLE=${TABLE:-}; MONITOR=${MONITOR:-0}; GATE=${GATE:-1}; EVENTS=${EVENTS:-0}; CASES=${CASES:-fifo fair saba}; WEIGHTS=${WEIGHTS:-}
-ALLOCATION=${ALLOCATION-corun}; TCP=${TCP:-cubic}; C_SABA=${C_SABA:-0.9}
+ALLOCATION=${ALLOCATION-corun}; TCP=${TCP:-cubic}; C_SABA=${C_SABA:-0.9}; SABA_CONF=${SABA_CONF:-}
 [[ $C_SABA =~ ^(0\.[0-9]*[1-9][0-9]*|1|1\.0*)$ ]] || { echo "fig1b: C_SABA=$C_SABA: a share in (0, 1]" >&2; exit 2; }
+for kv in $SABA_CONF; do
+  [[ $kv =~ ^spark\.[A-Za-z0-9._-]+=[^[:space:]]*$ ]] || { echo "fig1b: SABA_CONF: '$kv' is not spark.KEY=VALUE" >&2; exit 2; }
+done
 [[ -z "$TABLE" || -f "$TABLE" ]] || { echo "fig1b: TABLE=$TABLE: no such file" >&2; exit 2; }
 [[ $MONITOR == 0 || $MONITOR == 1 ]] || { echo "fig1b: MONITOR=$MONITOR: 0 or 1" >&2; exit 2; }
 [[ $GATE == 0 || $GATE == 1 ]] || { echo "fig1b: GATE=$GATE: 0 or 1" >&2; exit 2; }
@@ -143,6 +149,8 @@ run() {
   if [[ $saba_on == 1 ]]; then
     conf+=(--conf spark.shuffle.manager=org.apache.spark.shuffle.saba.SabaShuffleManager
            --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
+    local kv
+    for kv in $SABA_CONF; do conf+=(--conf "$kv"); done
   fi
   local attempt
   for attempt in 1 2; do
