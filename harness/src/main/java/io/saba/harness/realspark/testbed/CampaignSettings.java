@@ -36,7 +36,7 @@ public record CampaignSettings(int setups, long seed, Path out, Path table, int 
                                String allocation, String name, String subnet, List<String> knownWorkloads,
                                Path sparkHome, List<String> controllerCommand, Duration runTimeout,
                                String sensitivity, boolean controllerTable, String fabric) {
-    /** C_Saba of the controller and its Linux backend (what scripts/fig1b-testbed.sh uses). */
+    /** C_Saba of the controller and its Linux backend (scripts/fig1b-testbed.sh's default C_SABA). */
     public static final double C_SABA = 0.9;
     /** Input and shuffle partitions of every job (the workloads' and the profiler's default). */
     public static final int PARTITIONS = 4;
