@@ -20,6 +20,8 @@
 #   saba    both on Saba's shuffle manager; a standalone controller on h1 whose Linux backend programs the hosts'
 #           NIC egress and the switch ports with its own weights (allocation ALLOCATION: corun or eq2)
 #   tagged  both on Saba's shuffle manager with a dry-run controller: every byte tagged, the links left one FIFO
+#   tagged-nosignals  as tagged, with the drivers' stage-signals listener off (spark.saba.signals.enabled=false):
+#           tagged minus this, in one invocation, is what the signals cost the jobs
 #   online  as saba, but the controller has no table: it allocates on what it learns from the jobs' stages
 #           (sensitivity: online), kept in a journal across repetitions as a long-running controller keeps it
 #   default as saba, but the controller has no table and learns nothing: both jobs on the default model
@@ -100,8 +102,9 @@ if [[ $EVENTS == 1 ]]; then
                --conf spark.eventLog.logBlockUpdates.enabled=true)
 fi
 ports=(); for i in $(seq 1 "$HOSTS"); do ports+=("h$i:0" "sw:$i"); done
-ctl_pid=""
+ctl_pid=""; ctl_tag=""
 mon_pid=""
+case_conf=() # Spark settings of the current case's Saba runs (tagged-nosignals)
 cleanup() {
   [[ -n "$mon_pid" ]] && kill "$mon_pid" 2>/dev/null || true
   [[ -n "$ctl_pid" ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null || true
@@ -151,11 +154,14 @@ run() {
            --conf "spark.saba.controller.address=$ctl_addr" --conf "spark.saba.workload=$w")
     local kv
     for kv in $SABA_CONF; do conf+=(--conf "$kv"); done
+    conf+=("${case_conf[@]}")
   fi
   local attempt
   for attempt in 1 2; do
     rm -f "$OUT/$tag-$w.report"
-    "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$f" --report "$OUT/$tag-$w.report" \
+    # the driver's CPU seconds, user and system, over its whole life (preparing included): it shares h1's vCPUs
+    /usr/bin/time -f "%U %S" -o "$OUT/$tag-$w.cpu" \
+      "$saba" workload run "$w" --testbed "$NAME" --scale "$SCALE" --factor "$f" --report "$OUT/$tag-$w.report" \
       "${conf[@]}" > "$OUT/$tag-$w.log" 2>&1 || { echo "fig1b: $tag-$w failed; see $OUT/$tag-$w.log" >&2; return 1; }
     spread "$tag-$w" && return 0
     echo "fig1b: $tag-$w: its executors were not on every worker of $WORKERS (attempt $attempt)" \
@@ -189,10 +195,13 @@ reset_ports() {
 }
 start_controller() { # CONFIG LOG
   ip netns exec "saba-$NAME-h1" "$saba" controller --config "$1" > "$2" 2>&1 &
-  ctl_pid=$!
+  ctl_pid=$!; ctl_tag=$(basename "$2" .log)
   sleep 8
 }
 stop_controller() {
+  # its CPU seconds (user + system): it shares h1's vCPUs with the drivers and an executor
+  awk -v tag="$ctl_tag" -v hz="$(getconf CLK_TCK)" '{ printf "%s %.1f\n", tag, ($14 + $15) / hz }' \
+    "/proc/$ctl_pid/stat" >> "$OUT/controller-cpu.txt" 2>/dev/null || true
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
 # TCP counters of each host's stack: a drop in a 10 ms queue costs a fast retransmit, a lost window an RTO (200 ms)
@@ -258,13 +267,15 @@ together() {
       ip netns exec "saba-$NAME-h1" curl -sf --max-time 5 "http://$SUBNET.1:7071/status.json" \
         > "$OUT/status-$tag.json" 2>/dev/null || true
       stop_controller ;;
-    tagged|fair|w*)
+    tagged|tagged-nosignals|fair|w*)
+      [[ $c != tagged-nosignals ]] || case_conf=(--conf spark.saba.signals.enabled=false)
       # weights in place before the applications start; the dry-run controller only hands out the levels
       case $c in fair) set_weights 50 >> "$OUT/weights.log" 2>&1 ;; w*) set_weights "${c#w}" >> "$OUT/weights.log" 2>&1 ;; esac
       start_controller "$OUT/controller-dry.yaml" "$OUT/controller-$tag.log"
       both "$tag" 1
       wait $pa $pb
-      [[ $c == tagged ]] || reset_ports
+      [[ $c == tagged* ]] || reset_ports
+      case_conf=()
       stop_controller ;;
     *) echo "fig1b: unknown case '$c'" >&2; exit 2 ;;
   esac

@@ -52,13 +52,15 @@ def main():
         except (ValueError, KeyError) as e:
             print(f"spark-task-metrics.py: {p} is not a Spark event log ({e})", file=sys.stderr)
             sys.exit(2)
-        parts = (name or "").split("-", 2)
-        if len(parts) == 3:
-            runs[(parts[2], parts[1])].append(sums)
-    print(f"{'job':<10} {'case':<8} {'n':>2} " + " ".join(f"{m:>15}" for m in METRICS) + "  (medians over runs)")
+        # rN-CASE-JOB; a case may hold dashes (tagged-nosignals), a workload's name does not
+        parts = (name or "").split("-", 1)
+        if len(parts) == 2 and "-" in parts[1]:
+            case, job = parts[1].rsplit("-", 1)
+            runs[(job, case)].append(sums)
+    print(f"{'job':<10} {'case':<16} {'n':>2} " + " ".join(f"{m:>15}" for m in METRICS) + "  (medians over runs)")
     for (job, case), v in sorted(runs.items()):
         med = [statistics.median(s[i] for s in v) for i in range(len(METRICS))]
-        print(f"{job:<10} {case:<8} {len(v):>2} " + " ".join(f"{x:15.1f}" for x in med))
+        print(f"{job:<10} {case:<16} {len(v):>2} " + " ".join(f"{x:15.1f}" for x in med))
 
 
 if __name__ == "__main__":
