@@ -4,7 +4,7 @@
 #
 #   scripts/estimate-testbed.sh [WORKLOADS="sort wordcount ..."] [TABLE=examples/testbed-campaign/table.json]
 #                               [RATE=20mbit] [SCALE=small] [FACTOR=1] [SENSITIVITY=online] [OUT=...]
-#                               [NAME=evid-est] [SUBNET=10.88.0] [PROFILE="sort pagerank"]
+#                               [NAME=evid-est] [SUBNET=10.88.0] [PROFILE="sort pagerank"] [COUNT_QUEUES=true]
 #
 # The testbed and Spark are the profile's (examples/testbed-campaign/README.md): 3 hosts at RATE, the master and the
 # driver on h1, one worker on each of h2 and h3, one executor of 1 core on each. A standalone controller on h1
@@ -17,6 +17,10 @@
 # scripts/estimate-summary.py prints the table: profiled slowdowns (the table's measured samples), the estimate
 # with its standard error, the relative difference, and whether it is within 25 %.
 #
+# COUNT_QUEUES (default true) is the Linux backend's count-queues: with it a unit's link bytes are the larger of
+# what the plugin reports and what the fabric counted on the application's queue (which includes the bytes Spark
+# does not meter); false reads the plugin's alone, as the runs of 2026-11-25 did.
+#
 # Needs: a build (mvn -B -q -DskipTests package), root, curl, python3. Leaves nothing running (trap).
 set -euo pipefail
 for kv in "$@"; do export "${kv?}"; done
@@ -25,7 +29,8 @@ cd "$here"
 WORKLOADS=${WORKLOADS:-sort wordcount sql nutchindexing pagerank nweight lr svm gbt rf}
 TABLE=${TABLE:-$here/examples/testbed-campaign/table.json}; TABLE=$(realpath "$TABLE")
 RATE=${RATE:-20mbit}; SCALE=${SCALE:-small}; FACTOR=${FACTOR:-1}; SENSITIVITY=${SENSITIVITY:-online}
-NAME=${NAME:-evid-est}; SUBNET=${SUBNET:-10.88.0}; OUT=${OUT:-$here/estimate-out}
+NAME=${NAME:-evid-est}; SUBNET=${SUBNET:-10.88.0}; OUT=${OUT:-$here/estimate-out}; COUNT_QUEUES=${COUNT_QUEUES:-true}
+[[ $COUNT_QUEUES == true || $COUNT_QUEUES == false ]] || { echo "estimate: COUNT_QUEUES=$COUNT_QUEUES: true or false" >&2; exit 2; }
 saba="$here/bin/saba"
 shuffle_jar=$(ls "$here"/spark-shuffle-saba/spark-3.5/target/saba-spark-3.5_2.12-*-shaded.jar 2>/dev/null | head -1 || true)
 spark_jars="$here/workloads/target/spark-home/jars"
@@ -57,7 +62,7 @@ table: $TABLE
 sensitivity: $SENSITIVITY
 c-saba: 0.9
 backend: linux
-backend-options: {testbed: $NAME, c-saba: 0.9}
+backend-options: {testbed: $NAME, c-saba: 0.9, count-queues: $COUNT_QUEUES}
 YAML
 ready() { grep -c "saba controller: gRPC on" "$OUT/controller.log" || true; }
 start_controller() {

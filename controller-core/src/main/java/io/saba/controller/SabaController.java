@@ -3,6 +3,7 @@ package io.saba.controller;
 import io.saba.controller.alloc.PortChanges;
 import io.saba.controller.alloc.Recomputer;
 import io.saba.controller.estimate.AppShares;
+import io.saba.controller.estimate.QueueCounters;
 import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.estimate.WorkloadEstimateView;
 import io.saba.controller.estimate.WorkloadObservation;
@@ -58,6 +59,8 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     private final Metrics metrics;
     private final SignalStore signals = new SignalStore();
     private final AppShares shares;
+    /** The bytes each queue of the ports in use sent, where the backend counts them (units' link bytes). */
+    private final QueueCounters counters = new QueueCounters();
     private LeaseReaper reaper;
     private volatile String tableInForce = "";
     private volatile java.util.function.Supplier<GroupView> group = () -> null;
@@ -84,6 +87,9 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         this.recomputer = new Recomputer(allocator, backend, metrics, resolver::queues, minRoundInterval);
         this.replica = new Replica(resolver, allocator, catalog, recomputer, metrics, leaseTimeout, sensitivity);
         recomputer.addWatcher(changes -> shares.offer(changes, System.currentTimeMillis()));
+        if (backend.countsQueueBytes()) {
+            counters.start(shares::ports, backend::queueBytes);
+        }
         metrics.gauge("saba_applications", replica::appCount);
         metrics.gauge("saba_connections", replica::connectionCount);
         metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
@@ -221,7 +227,12 @@ public final class SabaController implements ControllerApi, AutoCloseable {
                 signals.put(r.appId(), r.signals());
             }
             kept++;
-            Observation o = shares.observation(r.appId(), r.signals());
+            long end = r.signals().endUnixMillis();
+            long counted = counters.busiest(shares.ownQueues(r.appId(), id -> {
+                AppView v = registered.get(id);
+                return v == null ? -1 : v.level();
+            }), end - Math.max(0, r.signals().durationMillis()), end);
+            Observation o = shares.observation(r.appId(), r.signals(), counted);
             if (o != null) {
                 units.add(new WorkloadObservation(app != null ? app.workload() : gone.workload(), o));
             }
@@ -381,6 +392,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
             reaper.close();
         }
         recomputer.close();
+        counters.close();
         shares.close();
         log.close();
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * The share of the link each application had over time, as this controller's weights gave it, and the units it
@@ -333,12 +334,23 @@ public final class AppShares implements AutoCloseable {
      * curve).
      */
     public Observation observation(String app, WorkSignals s) {
+        return observation(app, s, -1);
+    }
+
+    /**
+     * As {@link #observation(String, WorkSignals)}, with the bytes the fabric counted on the application's busiest
+     * link while the unit ran ({@link QueueCounters#busiest}; -1: not counted): the larger of those and the
+     * reported ones is the unit's link bytes, as the engine's metrics miss some (see {@link QueueCounters}).
+     */
+    public Observation observation(String app, WorkSignals s, long countedLinkBytes) {
         long bytes = 0;
         for (String kind : NETWORK_BYTES) {
             bytes += Math.max(0, s.bytes(kind));
         }
         drain(); // the shares (and ports) up to now
-        Long busiest = s.bytes().get(WorkSignals.BUSIEST_HOST_IN);
+        Long reported = s.bytes().get(WorkSignals.BUSIEST_HOST_IN);
+        Long busiest = reported == null && countedLinkBytes < 0 ? null
+                : Math.max(reported == null ? 0 : reported, countedLinkBytes);
         double gbps = linkGbps(app);
         if (busiest != null && gbps > 0 && s.durationMillis() > 0) {
             long onLink = Math.max(0, busiest);
@@ -359,6 +371,46 @@ public final class AppShares implements AutoCloseable {
 
     private double meanShare(String app, WorkSignals s) {
         return meanShare(app, s.endUnixMillis() - Math.max(0, s.durationMillis()), s.endUnixMillis());
+    }
+
+    /** The ports some application has a weight on, as last pushed (a copy). */
+    public synchronized Set<PortId> ports() {
+        drain();
+        return new HashSet<>(at.keySet());
+    }
+
+    /**
+     * Where the application is alone in its queue, as last pushed: port → that queue, whose byte counters then are
+     * its bytes. Not where its queue is the default level's (level 0's applications are not listed on a port) nor
+     * shared with another application's level; none for an application at level 0 or unknown ({@code levelOf}
+     * negative).
+     */
+    public synchronized Map<PortId, Integer> ownQueues(String app, ToIntFunction<String> levelOf) {
+        drain();
+        Bottleneck b = apps.get(app);
+        int level = levelOf.applyAsInt(app);
+        if (b == null || level <= 0) {
+            return Map.of();
+        }
+        Map<PortId, Integer> out = new HashMap<>();
+        for (PortId p : b.ports) {
+            PortAllocation a = at.get(p).allocation();
+            Integer queue = a.queueOfLevel().get(level);
+            if (queue == null || queue.equals(a.queueOfLevel().get(0))) {
+                continue;
+            }
+            boolean alone = true;
+            for (String other : a.appWeights().keySet()) {
+                if (!other.equals(app) && queue.equals(a.queueOfLevel().get(levelOf.applyAsInt(other)))) {
+                    alone = false;
+                    break;
+                }
+            }
+            if (alone) {
+                out.put(p, queue);
+            }
+        }
+        return out;
     }
 
     /** The rate of the slowest port the application crossed, Gbit/s; NaN when no capacity of its ports is known. */

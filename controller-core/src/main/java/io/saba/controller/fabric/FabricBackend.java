@@ -38,6 +38,23 @@ public interface FabricBackend extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * The bytes each of Saba's queues on a port has sent since this backend created it (queue index → bytes, as
+     * {@link PortAllocation#queueOfLevel} numbers queues), read from the device now; empty where the backend cannot
+     * count (the default) or does not manage the port. The online estimate reads an application's bytes from them
+     * where it is alone in its queue: they include what the engine's metrics miss (Spark's broadcasts, cached blocks
+     * read remotely, headers). Called off the allocation loop, about once a second per port in use; must not throw
+     * for a port that is gone (empty).
+     */
+    default Map<Integer, Long> queueBytes(PortId port) {
+        return Map.of();
+    }
+
+    /** Whether {@link #queueBytes} can say anything (the controller samples it only then). */
+    default boolean countsQueueBytes() {
+        return false;
+    }
+
     /** How this backend looks for {@link #drift()}, for the status pages; null (the default) when it does not. */
     default DriftCheck driftCheck() {
         return null;

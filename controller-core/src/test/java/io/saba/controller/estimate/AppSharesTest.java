@@ -200,6 +200,34 @@ class AppSharesTest {
     }
 
     @Test
+    void theFabricsCountOnTheApplicationsOwnQueueIsItsLinkBytesWhereTheEngineReportedFewer() {
+        TopologyResolver topology = testbed();
+        PortId toH2 = topology.path("h3", "h2").get(1);
+        AppShares s = new AppShares(topology::capacityGbps);
+        // levels 1 and 2 in queues 1 and 2, the default level in queue 0; c at level 3 shares b's queue
+        s.changed(changed(new PortAllocation(toH2, Map.of(0, 0, 1, 1, 2, 2, 3, 2), new double[] {0, 0.5, 0.5},
+                Map.of("a", 0.5, "b", 0.25, "c", 0.25))), 0);
+        Map<String, Integer> levels = Map.of("a", 1, "b", 2, "c", 3, "d", 0);
+        java.util.function.ToIntFunction<String> levelOf = id -> levels.getOrDefault(id, -1);
+        assertEquals(Map.of(toH2, 1), s.ownQueues("a", levelOf));
+        assertEquals(Map.of(), s.ownQueues("b", levelOf), "its queue also carries c");
+        assertEquals(Map.of(), s.ownQueues("d", levelOf), "the default level's queue carries every level-0 application");
+        assertEquals(Map.of(), s.ownQueues("z", levelOf), "unknown");
+        assertEquals(Set.of(toH2), s.ports());
+
+        // a's stage reported 2.5 MB into its busiest host, 1 s of the 20 Mbit/s link; the fabric counted 5 MB there
+        // (broadcasts, cached blocks, headers): 2 s of the full link, 4 s at the half share it had
+        Observation counted = s.observation("a", stage(10_000, 10_000, 16_000, 1_000, 2_500_000L), 5_000_000L);
+        assertEquals(new Observation(10_000, 4_000, 0.5, 10_000_000, Observation.Signal.LINK_BYTES), counted);
+        assertEquals(s.observation("a", stage(10_000, 10_000, 16_000, 1_000, 2_500_000L)),
+                s.observation("a", stage(10_000, 10_000, 16_000, 1_000, 2_500_000L), 1_000_000L),
+                "fewer counted than reported (a queue shared for part of the stage): the reported bytes hold");
+        assertEquals(new Observation(10_000, 4_000, 0.5, 10_000_000, Observation.Signal.LINK_BYTES),
+                s.observation("a", stage(10_000, 10_000, 16_000, 1_000, null), 5_000_000L),
+                "an engine that reports no host bytes: the count alone");
+    }
+
+    @Test
     void withoutARateTheWaitIsTheSignal() {
         AppShares s = new AppShares(NO_RATES);
         s.changed(changed(port(S1, Map.of("a", 0.9))), 0);

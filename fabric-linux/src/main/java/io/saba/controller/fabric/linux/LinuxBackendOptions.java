@@ -1,5 +1,6 @@
 package io.saba.controller.fabric.linux;
 
+import io.saba.controller.shell.ProcessRunner;
 import io.saba.wire.DscpMap;
 import io.saba.core.alloc.PortId;
 import java.util.HashMap;
@@ -19,11 +20,13 @@ import java.util.Set;
  *   c-saba: 0.9                 # upper bound on a port's summed queue weights (default 1.0); the non-Saba
  *                               #   class always gets what the queues do not, 1 - sum(weights)
  *   dscp-map: "0:0,1:8,2:16"    # level:dscp (default: level L → CS L, DSCP 8·L)
+ *   count-queues: true          # read the queues' byte counters (tc -s class, one process per port in use about
+ *                               #   once a second) for the online estimate (default true)
  * </pre>
  */
 public final class LinuxBackendOptions {
     /** The keys this class reads itself; any other key must be a {@link LinuxPortSource}'s. */
-    private static final Set<String> OWN_KEYS = Set.of("ports", "c-saba", "dscp-map");
+    private static final Set<String> OWN_KEYS = Set.of("ports", "c-saba", "dscp-map", "count-queues");
 
     private LinuxBackendOptions() {
     }
@@ -67,7 +70,13 @@ public final class LinuxBackendOptions {
         DscpMap dscp = options.containsKey("dscp-map")
                 ? DscpMap.parse(options.get("dscp-map").toString(), "backend-options.dscp-map")
                 : DscpMap.classSelectors();
-        return new LinuxTcBackend(LinuxPortResolver.of(ports), dscp, cSaba);
+        String count = options.getOrDefault("count-queues", "true").toString();
+        if (!count.equals("true") && !count.equals("false")) {
+            throw new IllegalArgumentException("backend-options.count-queues must be true or false, got '" + count
+                    + "'");
+        }
+        return new LinuxTcBackend(LinuxPortResolver.of(ports), dscp, cSaba, new ProcessRunner(),
+                Boolean.parseBoolean(count));
     }
 
     static PortId portId(String key) {

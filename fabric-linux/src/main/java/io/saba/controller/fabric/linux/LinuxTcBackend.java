@@ -58,6 +58,7 @@ public final class LinuxTcBackend implements FabricBackend {
     private final double cSaba;
     private final CommandRunner shell;
     private final NftDscpTagger tagger;
+    private final boolean countQueues;
     private final ExecutorService namespaces = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "saba-tc");
         t.setDaemon(true);
@@ -94,6 +95,12 @@ public final class LinuxTcBackend implements FabricBackend {
     }
 
     public LinuxTcBackend(LinuxPortResolver resolver, DscpMap dscpMap, double cSaba, CommandRunner shell) {
+        this(resolver, dscpMap, cSaba, shell, true);
+    }
+
+    /** @param countQueues whether {@link #queueBytes} reads the devices' counters (else it counts nothing) */
+    public LinuxTcBackend(LinuxPortResolver resolver, DscpMap dscpMap, double cSaba, CommandRunner shell,
+                          boolean countQueues) {
         if (!(cSaba > 0 && cSaba <= 1)) {
             throw new IllegalArgumentException("C_Saba must be in (0, 1], got " + cSaba);
         }
@@ -102,6 +109,7 @@ public final class LinuxTcBackend implements FabricBackend {
         this.cSaba = cSaba;
         this.shell = shell;
         this.tagger = new NftDscpTagger(shell);
+        this.countQueues = countQueues;
     }
 
     @Override
@@ -248,6 +256,32 @@ public final class LinuxTcBackend implements FabricBackend {
     @Override
     public synchronized void keepOriginalsIn(PortOriginals store) {
         originals = store;
+    }
+
+    /**
+     * Read with one {@code tc -s class show} on the port's device, outside this backend's lock (a push is not held
+     * up by it); the counters of a class start at 0 when a push creates it.
+     */
+    @Override
+    public boolean countsQueueBytes() {
+        return countQueues;
+    }
+
+    @Override
+    public Map<Integer, Long> queueBytes(PortId id) {
+        LinuxPort port;
+        synchronized (this) {
+            Installed i = installed.get(id);
+            if (i == null || !countQueues) {
+                return Map.of();
+            }
+            port = i.port();
+        }
+        try {
+            return TcDevice.queueBytes(shell.check(port.tc("-s", "class", "show", "dev", port.device())));
+        } catch (RuntimeException e) {
+            return Map.of(); // the device went (a namespace deleted): nothing to count
+        }
     }
 
     /** Ports not managed now that have a saved original or Saba's parts on them (listable ports only). */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,6 +20,9 @@ final class TcDevice {
     /** u32 filters live at this preference; their handles are 800::(dscp+1) in u32's default hash table. */
     static final String FILTER_PRIO = "1";
     private static final Pattern FILTER_HANDLE = Pattern.compile("\\bfh 800::([0-9a-f]+)\\b");
+    /** "class htb 1:21 ..." then, within its block, " Sent 1234 bytes 5 pkt ...". */
+    private static final Pattern CLASS_LINE = Pattern.compile("^class htb (1:[0-9a-f]+)\\b");
+    private static final Pattern SENT = Pattern.compile("^\\s*Sent (\\d+) bytes\\b");
     private static final Pattern ROOT_HTB = Pattern.compile("(?m)^qdisc htb 1: root\\b");
 
     private TcDevice() {
@@ -149,6 +153,31 @@ final class TcDevice {
         }
         int minor = Integer.parseInt(id.substring(2), 16);
         return minor >= HtbPlan.FIRST_QUEUE_MINOR && minor < HtbPlan.FIRST_QUEUE_MINOR + HtbPlan.MAX_QUEUES;
+    }
+
+    /**
+     * Saba's queues' byte counters from {@code tc -s class show dev D}: queue index (minor − 0x20) → bytes sent.
+     * Other classes (the link's 1:1, the non-Saba 1:10) are left out.
+     */
+    static Map<Integer, Long> queueBytes(String statsOutput) {
+        Map<Integer, Long> out = new TreeMap<>();
+        String id = null;
+        for (String line : statsOutput.split("\n")) {
+            Matcher c = CLASS_LINE.matcher(line);
+            if (c.find()) {
+                id = c.group(1);
+                continue;
+            }
+            Matcher sent = SENT.matcher(line);
+            if (id != null && sent.find()) {
+                if (isQueueClass(id)) {
+                    out.put(Integer.parseInt(id.substring(2), 16) - HtbPlan.FIRST_QUEUE_MINOR,
+                            Long.parseLong(sent.group(1)));
+                }
+                id = null; // one counter per class
+            }
+        }
+        return out;
     }
 
     /** Deletes the root qdisc: the kernel's default comes back. */

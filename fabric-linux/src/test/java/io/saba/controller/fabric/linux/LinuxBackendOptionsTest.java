@@ -1,6 +1,7 @@
 package io.saba.controller.fabric.linux;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,11 @@ class LinuxBackendOptionsTest {
         try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", Map.of("h1:0", "eth0@1gbit"),
                 "c-saba", "0.9"))) {
             assertEquals("linux", b.name());
+            assertTrue(b.countsQueueBytes(), "counted unless switched off");
+        }
+        try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", "h1:0=eth0@1gbit", "count-queues", "false"))) {
+            assertFalse(b.countsQueueBytes());
+            assertEquals(Map.of(), b.queueBytes(new PortId("h1", 0)));
         }
         try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", "h1:0=eth0@1gbit, sw:2=saba-x-sw/p2@100mbit"))) {
             assertEquals("linux", b.name());
@@ -32,6 +38,9 @@ class LinuxBackendOptionsTest {
         assertTrue(e.getMessage().contains("needs a rate"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.portId("h1"));
         assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of()));
+        e = assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of("ports",
+                "h1:0=eth0@1gbit", "count-queues", "yes")));
+        assertEquals("backend-options.count-queues must be true or false, got 'yes'", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Rates.parse("fast"));
         assertEquals(2_500_000L, Rates.parse("2.5Mbit"));
     }

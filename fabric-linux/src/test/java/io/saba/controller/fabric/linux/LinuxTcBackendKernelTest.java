@@ -79,6 +79,37 @@ class LinuxTcBackendKernelTest {
     }
 
     @Test
+    void eachQueueCountsTheBytesItsLevelsSent() {
+        RootAssumptions.assumeNetnsRoot("ping");
+        // x sends to a neighbour that never answers (y drops what it gets): what leaves x is what its classes count
+        sh.check("ip", "-n", NS, "addr", "add", "10.254.0.1/24", "dev", "x");
+        sh.check("ip", "-n", NS, "neigh", "add", "10.254.0.2", "lladdr", "02:00:00:00:00:02", "dev", "x", "nud",
+                "permanent");
+        try (LinuxTcBackend b = new LinuxTcBackend(LinuxPortResolver.of(Map.of(PORT, DEV)), DscpMap.classSelectors(),
+                0.9, sh)) {
+            assertTrue(b.countsQueueBytes());
+            assertEquals(Map.of(), b.queueBytes(PORT), "not managed yet");
+            assertTrue(b.apply(List.of(alloc(Map.of(0, 0, 1, 1, 2, 2), 0.3, 0.3, 0.3))).ok());
+            // queue 0 holds level 0, untagged traffic: it has no class of its own (the non-Saba class carries it)
+            assertEquals(Map.of(1, 0L, 2, 0L), b.queueBytes(PORT), "new classes start at 0");
+            // 20 pings of 1,000 bytes at CS2 (level 2, TOS 0x40) and 5 at CS1 (level 1): 1,042 bytes each on the
+            // wire (ICMP 8 + IPv4 20 + Ethernet 14 bytes of headers)
+            ping(20, "0x40");
+            ping(5, "0x20");
+            Map<Integer, Long> bytes = b.queueBytes(PORT);
+            assertEquals(20 * 1_042L, bytes.get(2), bytes.toString());
+            assertEquals(5 * 1_042L, bytes.get(1), bytes.toString());
+            assertEquals(java.util.Set.of(1, 2), bytes.keySet());
+            assertEquals(Map.of(), b.queueBytes(new PortId("h9", 0)), "a port it does not manage");
+        }
+    }
+
+    private void ping(int count, String tos) {
+        sh.run(List.of("ip", "netns", "exec", NS, "ping", "-n", "-q", "-c", String.valueOf(count), "-i", "0.01", "-s",
+                "1000", "-Q", tos, "-W", "1", "10.254.0.2")); // no answer ever comes: exit status 1
+    }
+
+    @Test
     void aFailureHalfWayLeavesThePreviousConfiguration() {
         // the kernel rejects the line that adds class 1:23 (its device does not exist), half-way through a batch
         CommandRunner failing = new CommandRunner() {
