@@ -97,9 +97,12 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
         }
         double sum = 0;
         for (int q = 0; q < w.length; q++) {
-            if (!Double.isFinite(w[q]) || w[q] < 0 || w[q] > 1) {
+            if (!Double.isFinite(w[q]) || w[q] < -EPS || w[q] > 1 + EPS) {
                 throw new IllegalArgumentException("queue " + q + " weight " + w[q] + " is not a fraction of the link");
             }
+            // a queue's weight is a sum of its applications' weights: two halves of C_Saba = 1 make
+            // 1.0000000000000002, which is the whole link, not an error (it left ports unprogrammed at c-saba 1)
+            w[q] = Math.min(1, Math.max(0, w[q]));
             sum += w[q];
         }
         SortedMap<Integer, Integer> queueOfDscp = new TreeMap<>();

@@ -46,6 +46,18 @@ class HtbPlanTest {
     }
 
     @Test
+    void aWeightAHairAboveTheLinkFromRoundingIsTheLink() {
+        // the controller's default model at c-saba 1 summed two applications' weights into one queue and got
+        // 1.0000000000000002 (fig1b csaba1-1129): every push was refused and the ports kept the plain link
+        double whole = Math.nextUp(1.0);
+        HtbPlan p = HtbPlan.of(alloc(Map.of(0, 0, 1, 1), 0, whole), LINK, 1.0, DscpMap.classSelectors());
+        assertEquals(LINK, p.queues().get(0).rateBps());
+        assertThrows(IllegalArgumentException.class,
+                () -> HtbPlan.of(alloc(Map.of(0, 0, 1, 1), 0, 1.001), LINK, 1.0, DscpMap.classSelectors()),
+                "a real excess is still refused");
+    }
+
+    @Test
     void levelsOnTheDefaultDscpGetNoFilter() {
         // Level 0 is DSCP 0, what untagged traffic carries: it must stay in the non-Saba class.
         HtbPlan p = HtbPlan.of(alloc(Map.of(0, 0, 2, 1), 0.5, 0.5), LINK, 1.0, DscpMap.classSelectors());
