@@ -24,6 +24,7 @@ import java.util.function.Supplier;
  * per port and pass.
  */
 public final class QueueCounters implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueueCounters.class);
     /** How often every port in use is read (ms). */
     static final long SAMPLE_MILLIS = 1000;
     /** How long samples are kept: a unit longer than this is not counted. */
@@ -36,6 +37,7 @@ public final class QueueCounters implements AutoCloseable {
 
     private final Map<PortId, ArrayDeque<Sample>> ports = new HashMap<>();
     private ScheduledExecutorService sampler;
+    private boolean warned;
 
     /** Records one reading of a port's queues at {@code unixMillis} (an empty reading is not kept). */
     public synchronized void sample(PortId port, long unixMillis, Map<Integer, Long> bytesOfQueue) {
@@ -146,7 +148,13 @@ public final class QueueCounters implements AutoCloseable {
             }
             retain(now);
         } catch (RuntimeException e) {
-            // a backend's failure to read is no reason to stop counting: the next pass tries again
+            // a backend's failure to read is no reason to stop counting: the next pass tries again; said once, as
+            // units then fall back to the bytes their plugins report
+            if (!warned) {
+                warned = true;
+                LOG.warn("Saba: reading the queues' byte counters failed; units use their reported bytes until it "
+                        + "works again", e);
+            }
         }
     }
 
