@@ -234,7 +234,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
             }), end - Math.max(0, r.signals().durationMillis()), end);
             Observation o = shares.observation(r.appId(), r.signals(), counted);
             if (o != null) {
-                units.add(new WorkloadObservation(app != null ? app.workload() : gone.workload(), o));
+                units.add(new WorkloadObservation(app != null ? app.workload() : gone.workload(), r.appId(), o));
             }
         }
         if (signals.size() > registered.size()) {

@@ -1,13 +1,16 @@
 package io.saba.controller.estimate;
 
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.Observation;
+import io.saba.core.estimate.ObservedRun;
 import io.saba.core.estimate.SensitivityEstimate;
 import io.saba.core.estimate.WorkloadEstimator;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
 import io.saba.core.table.SensitivityTable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +32,14 @@ import java.util.TreeMap;
  * slowdowns more than {@link #ADOPT_TOLERANCE} apart somewhere on [5 %, 100 %]: each change re-solves the
  * workload's ports and pushes them, so a unit that moves the estimate a little changes nothing.
  *
+ * <p>With its model, a workload's co-run profile for the co-run predictor ({@code allocation: corun}): where the
+ * table has none (or, under {@code online}, in place of the table's), {@link ObservedRun}'s record of the units of
+ * one of its applications, the one that reported the most among its last {@link #RUNS} (the most complete run; up to
+ * {@link WorkloadEstimator#KEEP} units each), with the model in force's network-bound share. It is rebuilt when the
+ * model in force changes, when another application's run becomes the most complete, and when the run it was built
+ * from has doubled its units since; not at every unit, as each change re-solves the workload's ports. Built only
+ * once a model is in force from the observations.
+ *
  * <p>Bounded: at most {@link #MAX_WORKLOADS} workloads, the least recently observed forgotten first. Not
  * thread-safe: the replica calls it under its lock.
  */
@@ -42,20 +53,83 @@ public final class LearnedModels {
     public static final int ONLINE_MIN_UNITS = 3;
     /** The relative change of predicted slowdown that puts a new candidate in force. */
     public static final double ADOPT_TOLERANCE = 0.05;
+    /** Applications whose units are kept per workload, for its co-run profile. */
+    public static final int RUNS = 3;
     /** Shares the change is measured at: the solver's floor up to the full link. */
     private static final double[] GRID = {0.05, 0.1, 0.25, 0.5, 0.75, 1};
 
     private final SensitivityMode mode;
     /** Least recently observed first. */
     private final LinkedHashMap<String, Learned> byWorkload = new LinkedHashMap<>();
+    /** Each workload's learned co-run profile, replaced whole on a change: read without the replica's lock. */
+    private volatile Map<String, CorunProfile> profiles = Map.of();
 
     private static final class Learned {
         final WorkloadEstimator estimator;
         SensitivityModel adopted;
+        /** Usable units of its last {@link #RUNS} applications, by application, least recently started first. */
+        final LinkedHashMap<String, List<Observation>> runs = new LinkedHashMap<>();
+        /** The application whose run the profile was built from, and from how many of its units. */
+        String profiledApp = "";
+        int profiledUnits;
+        CorunProfile profile;
 
         Learned(WorkloadEstimator estimator, SensitivityModel adopted) {
             this.estimator = estimator;
             this.adopted = adopted;
+        }
+
+        void add(String app, Observation o) {
+            if (app.isEmpty() || !ObservedRun.usable(o)) {
+                return;
+            }
+            List<Observation> run = runs.get(app);
+            if (run == null) {
+                if (runs.size() == RUNS) {
+                    runs.remove(runs.keySet().iterator().next());
+                }
+                run = new ArrayList<>();
+                runs.put(app, run);
+            }
+            if (run.size() < WorkloadEstimator.KEEP) {
+                run.add(o); // a run's first units: a long-running job's record is its first KEEP units
+            }
+        }
+
+        /** The run with the most units, the latest on a tie; "" for none. */
+        String mostComplete() {
+            String best = "";
+            int most = 0;
+            for (Map.Entry<String, List<Observation>> e : runs.entrySet()) {
+                if (e.getValue().size() >= most && !e.getValue().isEmpty()) {
+                    best = e.getKey();
+                    most = e.getValue().size();
+                }
+            }
+            return best;
+        }
+
+        /** Builds the profile again where the rule in the class comment says; true when it changed. */
+        boolean reprofile(boolean modelChanged) {
+            String source = adopted == null ? "" : mostComplete();
+            List<Observation> run = runs.getOrDefault(source, List.of());
+            if (!modelChanged && source.equals(profiledApp) && run.size() < 2 * profiledUnits) {
+                return false;
+            }
+            return profileFrom(source, run.size());
+        }
+
+        /** The profile from the first {@code units} units of {@code app}'s run; true when it changed. */
+        boolean profileFrom(String app, int units) {
+            List<Observation> run = runs.getOrDefault(app, List.of());
+            units = Math.min(units, run.size());
+            CorunProfile next = adopted == null || units == 0 ? null
+                    : ObservedRun.profile(run.subList(0, units), adopted);
+            profiledApp = next == null ? "" : app;
+            profiledUnits = next == null ? 0 : units;
+            boolean changed = !java.util.Objects.equals(next, profile);
+            profile = next;
+            return changed;
         }
     }
 
@@ -80,8 +154,11 @@ public final class LearnedModels {
         return mode;
     }
 
-    /** Adds a unit of {@code workload} under the table {@code catalog}. */
-    public Outcome observe(String workload, Observation o, ModelCatalog catalog) {
+    /**
+     * Adds a unit of {@code workload}, reported by application {@code app} ("" when not known), under the table
+     * {@code catalog}.
+     */
+    public Outcome observe(String workload, String app, Observation o, ModelCatalog catalog) {
         String key = SensitivityTable.key(workload);
         Set<String> changed = new HashSet<>();
         Learned l = byWorkload.remove(key); // put back last: the most recently observed
@@ -98,10 +175,16 @@ public final class LearnedModels {
         SensitivityModel before = modelOf(key, catalog);
         SensitivityModel table = tableModel(key, catalog);
         WorkloadEstimator.Change drift = l.estimator.add(o, table);
+        l.add(app, o);
+        SensitivityModel adoptedBefore = l.adopted;
         reconsider(l, key, catalog);
+        if (l.reprofile(l.adopted != adoptedBefore) && mode != SensitivityMode.TABLE) {
+            changed.add(key);
+        }
         if (!before.equals(modelOf(key, catalog))) {
             changed.add(key);
         }
+        publishProfiles();
         return new Outcome(key, changed, drift, l.estimator.deviation(table), l.estimator.estimate());
     }
 
@@ -110,6 +193,32 @@ public final class LearnedModels {
         Learned l = byWorkload.get(SensitivityTable.key(workload));
         return mode != SensitivityMode.TABLE && l != null && l.adopted != null ? l.adopted
                 : catalog.modelOf(workload);
+    }
+
+    /**
+     * The co-run profile the predictor uses for the workload: the table's under {@code table} and {@code blended}
+     * (the learned one where the table has none), the learned one under {@code online} (the table's until there is
+     * one); null when neither exists. Safe to call without the replica's lock.
+     */
+    public CorunProfile profileOf(String workload, ModelCatalog catalog) {
+        CorunProfile table = catalog.profileOf(workload);
+        if (mode == SensitivityMode.TABLE || (mode == SensitivityMode.BLENDED && table != null)) {
+            return table;
+        }
+        CorunProfile learnt = profiles.get(SensitivityTable.key(workload));
+        return learnt != null ? learnt : table;
+    }
+
+    private void publishProfiles() {
+        Map<String, CorunProfile> now = new HashMap<>();
+        byWorkload.forEach((key, l) -> {
+            if (l.profile != null) {
+                now.put(key, l.profile);
+            }
+        });
+        if (!now.equals(profiles)) {
+            profiles = Map.copyOf(now);
+        }
     }
 
     /** Where {@link #modelOf} comes from. */
@@ -130,11 +239,14 @@ public final class LearnedModels {
         Set<String> changed = new HashSet<>();
         for (Map.Entry<String, Learned> e : byWorkload.entrySet()) {
             SensitivityModel was = modelOf(e.getKey(), before);
+            SensitivityModel adoptedBefore = e.getValue().adopted;
             reconsider(e.getValue(), e.getKey(), after);
-            if (!was.equals(modelOf(e.getKey(), after))) {
+            boolean reprofiled = e.getValue().reprofile(e.getValue().adopted != adoptedBefore);
+            if (!was.equals(modelOf(e.getKey(), after)) || reprofiled) {
                 changed.add(e.getKey());
             }
         }
+        publishProfiles();
         return changed;
     }
 
@@ -177,9 +289,10 @@ public final class LearnedModels {
         Map<String, WorkloadEstimateView> out = new TreeMap<>();
         byWorkload.forEach((key, l) -> {
             SensitivityModel table = tableModel(key, catalog);
+            CorunProfile corun = profileOf(key, catalog);
             out.put(key, new WorkloadEstimateView(key, sourceOf(key, catalog), modelOf(key, catalog),
                     l.estimator.estimate(), table, l.estimator.drifting(), l.estimator.contradicting(),
-                    l.estimator.deviation(table)));
+                    l.estimator.deviation(table), corun, corun != null && corun == l.profile ? l.profiledUnits : 0));
         });
         return out;
     }
@@ -192,7 +305,8 @@ public final class LearnedModels {
     public List<LearnedWorkload> snapshot() {
         List<LearnedWorkload> out = new ArrayList<>(byWorkload.size());
         byWorkload.forEach((key, l) -> out.add(new LearnedWorkload(key, l.estimator.window(),
-                l.estimator.contradicting(), l.estimator.agreeing(), l.estimator.drifting(), l.adopted)));
+                l.estimator.contradicting(), l.estimator.agreeing(), l.estimator.drifting(), l.adopted, l.runs,
+                l.profiledApp, l.profiledUnits)));
         return out;
     }
 
@@ -206,17 +320,27 @@ public final class LearnedModels {
         Map<String, SensitivityModel> before = new LinkedHashMap<>();
         byWorkload.keySet().forEach(k -> before.put(k, modelOf(k, catalog)));
         byWorkload.clear();
+        Map<String, CorunProfile> profilesBefore = profiles;
         for (LearnedWorkload w : snapshot) {
-            byWorkload.put(SensitivityTable.key(w.workload()), new Learned(WorkloadEstimator.restore(w.window(),
-                    w.contradicting(), w.agreeing(), w.drifting()), w.adopted()));
+            Learned l = new Learned(WorkloadEstimator.restore(w.window(), w.contradicting(), w.agreeing(),
+                    w.drifting()), w.adopted());
+            w.runs().forEach((app, run) -> run.forEach(o -> l.add(app, o)));
+            l.profileFrom(w.profiledApp(), w.profiledUnits());
+            byWorkload.put(SensitivityTable.key(w.workload()), l);
         }
         Set<String> changed = new HashSet<>();
         for (Map.Entry<String, Learned> e : byWorkload.entrySet()) {
-            reconsider(e.getValue(), e.getKey(), catalog);
-            if (!modelOf(e.getKey(), catalog).equals(before.getOrDefault(e.getKey(), catalog.modelOf(e.getKey())))) {
+            Learned l = e.getValue();
+            SensitivityModel adoptedBefore = l.adopted;
+            reconsider(l, e.getKey(), catalog);
+            l.reprofile(l.adopted != adoptedBefore);
+            if (!modelOf(e.getKey(), catalog).equals(before.getOrDefault(e.getKey(), catalog.modelOf(e.getKey())))
+                    || !java.util.Objects.equals(l.profile, profilesBefore.get(e.getKey()))) {
                 changed.add(e.getKey());
             }
         }
+        publishProfiles();
+        profilesBefore.keySet().stream().filter(k -> !byWorkload.containsKey(k)).forEach(changed::add);
         before.keySet().stream().filter(k -> !byWorkload.containsKey(k)
                 && !before.get(k).equals(catalog.modelOf(k))).forEach(changed::add);
         return changed;

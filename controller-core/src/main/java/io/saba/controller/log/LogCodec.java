@@ -14,6 +14,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -37,6 +38,12 @@ public final class LogCodec {
     /** OBSERVED and LEARNED with each observation's signal; the older types still read, as wait observations. */
     private static final byte OBSERVED_SIGNAL = 8;
     private static final byte LEARNED_SIGNAL = 9;
+    /**
+     * OBSERVED_SIGNAL with each unit's application, and LEARNED_SIGNAL with each workload's runs (its co-run
+     * profile's units); the older types still read, without them.
+     */
+    private static final byte OBSERVED_APP = 10;
+    private static final byte LEARNED_APP = 11;
 
     /** A decoded entry. */
     public record Entry(String nonce, List<LogRequest> requests) {
@@ -130,14 +137,15 @@ public final class LogCodec {
             }
             writeModels(p.plannedFor(), out);
         } else if (r instanceof LogRequest.Observed o) {
-            out.writeByte(OBSERVED_SIGNAL);
+            out.writeByte(OBSERVED_APP);
             out.writeInt(o.units().size());
             for (WorkloadObservation u : o.units()) {
                 out.writeUTF(u.workload());
+                out.writeUTF(u.app());
                 writeObservation(u.observation(), out);
             }
         } else if (r instanceof LogRequest.Learned l) {
-            out.writeByte(LEARNED_SIGNAL);
+            out.writeByte(LEARNED_APP);
             out.writeInt(l.workloads().size());
             for (LearnedWorkload w : l.workloads()) {
                 out.writeUTF(w.workload());
@@ -152,6 +160,16 @@ public final class LogCodec {
                 if (w.adopted() != null) {
                     writeModel(w.adopted(), out);
                 }
+                out.writeInt(w.runs().size());
+                for (Map.Entry<String, List<Observation>> run : w.runs().entrySet()) {
+                    out.writeUTF(run.getKey());
+                    out.writeInt(run.getValue().size());
+                    for (Observation o : run.getValue()) {
+                        writeObservation(o, out);
+                    }
+                }
+                out.writeUTF(w.profiledApp());
+                out.writeInt(w.profiledUnits());
             }
         }
     }
@@ -201,17 +219,21 @@ public final class LogCodec {
                 return new LogRequest.Plan(levels, centroids, readModels(in));
             }
             case OBSERVED:
-            case OBSERVED_SIGNAL: {
-                boolean signal = type == OBSERVED_SIGNAL;
+            case OBSERVED_SIGNAL:
+            case OBSERVED_APP: {
+                boolean signal = type != OBSERVED;
                 List<WorkloadObservation> units = new ArrayList<>();
                 for (int i = in.readInt(); i > 0; i--) {
-                    units.add(new WorkloadObservation(in.readUTF(), readObservation(in, signal)));
+                    String workload = in.readUTF();
+                    String app = type == OBSERVED_APP ? in.readUTF() : "";
+                    units.add(new WorkloadObservation(workload, app, readObservation(in, signal)));
                 }
                 return new LogRequest.Observed(units);
             }
             case LEARNED:
-            case LEARNED_SIGNAL: {
-                boolean signal = type == LEARNED_SIGNAL;
+            case LEARNED_SIGNAL:
+            case LEARNED_APP: {
+                boolean signal = type != LEARNED;
                 List<LearnedWorkload> workloads = new ArrayList<>();
                 for (int i = in.readInt(); i > 0; i--) {
                     String workload = in.readUTF();
@@ -223,7 +245,22 @@ public final class LogCodec {
                     int agreeing = in.readInt();
                     boolean drifting = in.readBoolean();
                     SensitivityModel adopted = in.readBoolean() ? readModel(in) : null;
-                    workloads.add(new LearnedWorkload(workload, window, contradicting, agreeing, drifting, adopted));
+                    if (type != LEARNED_APP) {
+                        workloads.add(new LearnedWorkload(workload, window, contradicting, agreeing, drifting,
+                                adopted));
+                        continue;
+                    }
+                    Map<String, List<Observation>> runs = new LinkedHashMap<>();
+                    for (int r = in.readInt(); r > 0; r--) {
+                        String app = in.readUTF();
+                        List<Observation> run = new ArrayList<>();
+                        for (int k = in.readInt(); k > 0; k--) {
+                            run.add(readObservation(in, true));
+                        }
+                        runs.put(app, run);
+                    }
+                    workloads.add(new LearnedWorkload(workload, window, contradicting, agreeing, drifting, adopted,
+                            runs, in.readUTF(), in.readInt()));
                 }
                 return new LogRequest.Learned(workloads);
             }

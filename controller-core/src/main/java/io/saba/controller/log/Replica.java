@@ -471,6 +471,14 @@ public final class Replica {
         }
     }
 
+    /**
+     * The co-run profile the predictor uses for a workload: the table's, or one learnt from its units (see
+     * {@link io.saba.controller.estimate.LearnedModels#profileOf}); read without the lock, by a weight decision.
+     */
+    public io.saba.core.corun.CorunProfile corunProfileOf(String workload) {
+        return state.corunProfileOf(workload);
+    }
+
     /** The sensitivity table in force (immutable; read without the lock, e.g. by a weight decision). */
     public ModelCatalog catalog() {
         return state.catalog();

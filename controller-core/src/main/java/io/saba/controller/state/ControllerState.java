@@ -545,6 +545,11 @@ public final class ControllerState {
         return learned.modelOf(workload, catalog);
     }
 
+    /** The workload's co-run profile in force (see {@link LearnedModels#profileOf}); safe without the lock. */
+    public io.saba.core.corun.CorunProfile corunProfileOf(String workload) {
+        return learned.profileOf(workload, catalog);
+    }
+
     // ---- learning from the units applications report ----
 
     /**
@@ -557,7 +562,7 @@ public final class ControllerState {
         List<LearnedModels.Outcome> out = new ArrayList<>(units.size());
         Set<String> changed = new HashSet<>();
         for (WorkloadObservation u : units) {
-            LearnedModels.Outcome o = learned.observe(u.workload(), u.observation(), catalog);
+            LearnedModels.Outcome o = learned.observe(u.workload(), u.app(), u.observation(), catalog);
             changed.addAll(o.modelsChanged());
             out.add(o);
         }

@@ -37,13 +37,16 @@ class LogCodecTest {
                         new TrafficRecord(0.5, new double[] {0, 0.25, 1}), 0.4)))),
                 new LogRequest.Plan(Map.of("lr", 3, "wc", 1), Map.of(1, SensitivityModel.of(1.2, -0.2),
                         3, SensitivityModel.of(5, -8, 4)), models),
-                new LogRequest.Observed(List.of(new WorkloadObservation("lr", new Observation(2_000, 150, 0.625,
-                        1_000_000)), new WorkloadObservation("etl", new Observation(10, 0, 1, 0)),
-                        new WorkloadObservation("sort", Observation.ofLinkBytes(5_000, 1_000_000, 2e7, 0.5, 9)))),
+                new LogRequest.Observed(List.of(new WorkloadObservation("lr", "app-1", new Observation(2_000, 150,
+                        0.625, 1_000_000)), new WorkloadObservation("etl", "", new Observation(10, 0, 1, 0)),
+                        new WorkloadObservation("sort", "app-3",
+                                Observation.ofLinkBytes(5_000, 1_000_000, 2e7, 0.5, 9)))),
                 new LogRequest.Learned(List.of(
                         new LearnedWorkload("lr", List.of(new Observation(2_000, 150, 0.625, 1),
                                 Observation.ofLinkBytes(5_000, 1_000_000, 2e7, 0.5, 9)), 3, 0, true,
-                                SensitivityModel.of(1.5, -0.7, 0.1, 0.02, 0.08)),
+                                SensitivityModel.of(1.5, -0.7, 0.1, 0.02, 0.08), Map.of("app-1",
+                                List.of(Observation.ofLinkBytes(5_000, 1_000_000, 2e7, 0.5, 9)), "app-2", List.of()),
+                                "app-1", 1),
                         new LearnedWorkload("etl", List.of(), 0, 2, false, null))));
         LogCodec.Entry out = LogCodec.decode(LogCodec.encode("m0-42", in));
         assertEquals("m0-42", out.nonce());
@@ -66,7 +69,7 @@ class LogCodecTest {
             out.writeDouble(0.625);
             out.writeLong(1_000_000);
         }
-        assertEquals(List.of(new LogRequest.Observed(List.of(new WorkloadObservation("lr",
+        assertEquals(List.of(new LogRequest.Observed(List.of(new WorkloadObservation("lr", "",
                 new Observation(2_000, 150, 0.625, 1_000_000, Observation.Signal.NETWORK_WAIT))))),
                 LogCodec.decode(bytes.toByteArray()).requests());
     }

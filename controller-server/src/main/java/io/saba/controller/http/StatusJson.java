@@ -131,6 +131,15 @@ final class StatusJson {
             m.put("estimate", est);
         }
         m.put("table_slowdown_at", w.table() == null ? null : slowdowns(w.table()));
+        if (w.corun() != null) { // what the co-run predictor replays for it: the table's record or a learnt one
+            Map<String, Object> corun = new LinkedHashMap<>();
+            corun.put("source", w.corunUnits() > 0 ? "learnt" : "table");
+            corun.put("units", w.corunUnits());
+            corun.put("seconds", w.corun().record().seconds());
+            corun.put("mean_utilisation", w.corun().record().meanUtilisation());
+            corun.put("network_bound", w.corun().networkBound());
+            m.put("corun_profile", corun);
+        }
         ModelDrift.Deviation d = w.deviation();
         if (d != null) {
             Map<String, Object> drift = new LinkedHashMap<>();

@@ -250,7 +250,7 @@ public final class EmbeddedController implements AutoCloseable {
     /** The controller's allocation pipeline (the one the simulator runs too), reading the table in force. */
     private Allocator allocator() {
         return AllocationPipeline.build(b.allocation, new MinSlowdownSolver(),
-                w -> controller.replica().catalog().profileOf(w), b.levels, b.cSaba, b.corunMargin);
+                w -> controller.replica().corunProfileOf(w), b.levels, b.cSaba, b.corunMargin);
     }
 
     private String configuredTable() {

@@ -10,7 +10,12 @@ import io.saba.client.AppSpec;
 import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
+import io.saba.controller.alloc.AllocationPipeline;
+import io.saba.controller.alloc.CorunSearches;
+import io.saba.controller.estimate.LearnedModels;
 import io.saba.controller.estimate.SensitivityMode;
+import io.saba.core.corun.CorunProfile;
+import io.saba.core.corun.TrafficRecord;
 import io.saba.core.estimate.ModelDrift;
 import io.saba.wire.Transport;
 import io.saba.wire.WorkSignals;
@@ -23,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -224,6 +230,72 @@ class OnlineSensitivityTest {
                 assertTrue(get(base + "/status").contains("(2 units, mixed)"));
             }
         }
+    }
+
+    @Test
+    void twoUnprofiledWorkloadsSharingAPortAreWeightedByTheCorunPredictorOnTheirLearntRecords() throws Exception {
+        try (EmbeddedController c = Fixtures.builder().http(new InetSocketAddress("127.0.0.1", 0))
+                .sensitivity(SensitivityMode.ONLINE).allocation(AllocationPipeline.Allocation.CORUN).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication bulk = client.register(new AppSpec("bulk-1", "bulk", "spark", "u", 0));
+                SabaApplication burst = client.register(new AppSpec("burst-1", "burst", "spark", "u", 0));
+                bulk.assigned().get(30, TimeUnit.SECONDS);
+                burst.assigned().get(30, TimeUnit.SECONDS);
+                bulk.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
+                burst.connectionOpened(host(3, 40_003), host(2, 7337), Transport.TCP);
+                Fixtures.eventually("both weighted at one port", () -> c.controller().status(false).ports().values()
+                        .stream().anyMatch(p -> p.appWeights().size() == 2));
+                Fixtures.quiesce(c);
+                // at the fixture's 10 Gbit/s: bulk's stages send for all of their 4 s, burst's for 0.3 s of 1 s
+                for (int i = 1; i <= LearnedModels.ONLINE_MIN_UNITS; i++) {
+                    bulk.report(linkStage(i, 4_000, 5_000_000_000L));
+                    burst.report(linkStage(i, 1_000, 375_000_000L));
+                }
+                Fixtures.eventually("both learnt", () -> units(c, "bulk") == 3 && units(c, "burst") == 3);
+                Fixtures.quiesce(c);
+                JsonNode status = JSON.readTree(get(base + "/status.json"));
+                for (String app : new String[] {"bulk-1", "burst-1"}) {
+                    JsonNode corun = app(status, app).get("model").get("corun_profile");
+                    assertEquals("learnt", corun.get("source").asText(), corun.toString());
+                    assertEquals(3, corun.get("units").asInt(), corun.toString());
+                }
+                // the predictor, asked by hand with the same records, gives burst most of the port: it leaves the
+                // link idle most of its run, and a work-conserving port hands that time to bulk
+                CorunProfile bulkProfile = c.controller().replica().corunProfileOf("bulk");
+                CorunProfile burstProfile = c.controller().replica().corunProfileOf("burst");
+                assertEquals(12, bulkProfile.record().seconds(), 1e-9);
+                assertEquals(1.0, bulkProfile.record().meanUtilisation(), 1e-9);
+                // burst's 0.3 s at the full link per stage, whatever share it had; its computation is the rest of the
+                // stage once its sending at that share is taken out, 1 s − 0.3 s / share (0.4 s at half the link)
+                TrafficRecord burstRecord = burstProfile.record();
+                assertEquals(0.9, burstRecord.meanUtilisation() * burstRecord.seconds(), 1e-9);
+                assertTrue(burstRecord.seconds() <= 3 + 1e-9, burstRecord.toString());
+                // (C_Saba 0.9, the solver's floor 0.05: the fixture's)
+                double[] chosen = new CorunSearches().choose(List.of(bulkProfile, burstProfile), 0.9, 0.05,
+                        new double[] {0.45, 0.45}).weights();
+                double burstShare = chosen[1] / (chosen[0] + chosen[1]);
+                assertTrue(burstShare > 0.9, "burst's share " + burstShare);
+                Fixtures.eventually("the shared port weighted as predicted", () -> {
+                    for (var p : c.controller().status(false).ports().values()) {
+                        Map<String, Double> w = p.appWeights();
+                        if (w.size() == 2) {
+                            return Math.abs(w.get("burst-1") / (w.get("burst-1") + w.get("bulk-1")) - burstShare)
+                                    < 1e-3;
+                        }
+                    }
+                    return false;
+                });
+            }
+        }
+    }
+
+    /** A stage that ended now, {@code wallMillis} long, its busiest host receiving {@code busiestBytes}. */
+    private static WorkSignals linkStage(int i, long wallMillis, long busiestBytes) {
+        return new WorkSignals("stage " + i + ".0", "stage " + i, System.currentTimeMillis(), 4, wallMillis,
+                4 * wallMillis, 0, Map.of(), Map.of("shuffle_remote_read", busiestBytes,
+                WorkSignals.BUSIEST_HOST_IN, busiestBytes), Map.of());
     }
 
     @Test

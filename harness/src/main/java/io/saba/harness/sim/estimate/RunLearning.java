@@ -29,7 +29,7 @@ public record RunLearning(SensitivityMode mode, Map<String, SensitivityModel> in
     public static RunLearning of(SensitivityMode mode, ModelCatalog catalog, List<StageRun> runs) {
         LearnedModels learned = new LearnedModels(mode);
         for (StageRun r : runs) {
-            learned.observe(r.workload(), SimulatedUnits.observation(r), catalog);
+            learned.observe(r.workload(), r.job(), SimulatedUnits.observation(r), catalog);
         }
         Map<String, WorkloadEstimateView> views = learned.views(catalog);
         Map<String, SensitivityModel> inForce = new TreeMap<>();
