@@ -137,7 +137,8 @@ public final class LearnedModels {
      * What one observation did.
      *
      * @param workload      the workload's key
-     * @param modelsChanged workloads whose model in force changed (this one, or one forgotten to make room)
+     * @param modelsChanged workloads whose model or co-run profile in force changed (this one, or one forgotten to
+     *                      make room): their ports are re-solved
      * @param drift         what it did to the drift flag
      * @param deviation     the estimate against the table now (null for an unprofiled workload)
      * @param estimate      the estimate now
