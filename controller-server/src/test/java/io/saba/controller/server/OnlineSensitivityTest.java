@@ -63,16 +63,9 @@ class OnlineSensitivityTest {
             c.start();
             String base = "http://127.0.0.1:" + c.httpAddress().getPort();
             try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
-                SabaApplication lr = client.register(new AppSpec("lr-1", "lr", "spark", "u", 0));
-                SabaApplication sort = client.register(new AppSpec("sort-1", "sort", "spark", "u", 0));
-                lr.assigned().get(30, TimeUnit.SECONDS);
-                sort.assigned().get(30, TimeUnit.SECONDS);
-                // both send to h2: they share the switch's port towards it
-                lr.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
-                sort.connectionOpened(host(3, 40_003), host(2, 7337), Transport.TCP);
-                Fixtures.eventually("both weighted at one port", () -> c.controller().status(false).ports().values()
-                        .stream().anyMatch(p -> p.appWeights().size() == 2));
-                Fixtures.quiesce(c);
+                SabaApplication[] both = sharingAPort(c, client, new AppSpec("lr-1", "lr", "spark", "u", 0),
+                        new AppSpec("sort-1", "sort", "spark", "u", 0));
+                SabaApplication lr = both[0];
                 JsonNode before = app(get(base + "/status.json"), "lr-1");
                 assertEquals("profiled", before.get("model").get("source").asText());
                 assertFalse(before.get("model").has("estimate"), "no unit yet");
@@ -239,15 +232,10 @@ class OnlineSensitivityTest {
             c.start();
             String base = "http://127.0.0.1:" + c.httpAddress().getPort();
             try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
-                SabaApplication bulk = client.register(new AppSpec("bulk-1", "bulk", "spark", "u", 0));
-                SabaApplication burst = client.register(new AppSpec("burst-1", "burst", "spark", "u", 0));
-                bulk.assigned().get(30, TimeUnit.SECONDS);
-                burst.assigned().get(30, TimeUnit.SECONDS);
-                bulk.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
-                burst.connectionOpened(host(3, 40_003), host(2, 7337), Transport.TCP);
-                Fixtures.eventually("both weighted at one port", () -> c.controller().status(false).ports().values()
-                        .stream().anyMatch(p -> p.appWeights().size() == 2));
-                Fixtures.quiesce(c);
+                SabaApplication[] both = sharingAPort(c, client, new AppSpec("bulk-1", "bulk", "spark", "u", 0),
+                        new AppSpec("burst-1", "burst", "spark", "u", 0));
+                SabaApplication bulk = both[0];
+                SabaApplication burst = both[1];
                 // at the fixture's 10 Gbit/s: bulk's stages send for all of their 4 s, burst's for 0.3 s of 1 s
                 for (int i = 1; i <= LearnedModels.ONLINE_MIN_UNITS; i++) {
                     bulk.report(linkStage(i, 4_000, 5_000_000_000L));
@@ -289,6 +277,24 @@ class OnlineSensitivityTest {
                 });
             }
         }
+    }
+
+    /**
+     * Registers two applications that both send to h2, so they share the switch's port towards it, and returns them
+     * once both are weighted there and the controller is quiet.
+     */
+    private static SabaApplication[] sharingAPort(EmbeddedController c, SabaClient client, AppSpec a, AppSpec b)
+            throws Exception {
+        SabaApplication first = client.register(a);
+        SabaApplication second = client.register(b);
+        first.assigned().get(30, TimeUnit.SECONDS);
+        second.assigned().get(30, TimeUnit.SECONDS);
+        first.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
+        second.connectionOpened(host(3, 40_003), host(2, 7337), Transport.TCP);
+        Fixtures.eventually("both weighted at one port", () -> c.controller().status(false).ports().values()
+                .stream().anyMatch(p -> p.appWeights().size() == 2));
+        Fixtures.quiesce(c);
+        return new SabaApplication[] {first, second};
     }
 
     /** A stage that ended now, {@code wallMillis} long, its busiest host receiving {@code busiestBytes}. */
