@@ -162,14 +162,17 @@ public final class LearnedModels {
     public Outcome observe(String workload, String app, Observation o, ModelCatalog catalog) {
         String key = SensitivityTable.key(workload);
         Set<String> changed = new HashSet<>();
+        boolean profilesChanged = false;
         Learned l = byWorkload.remove(key); // put back last: the most recently observed
         if (l == null) {
             l = new Learned(new WorkloadEstimator(), null);
             if (byWorkload.size() >= MAX_WORKLOADS) {
                 String oldest = byWorkload.keySet().iterator().next();
-                if (byWorkload.remove(oldest).adopted != null && mode != SensitivityMode.TABLE) {
+                Learned forgotten = byWorkload.remove(oldest);
+                if (forgotten.adopted != null && mode != SensitivityMode.TABLE) {
                     changed.add(oldest);
                 }
+                profilesChanged = forgotten.profile != null;
             }
         }
         byWorkload.put(key, l);
@@ -179,13 +182,16 @@ public final class LearnedModels {
         l.add(app, o);
         SensitivityModel adoptedBefore = l.adopted;
         reconsider(l, key, catalog);
-        if (l.reprofile(l.adopted != adoptedBefore) && mode != SensitivityMode.TABLE) {
+        if (l.reprofile(l.adopted != adoptedBefore)) {
+            profilesChanged = true;
             changed.add(key);
         }
         if (!before.equals(modelOf(key, catalog))) {
             changed.add(key);
         }
-        publishProfiles();
+        if (profilesChanged) {
+            publishProfiles(); // a copy of every workload's: only when one changed, not at every unit
+        }
         return new Outcome(key, changed, drift, l.estimator.deviation(table), l.estimator.estimate());
     }
 

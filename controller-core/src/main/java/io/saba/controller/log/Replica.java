@@ -20,6 +20,7 @@ import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssignment;
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.estimate.ModelDrift;
 import io.saba.core.estimate.WorkloadEstimator;
 import io.saba.core.model.SensitivityModel;
@@ -475,7 +476,7 @@ public final class Replica {
      * The co-run profile the predictor uses for a workload: the table's, or one learnt from its units (see
      * {@link io.saba.controller.estimate.LearnedModels#profileOf}); read without the lock, by a weight decision.
      */
-    public io.saba.core.corun.CorunProfile corunProfileOf(String workload) {
+    public CorunProfile corunProfileOf(String workload) {
         return state.corunProfileOf(workload);
     }
 

@@ -12,6 +12,7 @@ import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortApps;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
 import io.saba.core.table.SensitivityTable;
@@ -546,7 +547,7 @@ public final class ControllerState {
     }
 
     /** The workload's co-run profile in force (see {@link LearnedModels#profileOf}); safe without the lock. */
-    public io.saba.core.corun.CorunProfile corunProfileOf(String workload) {
+    public CorunProfile corunProfileOf(String workload) {
         return learned.profileOf(workload, catalog);
     }
 

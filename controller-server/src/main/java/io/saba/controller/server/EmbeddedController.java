@@ -247,7 +247,10 @@ public final class EmbeddedController implements AutoCloseable {
         return new StartupException("cannot listen for " + what + " on " + where + ": " + why, e);
     }
 
-    /** The controller's allocation pipeline (the one the simulator runs too), reading the table in force. */
+    /**
+     * The controller's allocation pipeline (the one the simulator runs too), reading the models and co-run profiles
+     * in force.
+     */
     private Allocator allocator() {
         return AllocationPipeline.build(b.allocation, new MinSlowdownSolver(),
                 w -> controller.replica().corunProfileOf(w), b.levels, b.cSaba, b.corunMargin);
