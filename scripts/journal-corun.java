@@ -30,6 +30,10 @@ class JournalCorun {
         }
         LearnedModels learned = new LearnedModels(SensitivityMode.ONLINE);
         ModelCatalog none = ModelCatalog.empty();
+        if (!java.nio.file.Files.isRegularFile(Path.of(args[0], "journal.log"))) {
+            System.err.println("journal-corun: " + args[0] + " holds no journal.log");
+            System.exit(2);
+        }
         try (Journal journal = new Journal(Path.of(args[0]), FsyncPolicy.NEVER, 0)) {
             for (LogRequest r : journal.replay()) {
                 if (r instanceof LogRequest.Learned snapshot) {
@@ -42,6 +46,9 @@ class JournalCorun {
                     }
                 }
             }
+        } catch (RuntimeException e) {
+            System.err.println("journal-corun: cannot replay " + args[0] + ": " + e.getMessage());
+            System.exit(2);
         }
     }
 
