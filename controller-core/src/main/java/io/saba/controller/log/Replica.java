@@ -515,7 +515,13 @@ public final class Replica {
      * workloads of the plan in force keep their levels.
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload) {
-        return allocator.planLevels(modelOfWorkload, plan(), resolver.minQueues());
+        LevelPlan running;
+        Set<String> apart;
+        synchronized (lock) {
+            running = state.plan();
+            apart = state.uninformedWorkloads();
+        }
+        return allocator.planLevels(modelOfWorkload, running, apart, resolver.minQueues());
     }
 
     /** The workload models the installed plan was computed for. */

@@ -3,6 +3,7 @@ package io.saba.controller.state;
 import io.saba.wire.ConnectionKey;
 import io.saba.controller.estimate.LearnedModels;
 import io.saba.controller.estimate.LearnedWorkload;
+import io.saba.controller.estimate.ModelSource;
 import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.estimate.WorkloadEstimateView;
 import io.saba.controller.estimate.WorkloadObservation;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -529,7 +531,26 @@ public final class ControllerState {
         if (!planLocally) {
             return; // the group's leader sees the new workload set and logs a plan; installPlan applies it
         }
-        installPlan(allocator.planLevels(workloadModels(), plan, resolver.minQueues()));
+        installPlan(allocator.planLevels(workloadModels(), plan, uninformedWorkloads(), resolver.minQueues()));
+    }
+
+    /**
+     * The workloads present that a learning controller ({@code sensitivity: online|blended}) knows nothing of yet:
+     * no table entry, no estimate in force. A level plan places each on a level of its own while levels are free
+     * ({@code LevelAssigner}), so its queue's byte counts are its own to learn from; under {@code table} nothing learns
+     * from them, and there are none.
+     */
+    public Set<String> uninformedWorkloads() {
+        if (learned.mode() == SensitivityMode.TABLE) {
+            return Set.of();
+        }
+        Set<String> out = new TreeSet<>();
+        for (String w : appsOfWorkload.keySet()) {
+            if (learned.sourceOf(w, catalog) == ModelSource.DEFAULT) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 
     /** The model of every workload some application runs: what a level plan is computed from. */

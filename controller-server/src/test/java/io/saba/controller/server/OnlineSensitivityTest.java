@@ -279,6 +279,32 @@ class OnlineSensitivityTest {
         }
     }
 
+    @Test
+    void aLearningControllerGivesEachUnprofiledWorkloadAQueueOfItsOwnSoItsBytesCanBeCounted() throws Exception {
+        for (SensitivityMode mode : SensitivityMode.values()) {
+            try (EmbeddedController c = Fixtures.builder().sensitivity(mode).build()) {
+                c.start();
+                try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                    SabaApplication[] both = sharingAPort(c, client, new AppSpec("bulk-1", "bulk", "spark", "u", 0),
+                            new AppSpec("burst-1", "burst", "spark", "u", 0));
+                    int bulk = both[0].assigned().get();
+                    int burst = both[1].assigned().get();
+                    var port = c.controller().status(false).ports().values().stream()
+                            .filter(p -> p.appWeights().size() == 2).findFirst().orElseThrow();
+                    if (mode == SensitivityMode.TABLE) {
+                        assertEquals(bulk, burst, "nothing learns from the counts: one level for one model");
+                    } else {
+                        assertFalse(bulk == burst, mode + ": levels " + bulk + ", " + burst);
+                        assertFalse(port.queueOfLevel().get(bulk).equals(port.queueOfLevel().get(burst)),
+                                mode + ": " + port);
+                    }
+                    assertEquals(port.appWeights().get("bulk-1"), port.appWeights().get("burst-1"), 1e-12,
+                            "the same default model: equal weights");
+                }
+            }
+        }
+    }
+
     /**
      * Registers two applications that both send to h2, so they share the switch's port towards it, and returns them
      * once both are weighted there and the controller is quiet.

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -91,7 +92,17 @@ public final class Allocator {
      * wire cannot be taken back from running connections). What the controller plans when the workloads change.
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, LevelPlan running, int minQueues) {
-        return planOf(assigner.assign(modelOfWorkload, running.levels()), minQueues);
+        return planLevels(modelOfWorkload, running, Set.of(), minQueues);
+    }
+
+    /**
+     * The same, with {@code apart} the workloads nothing is known of yet: newcomers among them take levels of their
+     * own while levels are free ({@link LevelAssigner#assign(Map, LevelAssignment, Set)}), what a controller that
+     * learns from per-queue counts plans.
+     */
+    public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, LevelPlan running, Set<String> apart,
+                                int minQueues) {
+        return planOf(assigner.assign(modelOfWorkload, running.levels(), apart), minQueues);
     }
 
     /**

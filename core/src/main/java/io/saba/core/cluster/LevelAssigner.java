@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.commons.math3.ml.clustering.CentroidCluster;
 import org.apache.commons.math3.ml.clustering.DoublePoint;
@@ -34,7 +36,7 @@ import org.apache.commons.math3.random.JDKRandomGenerator;
  * are clustered into at most S-1 groups. If there are no more distinct feature vectors than that, every distinct
  * vector gets its own level and K-means is not run. Groups are numbered 1..m in increasing sensitivity, measured as
  * the centroid's predicted slowdown at a 25 % share ({@link #PROBE_SHARE}): the most sensitive group gets the
- * highest number. Identical models always share a level. A level's centroid is the mean of its applications'
+ * highest number. Identical models share a level (but see workloads placed apart, below). A level's centroid is the mean of its applications'
  * models ({@link SensitivityModel#mean}), whose features are the mean of theirs.
  *
  * <p><b>Running workloads keep their levels</b> ({@link #assign(Map, LevelAssignment)}, what the controller
@@ -49,6 +51,11 @@ import org.apache.commons.math3.random.JDKRandomGenerator;
  * their centroids, not their numbers) and the weights (Eq. 2 decides per workload model, not per level) are the
  * same; only the labels differ. Beyond that a newcomer is not re-clustered with the running workloads, a coarser
  * grouping than K-means would choose, but one the fabric really carries.
+ *
+ * <p><b>Workloads placed apart</b> ({@link #assign(Map, LevelAssignment, Set)}): a controller that learns each
+ * workload's sensitivity from what the fabric counts per queue cannot learn anything of workloads that share one.
+ * Workloads nothing is known of yet all have the default model, so they would; instead each takes a level of its
+ * own while half the levels are free of them.
  *
  * <p><b>Determinism.</b> K-means++ seeding uses a {@link JDKRandomGenerator} with a fixed seed, and the points are
  * fed in lexicographic order of their feature vectors, so the result depends only on the multiset of models and
@@ -169,7 +176,22 @@ public final class LevelAssigner {
      * @return each id's level (1..S-1) and each used level's centroid (the mean of its members' models)
      */
     public LevelAssignment assign(Map<String, SensitivityModel> modelOfApp, LevelAssignment running) {
+        return assign(modelOfApp, running, Set.of());
+    }
+
+    /**
+     * {@link #assign(Map, LevelAssignment)}, with {@code apart} the ids nothing is known of yet (a learning
+     * controller's workloads still on the default model). They all have the same model, so they would share one
+     * level, and a queue shared by several applications counts bytes nobody can attribute: what a controller that
+     * learns from the fabric's per-queue counts must not have. So a newcomer among them takes the lowest free level
+     * instead of an identical model's, while fewer than {@link #maxApartLevels()} levels hold nothing but such ids;
+     * past that it is placed as any newcomer. Their weights stay equal (same model); only the queues differ. Running
+     * ids keep their levels whatever is learnt of them.
+     */
+    public LevelAssignment assign(Map<String, SensitivityModel> modelOfApp, LevelAssignment running,
+                                  Set<String> apart) {
         Objects.requireNonNull(running, "running");
+        Objects.requireNonNull(apart, "apart");
         Map<String, SensitivityModel> models = new TreeMap<>(modelOfApp);
         Map<String, Integer> levelOf = new TreeMap<>();
         models.forEach((id, model) -> {
@@ -179,14 +201,48 @@ public final class LevelAssigner {
             }
         });
         if (levelOf.isEmpty()) {
-            return assign(models);
+            Map<String, SensitivityModel> known = new TreeMap<>(models);
+            known.keySet().removeAll(apart);
+            if (known.size() == models.size()) {
+                return assign(models);
+            }
+            levelOf.putAll(assign(known).levelOfApp()); // the known ones as from scratch, the rest as newcomers
         }
         for (Map.Entry<String, SensitivityModel> e : models.entrySet()) {
-            if (!levelOf.containsKey(e.getKey())) {
-                levelOf.put(e.getKey(), levelForNewcomer(features(e.getValue()), levelOf, models));
+            String id = e.getKey();
+            if (levelOf.containsKey(id)) {
+                continue;
             }
+            int free = apart.contains(id) && apartLevels(levelOf, apart) < maxApartLevels() ? lowestFree(levelOf) : -1;
+            levelOf.put(id, free > DEFAULT_LEVEL ? free : levelForNewcomer(features(e.getValue()), levelOf, models));
         }
         return new LevelAssignment(levelOf, centroids(levelOf, models));
+    }
+
+    /**
+     * The most levels that may hold only ids placed apart: half the application levels (3 on Ethernet, 7 on
+     * InfiniBand), so that workloads with profiles arriving later still find levels to be told apart by.
+     */
+    public int maxApartLevels() {
+        return (levels - 1) / 2;
+    }
+
+    /** Levels whose every member is in {@code apart}. */
+    private static long apartLevels(Map<String, Integer> levelOf, Set<String> apart) {
+        Map<Integer, Boolean> onlyApart = new TreeMap<>();
+        levelOf.forEach((id, level) -> onlyApart.merge(level, apart.contains(id), Boolean::logicalAnd));
+        return onlyApart.values().stream().filter(b -> b).count();
+    }
+
+    /** The lowest level nobody holds, or -1. */
+    private int lowestFree(Map<String, Integer> levelOf) {
+        Set<Integer> used = new HashSet<>(levelOf.values());
+        for (int level = DEFAULT_LEVEL + 1; level < levels; level++) {
+            if (!used.contains(level)) {
+                return level;
+            }
+        }
+        return -1;
     }
 
     /** An identical model's level, else the lowest free level, else the level with the nearest centroid. */
@@ -196,12 +252,11 @@ public final class LevelAssigner {
                 return placed.getValue();
             }
         }
-        Map<Integer, SensitivityModel> centroids = centroids(levelOf, models);
-        for (int level = DEFAULT_LEVEL + 1; level < levels; level++) {
-            if (!centroids.containsKey(level)) {
-                return level;
-            }
+        int free = lowestFree(levelOf);
+        if (free > DEFAULT_LEVEL) {
+            return free;
         }
+        Map<Integer, SensitivityModel> centroids = centroids(levelOf, models);
         int nearest = -1;
         double best = Double.POSITIVE_INFINITY;
         for (Map.Entry<Integer, SensitivityModel> c : new TreeMap<>(centroids).entrySet()) {

@@ -15,13 +15,15 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 23 item 3: a level handed out is on the wire (a socket's DSCP, a queue pair's SL, a Flink partition's
  * index), so a newcomer must not renumber the running workloads; and while every distinct model has a level of its
- * own, the stable labels give every port the same weights as clustering from scratch.
+ * own, the stable labels give every port the same weights as clustering from scratch. Workloads nothing is known of
+ * yet are placed apart, so a queue's counts are one workload's.
  */
 class StableLevelsTest {
     private static final SensitivityModel LR = SensitivityModel.of(5, -8, 4);
@@ -97,6 +99,65 @@ class StableLevelsTest {
         assertEquals(b.predictedSlowdown(), a.predictedSlowdown(), 1e-12);
         // which workloads share a queue is the same
         assertEquals(queueGroups(present, scratch, b), queueGroups(present, stable, a));
+    }
+
+    @Test
+    void workloadsNothingIsKnownOfTakeLevelsOfTheirOwnWhileHalfTheLevelsAreFree() {
+        LevelAssigner assigner = new LevelAssigner(LevelAssigner.ETHERNET_LEVELS); // 7 Saba levels, 3 for them
+        SensitivityModel unknown = SensitivityModel.of(1.2, -0.2); // one model for all: the default
+        Set<String> apart = Set.of("u1", "u2", "u3", "u4", "u5");
+        Map<String, SensitivityModel> present = new TreeMap<>();
+        LevelAssignment plan = LevelAssignment.empty();
+        LevelAssignment together = LevelAssignment.empty();
+        for (String u : List.of("u1", "u2", "u3", "u4")) {
+            present.put(u, unknown);
+            plan = assigner.assign(present, plan, apart);
+            together = assigner.assign(present, together);
+        }
+        assertEquals(Map.of("u1", 1, "u2", 2, "u3", 3, "u4", 1), plan.levelOfApp(),
+                "a level each for the first three; the fourth shares the identical model's");
+        assertEquals(Set.of(1), Set.copyOf(together.levelOfApp().values()), "without apart one level, as before");
+        present.put("lr", LR);
+        plan = assigner.assign(present, plan, apart);
+        assertEquals(4, plan.levelOf("lr"), "a profiled workload still finds a free level");
+        assertEquals(3, assigner.maxApartLevels());
+
+        // what is learnt of a running workload does not move it; once one is known, another unknown may take its place
+        present.put("u2", PR);
+        present.put("u5", unknown);
+        plan = assigner.assign(present, plan, Set.of("u1", "u3", "u4", "u5"));
+        assertEquals(2, plan.levelOf("u2"));
+        assertEquals(5, plan.levelOf("u5"), "levels 1 and 3 hold only unknown workloads, level 2 no longer");
+    }
+
+    @Test
+    void fromScratchTheKnownAreClusteredAndTheUnknownPlacedApartAroundThem() {
+        LevelAssigner assigner = new LevelAssigner(LevelAssigner.ETHERNET_LEVELS);
+        SensitivityModel unknown = SensitivityModel.of(1.2, -0.2);
+        Map<String, SensitivityModel> present = Map.of("lr", LR, "sort", SORT, "u1", unknown, "u2", unknown);
+        LevelAssignment a = assigner.assign(present, LevelAssignment.empty(), Set.of("u1", "u2"));
+        LevelAssignment known = assigner.assign(Map.of("lr", LR, "sort", SORT));
+        assertEquals(known.levelOf("lr"), a.levelOf("lr"));
+        assertEquals(known.levelOf("sort"), a.levelOf("sort"));
+        assertEquals(Set.of(3, 4), Set.of(a.levelOf("u1"), a.levelOf("u2")));
+        assertEquals(assigner.assign(present), assigner.assign(present, LevelAssignment.empty(), Set.of()),
+                "nobody apart: clustering from scratch");
+    }
+
+    @Test
+    void twoUnknownWorkloadsApartGetEqualWeightsInQueuesOfTheirOwn() {
+        Allocator allocator = new Allocator(new MinSlowdownSolver(), LevelAssigner.ETHERNET_LEVELS, 0.9);
+        SensitivityModel unknown = SensitivityModel.of(1.2, -0.2);
+        Map<String, SensitivityModel> present = new TreeMap<>(Map.of("a", unknown));
+        LevelPlan plan = allocator.planLevels(present, LevelPlan.none(), Set.of("a", "b"), 4);
+        present.put("b", unknown);
+        plan = allocator.planLevels(present, plan, Set.of("a", "b"), 4);
+        PortAllocation p = allocator.allocatePort(new PortId("s0", 1), 4, apps(present, plan), plan);
+        int qa = p.queueOfLevel().get(plan.levelOf("a"));
+        int qb = p.queueOfLevel().get(plan.levelOf("b"));
+        assertNotEquals(qa, qb, p.toString());
+        assertEquals(0.45, p.queueWeights()[qa], 1e-9);
+        assertEquals(0.45, p.queueWeights()[qb], 1e-9);
     }
 
     private static List<AppAtPort> apps(Map<String, SensitivityModel> present, LevelPlan plan) {
