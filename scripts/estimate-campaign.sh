@@ -8,6 +8,8 @@
 #   tagged   the table treatment's controller and plugins on the dry-run fabric: every port stays one FIFO, so its
 #            speedup is what a Saba run costs without its weights (shuffle manager, tagging, registration, the
 #            controller's CPU on the testbed's two cores); table over tagged is what the weights themselves do
+#   fair     the per-application fair baseline (issue #18's order): the table's levels, every application the same
+#            share of every port (--allocation fair); table over fair is what Saba's weights add to separate queues
 # Each treatment is its own campaign folder (OUT/rREP/TREATMENT), each setup there run once on plain Spark and once
 # with that controller, so every treatment's speedups are against a baseline run next to it in time, and the three
 # baselines of a setup measure the run-to-run spread. Setup k runs under the three treatments back to back, in an
@@ -29,11 +31,12 @@ NAME=${NAME:-evid-c}; SUBNET=${SUBNET:-10.89.0}; OUT=${OUT:-$here/estimate-campa
 mkdir -p "$OUT"
 options() { # TREATMENT
   case $1 in
-    table) echo "--sensitivity table" ;;
-    online) echo "--sensitivity online --controller-table none" ;;
-    blended) echo "--sensitivity blended" ;;
-    default) echo "--sensitivity table --controller-table none" ;;
-    tagged) echo "--sensitivity table --fabric dry-run" ;;
+    table) echo "--allocation corun --sensitivity table" ;;
+    online) echo "--allocation corun --sensitivity online --controller-table none" ;;
+    blended) echo "--allocation corun --sensitivity blended" ;;
+    default) echo "--allocation corun --sensitivity table --controller-table none" ;;
+    tagged) echo "--allocation corun --sensitivity table --fabric dry-run" ;;
+    fair) echo "--allocation fair --sensitivity table" ;;
     *) echo "estimate-campaign: unknown treatment '$1'" >&2; exit 2 ;;
   esac
 }
@@ -47,7 +50,7 @@ for k in $(seq 1 "$SETUPS"); do
         | tee -a "$OUT/progress.txt"
       # shellcheck disable=SC2046
       "$here/bin/saba" campaign --testbed --table "$TABLE" --setups "$k" --seed 1 --hosts 5 --link-rate 20mbit \
-        --scale small --allocation corun --name "$NAME" --subnet "$SUBNET" $(options "$t") \
+        --scale small --name "$NAME" --subnet "$SUBNET" $(options "$t") \
         --out "$OUT/r$rep/$t" >> "$OUT/r$rep-$t.log" 2>&1 || echo "estimate-campaign: setup $((k - 1)) $t failed, see $OUT/r$rep-$t.log" | tee -a "$OUT/progress.txt"
     done
   done

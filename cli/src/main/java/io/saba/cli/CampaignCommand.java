@@ -49,6 +49,11 @@ public final class CampaignCommand implements Callable<Integer> {
             + "saba campaign --testbed run; --table: the table it ran with (checked against its fingerprint)")
     Path measured;
 
+    @Option(names = "--measured-fair", paramLabel = "DIR", description = "testbed-validation: the same campaign "
+            + "run with --allocation fair (the per-application fair baseline), so that the order of baseline, fair "
+            + "and Saba is compared per setup")
+    Path measuredFair;
+
     @Option(names = "--shared-cores", paramLabel = "N", description = "testbed-validation, fig8, fig9: simulate "
             + "every host computing on one pool of N cores, as the namespace testbed's hosts share their machine's "
             + "(its nproc), in both runs; 0 = each instance on cores of its own (default 0)")
@@ -114,7 +119,8 @@ public final class CampaignCommand implements Callable<Integer> {
         if (testbed.testbed) {
             List<String> simOnly = new ArrayList<>(packet.given());
             for (String o : List.of("--figure", "--family", "--degree", "--queues", "--hol-blocking", "--oversubscription",
-                    "--threads", "--master", "--conf", "--measured", "--shared-cores", "--queueing-delay")) {
+                    "--threads", "--master", "--conf", "--measured", "--measured-fair", "--shared-cores",
+                    "--queueing-delay")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     simOnly.add(o);
                 }
@@ -131,11 +137,12 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         Mechanisms mechanisms = mechanisms(f);
         if (f.equals("testbed-validation")) {
-            return testbed.validate(spec, measured, mechanisms, out != null ? out
+            return testbed.validate(spec, measured, measuredFair, mechanisms, out != null ? out
                     : Path.of("campaign-testbed-validation"));
         }
-        if (measured != null) {
-            throw new IllegalArgumentException("--measured applies to --figure testbed-validation only");
+        if (measured != null || measuredFair != null) {
+            throw new IllegalArgumentException((measured != null ? "--measured" : "--measured-fair")
+                    + " applies to --figure testbed-validation only");
         }
         List<String> testbedOnly = new ArrayList<>(testbed.testbedOnlyGiven());
         if (f.equals("fig8")) {

@@ -1,12 +1,14 @@
 package io.saba.cli;
 
 import io.saba.cli.testbed.RateConverter;
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
 import io.saba.core.table.WorkloadNames;
 import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.realspark.CampaignFingerprint;
+import io.saba.harness.realspark.JobRow;
 import io.saba.harness.realspark.JobsCsv;
 import io.saba.harness.realspark.TestbedValidation;
 import io.saba.harness.realspark.testbed.CampaignInterrupted;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -42,8 +45,9 @@ final class TestbedCampaignOptions {
     String scale;
 
     @Option(names = "--allocation", description = "the controller's allocation, corun (default: the co-run "
-            + "predictor on the profiles' traffic records) or eq2 (the paper's Eq. 2 on static shares); with "
-            + "--testbed and for the simulated fig8")
+            + "predictor on the profiles' traffic records), eq2 (the paper's Eq. 2 on static shares) or fair (the "
+            + "baseline: every application the same share on Saba's levels); with --testbed and for the simulated "
+            + "fig8")
     String allocation;
 
     @Option(names = "--table", description = "with --testbed: sensitivity table the controller allocates with; its "
@@ -132,7 +136,7 @@ final class TestbedCampaignOptions {
      * {@code --figure testbed-validation}: the simulator on a finished campaign's setups, beside its measurements.
      * Only {@code --table} of this mixin applies: the campaign's settings come from its fingerprint.
      */
-    int validate(CommandSpec spec, Path measured, Mechanisms mechanisms, Path out) {
+    int validate(CommandSpec spec, Path measured, Path measuredFair, Mechanisms mechanisms, Path out) {
         if (measured == null) {
             throw new IllegalArgumentException("--figure testbed-validation needs --measured DIR (a saba campaign "
                     + "--testbed folder)");
@@ -156,8 +160,19 @@ final class TestbedCampaignOptions {
                     + "differs from the fingerprint's); give that one with --table");
         }
         SensitivityTable parsed = SensitivityTableCodec.parse(json, t.toString());
+        Map<Integer, List<JobRow>> fair = null;
+        if (measuredFair != null) {
+            CampaignFingerprint f = CampaignFingerprint.read(measuredFair);
+            if (f.allocation() != Allocation.FAIR || f.hosts() != campaign.hosts()
+                    || f.linkRateBps() != campaign.linkRateBps() || f.cSaba() != campaign.cSaba()
+                    || !f.tableSha256().equals(campaign.tableSha256())) {
+                throw new IllegalArgumentException(measuredFair + " is not the fair treatment of " + measured
+                        + " (it needs --allocation fair, and the same hosts, link rate, C_Saba and table)");
+            }
+            fair = new JobsCsv(measuredFair.resolve("jobs.csv")).read();
+        }
         TestbedValidation.Result r = TestbedValidation.run(campaign, parsed,
-                new JobsCsv(measured.resolve("jobs.csv")).read(), mechanisms);
+                new JobsCsv(measured.resolve("jobs.csv")).read(), fair, mechanisms);
         // named by what the campaign ran, not by where its folder is, so a moved checkout can write it again
         OutputFolder.prepare(out, "testbed-validation of " + fingerprintText(measured));
         TestbedValidation.write(out, r);

@@ -134,8 +134,8 @@ class CampaignCommandTest {
                 + "\"version\":1,\"workloads\":{\"kmeans\":{\"degree\":1,\"coefficients\":[2,-1]}}}");
         assertEquals(2, run("campaign", "--testbed", "--table", unknown.toString(), "--out", out.toString()));
         assertTrue(err.toString().contains("unknown workload 'kmeans'"), err.toString());
-        assertEquals(2, run("campaign", "--testbed", "--allocation", "fair", "--out", out.toString()));
-        assertTrue(err.toString().contains("--allocation must be corun or eq2"), err.toString());
+        assertEquals(2, run("campaign", "--testbed", "--allocation", "maxmin", "--out", out.toString()));
+        assertTrue(err.toString().contains("--allocation must be corun, eq2 or fair, got 'maxmin'"), err.toString());
         assertEquals(2, run("campaign", "--testbed", "--sensitivity", "learned", "--out", out.toString()));
         assertTrue(err.toString().contains("--sensitivity must be table, online or blended, got 'learned'"),
                 err.toString());
@@ -192,6 +192,30 @@ class CampaignCommandTest {
                 "testbed"), err.toString());
         assertTrue(Files.readString(out.resolve("summary.txt")).contains("one pool of 2 cores, testbed queueing "
                 + "delay"), Files.readString(out.resolve("summary.txt")));
+    }
+
+    @Test
+    void withTheFairTreatmentsFolderTheOrderOfBaselineFairAndSabaIsCompared() throws Exception {
+        Path table = tableWithTraffic();
+        Path measured = measuredCampaign(table);
+        Path fair = Files.createDirectories(dir.resolve("fair"));
+        Files.writeString(fair.resolve("campaign.fingerprint"), Files.readString(measured.resolve("campaign.fingerprint"))
+                .replace("allocation=corun", "allocation=fair"));
+        Files.writeString(fair.resolve("jobs.csv"), String.join("\n", io.saba.harness.realspark.JobsCsv.HEADER,
+                "0,s0-j0,long,1,2,h2;h3,25.0,25.2,0.99,", "0,s0-j1,short,1,2,h2;h3,10.0,9.0,1.11,") + "\n");
+        Path out = dir.resolve("validation");
+        assertEquals(0, run("campaign", "--figure", "testbed-validation", "--measured", measured.toString(),
+                "--measured-fair", fair.toString(), "--table", table.toString(), "--out", out.toString()),
+                err.toString());
+        assertTrue(this.out.toString().contains("saba > fair > baseline     saba > fair = baseline     no"),
+                this.out.toString());
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--measured", measured.toString(),
+                "--measured-fair", measured.toString(), "--table", table.toString(), "--out", out.toString()));
+        assertTrue(err.toString().contains("is not the fair treatment of"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig8", "--measured-fair", fair.toString()));
+        assertTrue(err.toString().contains("--measured-fair applies to --figure testbed-validation only"),
+                err.toString());
+        assertEquals(2, err.toString().strip().lines().count(), "one line each, no stack trace: " + err);
     }
 
     @Test

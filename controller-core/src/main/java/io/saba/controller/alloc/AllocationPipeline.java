@@ -1,6 +1,7 @@
 package io.saba.controller.alloc;
 
 import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.EqualWeights;
 import io.saba.core.alloc.MinSlowdownDecision;
 import io.saba.core.alloc.PortWeightDecision;
 import io.saba.core.cluster.LevelAssigner;
@@ -13,7 +14,7 @@ import java.util.function.Function;
 /**
  * The controller's allocation pipeline, built in one place so that the controller and the harness's simulator run
  * the same one: core's {@link Allocator} (levels per workload, a port's levels into its queues) with a per-port
- * weight decision, Eq. 2's or the co-run predictor's behind the do-no-harm rule.
+ * weight decision, Eq. 2's or the co-run predictor's behind the do-no-harm rule (or, as a baseline, equal weights).
  */
 public final class AllocationPipeline {
     /** The relative predicted gain a co-run plan needs by default (over the equal split and the port's current). */
@@ -27,14 +28,20 @@ public final class AllocationPipeline {
         /** Eq. 2 on the table's static slowdown curves (the paper's method). */
         EQ2,
         /** The co-run predictor on the table's traffic records, guarded by the do-no-harm rule. */
-        CORUN;
+        CORUN,
+        /**
+         * Not Saba's decision but the baseline it is measured against: every application on a port the same share
+         * ({@link EqualWeights}), on Saba's levels and queues.
+         */
+        FAIR;
 
-        /** {@code eq2} or {@code corun}, any case; anything else is refused naming {@code where}. */
+        /** {@code eq2}, {@code corun} or {@code fair}, any case; anything else is refused naming {@code where}. */
         public static Allocation parse(String s, String where) {
             return switch (s.toLowerCase(Locale.ROOT)) {
                 case "eq2" -> EQ2;
                 case "corun" -> CORUN;
-                default -> throw new IllegalArgumentException(where + " must be eq2 or corun, got '" + s + "'");
+                case "fair" -> FAIR;
+                default -> throw new IllegalArgumentException(where + " must be eq2, corun or fair, got '" + s + "'");
             };
         }
     }
@@ -62,9 +69,12 @@ public final class AllocationPipeline {
                                   Function<String, CorunProfile> profileOfWorkload, int levels, double cSaba,
                                   double corunMargin, CorunSearches searches) {
         PortWeightDecision eq2 = new MinSlowdownDecision(solver);
-        PortWeightDecision weights = allocation == Allocation.EQ2 ? eq2
-                : new CorunWeighting(eq2, profileOfWorkload, cSaba, MinSlowdownSolver.DEFAULT_FLOOR, corunMargin,
-                        searches);
+        PortWeightDecision weights = switch (allocation) {
+            case EQ2 -> eq2;
+            case CORUN -> new CorunWeighting(eq2, profileOfWorkload, cSaba, MinSlowdownSolver.DEFAULT_FLOOR,
+                    corunMargin, searches);
+            case FAIR -> new EqualWeights();
+        };
         return new Allocator(weights, new LevelAssigner(levels), cSaba);
     }
 }

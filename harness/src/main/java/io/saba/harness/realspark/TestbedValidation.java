@@ -1,5 +1,6 @@
 package io.saba.harness.realspark;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.solve.MinSlowdownSolver;
@@ -39,7 +40,10 @@ import java.util.stream.Collectors;
  * allocation. Each job's simulated speedup is set beside its measured one.
  *
  * <p>The bar (issue #18): each workload's geometric-mean speedup within ±15 % of the measured one, and the order of
- * baseline and Saba (which finished the setup's jobs sooner on average) the same in at least 80 % of setups.
+ * baseline, per-application fair and Saba (by the setup's mean speedup) the same in at least 80 % of setups. The fair
+ * treatment is a second campaign folder on the same setups ({@code --allocation fair}: equal weights on Saba's
+ * levels), simulated through the same pipeline with {@link Allocation#FAIR}; without one, the order is baseline
+ * against Saba.
  */
 public final class TestbedValidation {
     /** Relative error of a workload's simulated speedup that still counts as predicted. */
@@ -54,7 +58,14 @@ public final class TestbedValidation {
      * simulated testbed is as slow as the real one, which the speedups alone hide).
      */
     public record Row(int setup, String job, String workload, double factor, int instances, double measured,
-                      double simulated, double measuredBaselineSeconds, double simulatedBaselineSeconds) {
+                      double simulated, double measuredBaselineSeconds, double simulatedBaselineSeconds,
+                      double measuredFair, double simulatedFair) {
+        /** A row without a fair treatment. */
+        public Row(int setup, String job, String workload, double factor, int instances, double measured,
+                   double simulated, double measuredBaselineSeconds, double simulatedBaselineSeconds) {
+            this(setup, job, workload, factor, instances, measured, simulated, measuredBaselineSeconds,
+                    simulatedBaselineSeconds, Double.NaN, Double.NaN);
+        }
     }
 
     /**
@@ -63,6 +74,11 @@ public final class TestbedValidation {
      * @param mechanisms what the simulator modelled beyond fluid sharing (the testbed's shared cores, queueing)
      */
     public record Result(CampaignFingerprint campaign, Mechanisms mechanisms, List<Row> rows, int incompleteSetups) {
+        /** Whether a fair treatment was measured and simulated beside Saba. */
+        public boolean withFair() {
+            return !rows.isEmpty() && rows.stream().noneMatch(r -> Double.isNaN(r.measuredFair()));
+        }
+
         /** Per workload: measured and simulated geometric-mean speedups. */
         public Map<String, double[]> perWorkload() {
             Map<String, List<Row>> by = rows.stream().collect(Collectors.groupingBy(Row::workload, TreeMap::new,
@@ -74,14 +90,20 @@ public final class TestbedValidation {
             return out;
         }
 
-        /** Per setup: measured and simulated mean speedups (arithmetic, as the campaign's per-setup figure). */
+        /**
+         * Per setup: measured and simulated mean speedups of Saba, then of fair (NaN without one; arithmetic means
+         * over the setup's jobs, as the campaign's per-setup figure).
+         */
         public Map<Integer, double[]> perSetup() {
             Map<Integer, double[]> out = new TreeMap<>();
             rows.stream().collect(Collectors.groupingBy(Row::setup, TreeMap::new, Collectors.toList()))
-                    .forEach((s, rs) -> out.put(s, new double[]{
-                        rs.stream().mapToDouble(Row::measured).average().orElse(Double.NaN),
-                        rs.stream().mapToDouble(Row::simulated).average().orElse(Double.NaN)}));
+                    .forEach((s, rs) -> out.put(s, new double[]{mean(rs, Row::measured), mean(rs, Row::simulated),
+                        mean(rs, Row::measuredFair), mean(rs, Row::simulatedFair)}));
             return out;
+        }
+
+        private static double mean(List<Row> rs, java.util.function.ToDoubleFunction<Row> f) {
+            return rs.stream().mapToDouble(f).average().orElse(Double.NaN);
         }
     }
 
@@ -97,18 +119,27 @@ public final class TestbedValidation {
      */
     public static Result run(CampaignFingerprint campaign, SensitivityTable table, Map<Integer, List<JobRow>> measured,
                              Mechanisms mechanisms) {
+        return run(campaign, table, measured, null, mechanisms);
+    }
+
+    /**
+     * As above, with {@code fair} the rows of the fair treatment's campaign on the same setups (null: none); a setup
+     * counts only where both folders completed it, with the same jobs.
+     */
+    public static Result run(CampaignFingerprint campaign, SensitivityTable table, Map<Integer, List<JobRow>> measured,
+                             Map<Integer, List<JobRow>> fair, Mechanisms mechanisms) {
         double gbps = campaign.linkRateBps() / 1e9;
         TopologyNetwork network = new TopologyNetwork(Topologies.singleSwitch(campaign.hosts(), gbps, PORT_QUEUES + 1),
                 gbps);
         Map<String, WorkloadSpec> workloads = calibrate(table, network.hostLinkRate());
-        PolicyFactory saba = SabaPolicy.factory(ControllerPlanner.centralised(table,
-                new CanonicalCachingSolver(new MinSlowdownSolver()), campaign.allocation(),
-                LevelAssigner.ETHERNET_LEVELS, PORT_QUEUES, campaign.cSaba()));
+        PolicyFactory saba = pipeline(table, campaign.allocation(), campaign.cSaba());
+        PolicyFactory equal = fair == null ? null : pipeline(table, Allocation.FAIR, campaign.cSaba());
         List<Row> rows = new ArrayList<>();
         int incomplete = 0;
         for (Map.Entry<Integer, List<JobRow>> e : measured.entrySet()) {
             List<JobRow> setup = e.getValue();
-            if (!setup.stream().allMatch(JobRow::complete)) {
+            List<JobRow> fairSetup = fair == null ? null : fair.get(e.getKey());
+            if (!setup.stream().allMatch(JobRow::complete) || (fair != null && !sameJobsComplete(setup, fairSetup))) {
                 incomplete++;
                 continue;
             }
@@ -124,14 +155,57 @@ public final class TestbedValidation {
             }
             List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba,
                     mechanisms);
+            List<JobOutcome> simFair = equal == null ? null
+                    : PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, equal, mechanisms);
             for (int i = 0; i < setup.size(); i++) {
                 JobRow r = setup.get(i);
                 rows.add(new Row(e.getKey(), r.job().id(), r.job().workload(), r.job().factor(), r.job().instances(),
                         r.speedup(), sim.get(i).speedup(), r.outcome().baselineSeconds(),
-                        sim.get(i).baselineSeconds()));
+                        sim.get(i).baselineSeconds(), fairSetup == null ? Double.NaN : fairSetup.get(i).speedup(),
+                        simFair == null ? Double.NaN : simFair.get(i).speedup()));
             }
         }
         return new Result(campaign, mechanisms, rows, incomplete);
+    }
+
+    /** Saba in the simulator: the controller's own pipeline with this allocation. */
+    private static PolicyFactory pipeline(SensitivityTable table, Allocation allocation, double cSaba) {
+        return SabaPolicy.factory(ControllerPlanner.centralised(table,
+                new CanonicalCachingSolver(new MinSlowdownSolver()), allocation, LevelAssigner.ETHERNET_LEVELS,
+                PORT_QUEUES, cSaba));
+    }
+
+    /** Whether the fair folder ran the same jobs in this setup and completed them. */
+    private static boolean sameJobsComplete(List<JobRow> saba, List<JobRow> fair) {
+        if (fair == null || fair.size() != saba.size() || !fair.stream().allMatch(JobRow::complete)) {
+            return false;
+        }
+        for (int i = 0; i < saba.size(); i++) {
+            if (!saba.get(i).job().equals(fair.get(i).job())) {
+                throw new IllegalArgumentException("setup " + saba.get(0).setup() + " ran other jobs in the fair "
+                        + "folder (" + fair.get(i).job() + " against " + saba.get(i).job() + "): not the same draws");
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The treatments from fastest to slowest by mean speedup over the baseline ("saba > fair > baseline"); equal
+     * speedups (within 1e-9) are written "=" and count as an order of their own.
+     */
+    static String order(double saba, double fairSpeedup) {
+        List<Map.Entry<String, Double>> t = new ArrayList<>(List.of(Map.entry("saba", saba),
+                Map.entry("baseline", 1.0)));
+        if (!Double.isNaN(fairSpeedup)) {
+            t.add(1, Map.entry("fair", fairSpeedup));
+        }
+        t.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+        StringBuilder sb = new StringBuilder(t.get(0).getKey());
+        for (int i = 1; i < t.size(); i++) {
+            sb.append(Math.abs(t.get(i - 1).getValue() - t.get(i).getValue()) < 1e-9 ? " = " : " > ")
+                    .append(t.get(i).getKey());
+        }
+        return sb.toString();
     }
 
     private static Map<String, WorkloadSpec> calibrate(SensitivityTable table, double lineRate) {
@@ -167,16 +241,30 @@ public final class TestbedValidation {
             sb.append(String.format(Locale.ROOT, "%-14s %5d %8.3fx %8.3fx %+7.1f%%  %s%n", e.getKey(), (int) v[2],
                     v[0], v[1], 100 * err, ok ? "yes" : "no"));
         }
-        sb.append(String.format(Locale.ROOT, "%n%-6s %9s %9s  %s%n", "setup", "measured", "simulated",
-                "same order (Saba faster or not)"));
         int agree = 0;
         Map<Integer, double[]> ps = r.perSetup();
-        for (Map.Entry<Integer, double[]> e : ps.entrySet()) {
-            double[] v = e.getValue();
-            boolean same = (v[0] > 1) == (v[1] > 1);
-            agree += same ? 1 : 0;
-            sb.append(String.format(Locale.ROOT, "%-6d %8.3fx %8.3fx  %s%n", e.getKey(), v[0], v[1],
-                    same ? "yes" : "no"));
+        if (r.withFair()) {
+            sb.append(String.format(Locale.ROOT, "%n%-6s %26s %26s  %-26s %-26s %s%n", "setup",
+                    "measured fair / saba", "simulated fair / saba", "measured order", "simulated order", "same"));
+            for (Map.Entry<Integer, double[]> e : ps.entrySet()) {
+                double[] v = e.getValue();
+                String measured = order(v[0], v[2]);
+                String simulated = order(v[1], v[3]);
+                boolean same = measured.equals(simulated);
+                agree += same ? 1 : 0;
+                sb.append(String.format(Locale.ROOT, "%-6d %12.3fx / %8.3fx %12.3fx / %8.3fx  %-26s %-26s %s%n",
+                        e.getKey(), v[2], v[0], v[3], v[1], measured, simulated, same ? "yes" : "no"));
+            }
+        } else {
+            sb.append(String.format(Locale.ROOT, "%n%-6s %9s %9s  %s%n", "setup", "measured", "simulated",
+                    "same order (Saba faster or not)"));
+            for (Map.Entry<Integer, double[]> e : ps.entrySet()) {
+                double[] v = e.getValue();
+                boolean same = (v[0] > 1) == (v[1] > 1);
+                agree += same ? 1 : 0;
+                sb.append(String.format(Locale.ROOT, "%-6d %8.3fx %8.3fx  %s%n", e.getKey(), v[0], v[1],
+                        same ? "yes" : "no"));
+            }
         }
         boolean workloadsMet = within == pw.size() && !pw.isEmpty();
         boolean orderMet = !ps.isEmpty() && agree >= ORDER_BAR * ps.size();
@@ -192,11 +280,14 @@ public final class TestbedValidation {
     /** The validation's rows, for plotting and for a reader's own statistics. */
     public static String csv(Result r) {
         StringBuilder sb = new StringBuilder("setup,job,workload,factor,instances,measured_speedup,simulated_speedup,"
-                + "measured_baseline_s,simulated_baseline_s\n");
+                + "measured_baseline_s,simulated_baseline_s" + (r.withFair() ? ",measured_fair_speedup,"
+                + "simulated_fair_speedup" : "") + "\n");
         for (Row x : r.rows()) {
-            sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.4f,%.4f,%.3f,%.3f%n", x.setup(), x.job(),
+            sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.4f,%.4f,%.3f,%.3f", x.setup(), x.job(),
                     x.workload(), JobsCsv.factor(x.factor()), x.instances(), x.measured(), x.simulated(),
                     x.measuredBaselineSeconds(), x.simulatedBaselineSeconds()));
+            sb.append(r.withFair() ? String.format(Locale.ROOT, ",%.4f,%.4f%n", x.measuredFair(), x.simulatedFair())
+                    : "\n");
         }
         return sb.toString();
     }

@@ -99,6 +99,45 @@ class TestbedValidationTest {
     }
 
     @Test
+    void withAFairFolderEachSetupsOrderOfBaselineFairAndSabaIsComparedMeasuredAgainstSimulated() throws IOException {
+        CampaignFingerprint campaign = new CampaignFingerprint(4, 20_000_000L, Allocation.CORUN, 0.9, "x");
+        Path fairCsv = Files.writeString(dir.resolve("fair.csv"), String.join("\n", JobsCsv.HEADER,
+                "0,s0-j0,long,1,2,h2;h3,25.0,25.2,0.99,",
+                "0,s0-j1,short,1,2,h2;h3,10.0,9.0,1.11,",
+                "1,s1-j0,long,1,2,h2;h3,20.0,20.2,0.99,") + "\n");
+        TestbedValidation.Result r = TestbedValidation.run(campaign, table(), measured(),
+                new JobsCsv(fairCsv).read(), Mechanisms.NONE);
+        assertTrue(r.withFair());
+        // the two jobs open one flow each way, so equal weights per application split each port as per-flow max-min
+        // does: fair simulates as the baseline; Saba gives short 0.85 of C_Saba as above
+        TestbedValidation.Row shortJob = r.rows().get(1);
+        assertEquals(1.0, shortJob.simulatedFair(), 1e-9);
+        assertEquals(10.0 / 9.0, shortJob.measuredFair(), 1e-12);
+        String report = TestbedValidation.report(r);
+        // setup 0: measured saba 1.32 > fair 1.05 > baseline; simulated saba 1.45 > fair = baseline
+        assertTrue(report.contains("saba > fair > baseline     saba > fair = baseline     no"), report);
+        // setup 1: measured saba 1.02 > baseline > fair 0.99; simulated all equal
+        assertTrue(report.contains("saba > baseline > fair     saba = fair = baseline     no"), report);
+        assertTrue(report.contains("setups in the same order: 0 of 2"), report);
+        assertTrue(TestbedValidation.csv(r).lines().findFirst().orElseThrow().endsWith(",measured_fair_speedup,"
+                + "simulated_fair_speedup"));
+
+        Path otherJobs = Files.writeString(dir.resolve("other.csv"), String.join("\n", JobsCsv.HEADER,
+                "0,s0-j0,sort,1,2,h2;h3,25.0,25.2,0.99,", "0,s0-j1,short,1,2,h2;h3,10.0,9.0,1.11,") + "\n");
+        Map<Integer, List<JobRow>> rows = measured();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TestbedValidation.run(
+                campaign, table(), rows, new JobsCsv(otherJobs).read(), Mechanisms.NONE));
+        assertTrue(e.getMessage().contains("not the same draws"), e.getMessage());
+    }
+
+    @Test
+    void anOrderNamesTheTreatmentsFromFastestAndWritesTiesAsEqual() {
+        assertEquals("fair > saba > baseline", TestbedValidation.order(1.1, 1.2));
+        assertEquals("baseline > saba", TestbedValidation.order(0.9, Double.NaN));
+        assertEquals("saba = baseline > fair", TestbedValidation.order(1.0, 0.8));
+    }
+
+    @Test
     void theFingerprintIsReadBackAndAnotherFolderIsRefused() throws IOException {
         Files.writeString(dir.resolve("campaign.fingerprint"), "real-spark testbed seed=3 hosts=5 link-rate=20000000 "
                 + "scale=small allocation=corun c-saba=0.9 partitions=4 executor-memory=768m workloads=lr,sort "

@@ -16,7 +16,8 @@ import java.util.Locale;
  * @param hosts             testbed hosts: h1 runs the drivers and the controller, h2..hN the executors
  * @param linkRateBps       every link's rate
  * @param scale             workload scale profile (tiny, small, paper)
- * @param allocation        the controller's allocation: corun or eq2
+ * @param allocation        the controller's allocation: corun or eq2, or fair (equal weights on Saba's levels: the
+ *                          per-application fair baseline)
  * @param name              testbed name (namespaces saba-NAME-*)
  * @param subnet            the testbed's /24 prefix
  * @param knownWorkloads    the workloads a driver can run (a table naming others is refused)
@@ -51,8 +52,8 @@ public record CampaignSettings(int setups, long seed, Path out, Path table, int 
             throw new IllegalArgumentException("--hosts must be 3.." + Placement.MAX_HOSTS + " (h1 runs the drivers "
                     + "and the controller, h2..hN the executors), got " + hosts);
         }
-        if (!List.of("corun", "eq2").contains(allocation)) {
-            throw new IllegalArgumentException("--allocation must be corun or eq2, got '" + allocation + "'");
+        if (!List.of("corun", "eq2", "fair").contains(allocation)) {
+            throw new IllegalArgumentException("--allocation must be corun, eq2 or fair, got '" + allocation + "'");
         }
         if (!List.of("table", "online", "blended").contains(sensitivity)) {
             throw new IllegalArgumentException("--sensitivity must be table, online or blended, got '" + sensitivity
