@@ -36,8 +36,8 @@ import org.apache.commons.math3.random.JDKRandomGenerator;
  * are clustered into at most S-1 groups. If there are no more distinct feature vectors than that, every distinct
  * vector gets its own level and K-means is not run. Groups are numbered 1..m in increasing sensitivity, measured as
  * the centroid's predicted slowdown at a 25 % share ({@link #PROBE_SHARE}): the most sensitive group gets the
- * highest number. Identical models share a level (but see workloads placed apart, below). A level's centroid is the mean of its applications'
- * models ({@link SensitivityModel#mean}), whose features are the mean of theirs.
+ * highest number. Identical models share a level (but see workloads placed apart, below). A level's centroid is
+ * the mean of its applications' models ({@link SensitivityModel#mean}), whose features are the mean of theirs.
  *
  * <p><b>Running workloads keep their levels</b> ({@link #assign(Map, LevelAssignment)}, what the controller
  * uses). A level reaches the wire when a connection is set up: a TCP socket's DSCP, an RDMA queue pair's SL (fixed
