@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -72,8 +73,12 @@ public final class TestbedValidation {
      * The comparison, per job.
      *
      * @param mechanisms what the simulator modelled beyond fluid sharing (the testbed's shared cores, queueing)
+     * @param setupNoise how far a setup's mean speedup strays from 1 between two runs of the same baseline (the
+     *                   root mean square over setups of the Saba folder's baseline times over the fair folder's,
+     *                   averaged over the setup's jobs); NaN without a fair folder
      */
-    public record Result(CampaignFingerprint campaign, Mechanisms mechanisms, List<Row> rows, int incompleteSetups) {
+    public record Result(CampaignFingerprint campaign, Mechanisms mechanisms, List<Row> rows, int incompleteSetups,
+                         double setupNoise) {
         /** Whether a fair treatment was measured and simulated beside Saba. */
         public boolean withFair() {
             return !rows.isEmpty() && rows.stream().noneMatch(r -> Double.isNaN(r.measuredFair()));
@@ -135,6 +140,7 @@ public final class TestbedValidation {
         PolicyFactory saba = pipeline(table, campaign.allocation(), campaign.cSaba());
         PolicyFactory equal = fair == null ? null : pipeline(table, Allocation.FAIR, campaign.cSaba());
         List<Row> rows = new ArrayList<>();
+        List<Double> nullSpeedups = new ArrayList<>();
         int incomplete = 0;
         for (Map.Entry<Integer, List<JobRow>> e : measured.entrySet()) {
             List<JobRow> setup = e.getValue();
@@ -153,6 +159,10 @@ public final class TestbedValidation {
                 jobs.add(new JobSpec(r.job().id(), w, r.job().factor(),
                         r.job().hosts().stream().map(h -> "h" + h).toList()));
             }
+            if (fairSetup != null) {
+                nullSpeedups.add(IntStream.range(0, setup.size()).mapToDouble(i -> setup.get(i).outcome()
+                        .baselineSeconds() / fairSetup.get(i).outcome().baselineSeconds()).average().orElseThrow());
+            }
             List<JobOutcome> sim = PairedRun.run(e.getKey(), network, jobs, PerFlowMaxMinPolicy.FACTORY, saba,
                     mechanisms);
             List<JobOutcome> simFair = equal == null ? null
@@ -165,7 +175,9 @@ public final class TestbedValidation {
                         simFair == null ? Double.NaN : simFair.get(i).speedup()));
             }
         }
-        return new Result(campaign, mechanisms, rows, incomplete);
+        double noise = nullSpeedups.isEmpty() ? Double.NaN
+                : Math.sqrt(nullSpeedups.stream().mapToDouble(x -> (x - 1) * (x - 1)).average().orElseThrow());
+        return new Result(campaign, mechanisms, rows, incomplete, noise);
     }
 
     /** Saba in the simulator: the controller's own pipeline with this allocation. */
@@ -206,6 +218,22 @@ public final class TestbedValidation {
                     .append(t.get(i).getKey());
         }
         return sb.toString();
+    }
+
+    /**
+     * The three treatments as a measurement with this noise can tell them apart, pair by pair: "&gt;" or "&lt;" where
+     * two mean speedups differ by more than twice their difference's standard deviation (a treatment against the
+     * baseline: {@code noise}; two treatments, each against a baseline of its own: √2 · {@code noise}), "~" where
+     * they do not. The simulated speedups are read with the same bands, so a difference the simulator predicts but
+     * the campaign could not see disagrees as much as one it misses.
+     */
+    static String resolvedOrder(double saba, double fairSpeedup, double noise) {
+        return "saba " + relation(saba, 1, 2 * noise) + " baseline, fair " + relation(fairSpeedup, 1, 2 * noise)
+                + " baseline, saba " + relation(saba, fairSpeedup, 2 * Math.sqrt(2) * noise) + " fair";
+    }
+
+    private static String relation(double a, double b, double band) {
+        return Math.abs(a - b) <= band ? "~" : a > b ? ">" : "<";
     }
 
     private static Map<String, WorkloadSpec> calibrate(SensitivityTable table, double lineRate) {
@@ -255,6 +283,7 @@ public final class TestbedValidation {
                 sb.append(String.format(Locale.ROOT, "%-6d %12.3fx / %8.3fx %12.3fx / %8.3fx  %-26s %-26s %s%n",
                         e.getKey(), v[2], v[0], v[3], v[1], measured, simulated, same ? "yes" : "no"));
             }
+            sb.append(resolvedReport(r, ps));
         } else {
             sb.append(String.format(Locale.ROOT, "%n%-6s %9s %9s  %s%n", "setup", "measured", "simulated",
                     "same order (Saba faster or not)"));
@@ -274,6 +303,26 @@ public final class TestbedValidation {
         if (r.incompleteSetups() > 0) {
             sb.append(String.format(Locale.ROOT, "%d setups with a failed run left out%n", r.incompleteSetups()));
         }
+        return sb.toString();
+    }
+
+    /** Each setup's order as its own noise resolves it, measured and simulated (see {@link #resolvedOrder}). */
+    private static String resolvedReport(Result r, Map<Integer, double[]> ps) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nWithin the campaign's own noise: a "
+                + "setup's speedup between two runs of the same baseline strays %.3f from 1 (root mean square over %d "
+                + "setups), so differences within twice that (a treatment against the baseline) or 2.83 times that "
+                + "(two treatments) are not told apart:%n", r.setupNoise(), ps.size()));
+        int agree = 0;
+        for (Map.Entry<Integer, double[]> e : ps.entrySet()) {
+            double[] v = e.getValue();
+            String measured = resolvedOrder(v[0], v[2], r.setupNoise());
+            String simulated = resolvedOrder(v[1], v[3], r.setupNoise());
+            boolean same = measured.equals(simulated);
+            agree += same ? 1 : 0;
+            sb.append(String.format(Locale.ROOT, "%-6d measured  %s%n       simulated %s  %s%n", e.getKey(), measured,
+                    simulated, same ? "same" : "differs"));
+        }
+        sb.append(String.format(Locale.ROOT, "setups in the same resolved order: %d of %d%n", agree, ps.size()));
         return sb.toString();
     }
 

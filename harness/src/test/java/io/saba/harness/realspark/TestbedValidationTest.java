@@ -119,6 +119,15 @@ class TestbedValidationTest {
         // setup 1: measured saba 1.02 > baseline > fair 0.99; simulated all equal
         assertTrue(report.contains("saba > baseline > fair     saba = fair = baseline     no"), report);
         assertTrue(report.contains("setups in the same order: 0 of 2"), report);
+        // the two folders' baselines: the same in setup 0, 20.4 s against 20.0 in setup 1, so a setup strays
+        // sqrt((0 + 0.02²) / 2) = 0.0141 from 1, and 0.028 (against the baseline) or 0.040 (between treatments) is
+        // within the noise: setup 1's 1.02 / 0.99 are ties, as simulated; setup 0's fair 1.05 is not
+        assertEquals(Math.sqrt(0.02 * 0.02 / 2), r.setupNoise(), 1e-9);
+        assertTrue(report.contains("0      measured  saba > baseline, fair > baseline, saba > fair\n"
+                + "       simulated saba > baseline, fair ~ baseline, saba > fair  differs"), report);
+        assertTrue(report.contains("1      measured  saba ~ baseline, fair ~ baseline, saba ~ fair\n"
+                + "       simulated saba ~ baseline, fair ~ baseline, saba ~ fair  same"), report);
+        assertTrue(report.contains("setups in the same resolved order: 1 of 2"), report);
         assertTrue(TestbedValidation.csv(r).lines().findFirst().orElseThrow().endsWith(",measured_fair_speedup,"
                 + "simulated_fair_speedup"));
 
