@@ -2,6 +2,7 @@ package io.saba.cli;
 
 import io.saba.core.table.WorkloadNames;
 import io.saba.controller.shell.ProcessRunner;
+import io.saba.cli.testbed.SparkCommand;
 import io.saba.testbed.TestbedSpec;
 import io.saba.core.model.ModelChoice;
 import io.saba.core.model.Sample;
@@ -18,12 +19,15 @@ import io.saba.profiler.Profiler;
 import io.saba.profiler.RateLimiter;
 import io.saba.profiler.RunJournal;
 import io.saba.profiler.SlowdownSamples;
+import io.saba.profiler.SparkMasterLog;
 import io.saba.profiler.TestbedCorunWeights;
 import io.saba.profiler.TestbedRateLimiter;
 import io.saba.profiler.TestbedSparkCluster;
 import io.saba.profiler.TestbedTrafficRecorder;
 import io.saba.profiler.TrafficRecorder;
 import io.saba.profiler.WorkloadLauncher;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -171,7 +175,8 @@ final class ProfileCommand implements Callable<Integer> {
                 CommandWorkload cmd = command(key, launcher, spec, cluster, corun, runs);
                 Competition beside = corun == null ? Competition.NONE : corun.competitor(how.competitor(),
                         competitorCommand(launcher, spec, cluster, corun, runs), launcher.environment());
-                Profiler profiler = new Profiler(limiter, recorder, beside, System.out::println);
+                Profiler profiler = new Profiler(limiter, recorder, beside, placement(key, spec, cluster, corun),
+                        System.out::println);
                 ProfilingContext ctx = new ProfilingContext(nodes != null ? nodes : spec != null ? spec.hosts() - 1 : null,
                         dataset != null ? dataset : what.builtins != null ? "saba workloads, scale " + scale
                                 + ("1".equals(factor) ? "" : " x" + factor) : null,
@@ -303,6 +308,26 @@ final class ProfileCommand implements Callable<Integer> {
         List<String> args = driverArgs(number(competitorFactor), runs.resolve("competitor.report"), spec, cluster,
                 sparkConf(spec, corun, CorunSetup.COMPETITOR_KEY, "corun-competitor-" + c));
         return launcher.driver(driverNamespace(spec, cluster), c, args, corun.driverClassPath());
+    }
+
+    /**
+     * On a Spark cluster of the testbed (the profiler's own, or {@code saba testbed spark start}'s named by --master),
+     * the master's log says whether a run's executors were spread over the workers; elsewhere nothing is checked.
+     */
+    private Profiler.Placement placement(String key, TestbedSpec spec, TestbedSparkCluster cluster, CorunSetup corun) {
+        if (what.builtins == null || spec == null) {
+            return Profiler.Placement.ANYWHERE;
+        }
+        Path masterLog = cluster != null ? cluster.masterLog()
+                : ("spark://" + spec.address(1) + ":" + TestbedSparkCluster.MASTER_PORT).equals(master)
+                ? SparkCommand.logDir(spec.name()).resolve("master.log") : null;
+        if (masterLog == null) {
+            return Profiler.Placement.ANYWHERE;
+        }
+        String app = sparkConf(spec, corun, CorunSetup.PROFILED_KEY, "corun-" + key).getOrDefault("spark.app.name",
+                "saba-" + key);
+        return () -> Files.exists(masterLog)
+                ? SparkMasterLog.allOnOneWorker(Files.readString(masterLog, StandardCharsets.UTF_8), app) : null;
     }
 
     private String settings(List<Double> lv, CommandWorkload cmd, TestbedSpec spec, ProfilingMethod how) {

@@ -36,6 +36,7 @@ public final class Profiler {
     private final RateLimiter limiter;
     private final TrafficRecorder recorder;
     private final Competition competition;
+    private final Placement placement;
     private final Consumer<String> progress;
 
     public Profiler(RateLimiter limiter, Consumer<String> progress) {
@@ -53,11 +54,34 @@ public final class Profiler {
      */
     public Profiler(RateLimiter limiter, TrafficRecorder recorder, Competition competition,
                     Consumer<String> progress) {
+        this(limiter, recorder, competition, Placement.ANYWHERE, progress);
+    }
+
+    /** @param placement asked after every completed run whether its executors were where its shuffle crosses links */
+    public Profiler(RateLimiter limiter, TrafficRecorder recorder, Competition competition, Placement placement,
+                    Consumer<String> progress) {
         this.limiter = limiter;
         this.recorder = recorder;
         this.competition = competition;
+        this.placement = placement;
         this.progress = progress;
     }
+
+    /**
+     * Whether the run that just completed ran where a profile can use it: on a Spark cluster, executors spread over
+     * the workers, since a shuffle between executors of one worker never meets the limit ({@link SparkMasterLog}).
+     */
+    @FunctionalInterface
+    public interface Placement {
+        /** Anything goes (a command the profiler cannot see inside). */
+        Placement ANYWHERE = () -> null;
+
+        /** Why the last run cannot be a sample, or null. */
+        String problem() throws IOException;
+    }
+
+    /** Runs of one slot that a misplaced run is tried again, in all, before the slot is journaled as failed. */
+    static final int PLACEMENT_TRIES = 3;
 
     /**
      * What profiling one workload produced.
@@ -99,7 +123,7 @@ public final class Profiler {
                     limiter.apply(level);
                     String name = String.format(Locale.ROOT, "%s-b%s-r%d.log", workload,
                             CommandHookRateLimiter.number(level), rep);
-                    RunRecord r = run(command, level, rep, logDir.resolve(name));
+                    RunRecord r = placed(workload, command, level, rep, logDir.resolve(name));
                     journal.append(r);
                     runs.add(r);
                     progress.accept(String.format(Locale.ROOT, "%s at %5.1f %% rep %d: %s", workload, level, rep,
@@ -112,6 +136,26 @@ public final class Profiler {
         }
         Outcome o = fit(workload, runs, choice, context);
         return new Outcome(o.workload(), o.runs(), o.selection(), o.entry(), medianTraffic(runs, workload, logDir));
+    }
+
+    /**
+     * {@link #run} until the run is where {@link Placement} wants it, at most {@link #PLACEMENT_TRIES} times; a slot
+     * that never is is a failed run, so a misplaced run never becomes a sample.
+     */
+    private RunRecord placed(String workload, CommandWorkload command, double level, int rep, Path log)
+            throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            RunRecord r = run(command, level, rep, log);
+            String problem = r.completed() ? placement.problem() : null;
+            if (problem == null) {
+                return r;
+            }
+            if (attempt == PLACEMENT_TRIES) {
+                return RunRecord.failed(level, rep, RunRecord.Outcome.FAILED, problem + " (" + attempt + " tries)");
+            }
+            progress.accept(String.format(Locale.ROOT, "%s at %5.1f %% rep %d: %s; running it again", workload, level,
+                    rep, problem));
+        }
     }
 
     /**

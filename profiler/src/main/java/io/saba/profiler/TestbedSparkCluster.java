@@ -32,11 +32,13 @@ public final class TestbedSparkCluster implements AutoCloseable {
     private final TestbedSpec spec;
     private final int masterHost;
     private final List<ProcessHandle> processes;
+    private final Path masterLog;
 
-    private TestbedSparkCluster(TestbedSpec spec, int masterHost, List<ProcessHandle> processes) {
+    private TestbedSparkCluster(TestbedSpec spec, int masterHost, List<ProcessHandle> processes, Path masterLog) {
         this.spec = spec;
         this.masterHost = masterHost;
         this.processes = processes;
+        this.masterLog = masterLog;
     }
 
     /**
@@ -89,7 +91,7 @@ public final class TestbedSparkCluster implements AutoCloseable {
                     started.stream().map(p -> Long.toString(p.pid())).toList()) + "\n");
             awaitWorkers(masterLog, workers.size(), wait, started);
             log.info("Spark standalone on testbed {}: master {} , {} workers", spec.name(), masterIp, workers.size());
-            return new TestbedSparkCluster(spec, masterHost, started);
+            return new TestbedSparkCluster(spec, masterHost, started, masterLog);
         } catch (IOException e) {
             stopAll(started);
             throw new UncheckedIOException(e);
@@ -156,6 +158,11 @@ public final class TestbedSparkCluster implements AutoCloseable {
                 throw new IllegalStateException("interrupted", e);
             }
         }
+    }
+
+    /** The master's log: where it launched every application's executors ({@link SparkMasterLog}). */
+    public Path masterLog() {
+        return masterLog;
     }
 
     public String masterUrl() {

@@ -98,6 +98,31 @@ class ProfilerTest {
     }
 
     @Test
+    void aRunWhoseExecutorsSharedOneWorkerIsRunAgainAndNeverSampled(@TempDir Path dir) throws Exception {
+        // the placement check reads the runs so far: the first run of each level is misplaced, and at 10 % every run
+        List<String> progress = new ArrayList<>();
+        int[] asked = {0};
+        Profiler.Placement firstOfEachLevel = () -> {
+            asked[0]++;
+            String rate = Files.readString(dir.resolve("rate")).strip();
+            long runsAtRate = Files.readAllLines(dir.resolve("rates.seen")).stream().filter(rate::equals).count();
+            return rate.equals("10") || runsAtRate == 1 ? "its 2 executors all ran on 10.85.0.3 of 2 workers" : null;
+        };
+        CommandWorkload w = workload(dir, "cat " + dir.resolve("rate") + " >> " + dir.resolve("rates.seen") + ";");
+        Profiler.Outcome o = new Profiler(hook(dir), TrafficRecorder.NONE, Competition.NONE, firstOfEachLevel,
+                progress::add).profile("t", w, LEVELS, 1, ModelChoice.paper(1),
+                new RunJournal(dir.resolve("t/runs.csv")), dir.resolve("t"), ProfilingContext.UNKNOWN);
+        assertEquals(2 + 2 + 2 + Profiler.PLACEMENT_TRIES, count(dir), "once more at 100, 50 and 25 %; 10 % gives up");
+        assertEquals(count(dir), asked[0]);
+        assertEquals(3, o.entry().samples().size(), "the misplaced runs are no samples");
+        RunRecord tenPercent = o.runs().stream().filter(r -> r.bandwidthPercent() == 10).findFirst().orElseThrow();
+        assertEquals(RunRecord.Outcome.FAILED, tenPercent.outcome());
+        assertEquals("its 2 executors all ran on 10.85.0.3 of 2 workers (3 tries)", tenPercent.detail());
+        assertTrue(progress.contains("t at 100.0 % rep 0: its 2 executors all ran on 10.85.0.3 of 2 workers; running "
+                + "it again"), progress.toString());
+    }
+
+    @Test
     void anInterruptedProfileResumesWithoutRepeatingRuns(@TempDir Path dir) throws Exception {
         RunJournal journal = new RunJournal(dir.resolve("runs.csv"));
         // the hook breaks at the third level (an operator's script failing, or ^C): the profile stops there

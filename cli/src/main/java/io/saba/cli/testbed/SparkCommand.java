@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
                 + "other host, all bound to testbed addresses so shuffles cross the shaped links.",
         subcommands = {SparkCommand.Start.class, SparkCommand.Stop.class})
 public final class SparkCommand {
-    static Path logDir(String name) {
+    /** Where {@code saba testbed spark start} keeps the cluster's logs (the master's among them) and pids. */
+    public static Path logDir(String name) {
         return TestbedSpec.stateDir(name).resolve("spark");
     }
 

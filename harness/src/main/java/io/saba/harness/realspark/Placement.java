@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -20,15 +18,11 @@ import java.util.stream.Collectors;
  * one "h2h4" per executor, one core per executor and as many cores in total as it has hosts. Spreading out
  * (the default) then gives each of those workers exactly one of its executors. Workers, resources and the master stay
  * up for the whole campaign, so a setup pays no cluster start-up. The master's log tells where executors went
- * ({@link #executorHosts}), which the campaign checks after every run.
+ * ({@code SparkMasterLog}), which the campaign checks after every run.
  */
 public final class Placement {
     /** 2^(hosts−2) resources per worker: the cap keeps that to 256. */
     public static final int MAX_HOSTS = 10;
-
-    private static final Pattern REGISTERED = Pattern.compile("Registered app (\\S+) with ID (\\S+)");
-    private static final Pattern LAUNCHING =
-            Pattern.compile("Launching executor (app-[^/\\s]+)/\\d+ on worker worker-\\d+-(\\S+)-\\d+");
 
     private Placement() {
     }
@@ -87,28 +81,5 @@ public final class Placement {
         c.put("spark.cores.max", Integer.toString(job.instances()));
         c.put("spark.executor.resource." + resourceName(job.hosts()) + ".amount", "1");
         return c;
-    }
-
-    /**
-     * Where the master launched each application's executors, from its log: application name → the addresses of
-     * the workers (the testbed hosts' addresses). An application launched twice under one name keeps the last.
-     */
-    public static Map<String, List<String>> executorHosts(String masterLog) {
-        Map<String, String> nameOfId = new LinkedHashMap<>();
-        Map<String, List<String>> hostsOfId = new LinkedHashMap<>();
-        for (String line : masterLog.split("\n")) {
-            Matcher r = REGISTERED.matcher(line);
-            if (r.find()) {
-                nameOfId.put(r.group(2), r.group(1));
-                continue;
-            }
-            Matcher l = LAUNCHING.matcher(line);
-            if (l.find()) {
-                hostsOfId.computeIfAbsent(l.group(1), k -> new ArrayList<>()).add(l.group(2));
-            }
-        }
-        Map<String, List<String>> out = new LinkedHashMap<>();
-        nameOfId.forEach((id, name) -> out.put(name, hostsOfId.getOrDefault(id, List.of())));
-        return out;
     }
 }

@@ -51,21 +51,4 @@ class PlacementTest {
         assertEquals(Map.of("spark.executor.cores", "1", "spark.cores.max", "2",
                 "spark.executor.resource.h2h5.amount", "1"), c);
     }
-
-    @Test
-    void executorHostsAreReadFromTheMastersLog() {
-        // lines as Spark 3.5.3's standalone master logs them (from a campaign run)
-        String log = """
-                05:56:39.649 INFO Master: Registered app s0-j2-baseline-wordcount with ID app-20261124055639-0000
-                05:56:39.700 INFO Master: Launching executor app-20261124055639-0000/0 on worker worker-20261124055617-10.94.0.2-42773
-                05:56:39.877 INFO Master: Registered app s0-j1-baseline-nutchindexing with ID app-20261124055639-0001
-                05:56:39.888 INFO Master: Launching executor app-20261124055639-0001/0 on worker worker-20261124055617-10.94.0.3-46521
-                05:56:39.896 INFO Master: Launching executor app-20261124055639-0001/1 on worker worker-20261124055617-10.94.0.2-42773
-                05:56:41.612 INFO Master: Registered app s0-j0-baseline-pagerank with ID app-20261124055641-0002
-                """;
-        Map<String, List<String>> where = Placement.executorHosts(log);
-        assertEquals(List.of("10.94.0.2"), where.get("s0-j2-baseline-wordcount"));
-        assertEquals(List.of("10.94.0.3", "10.94.0.2"), where.get("s0-j1-baseline-nutchindexing"));
-        assertEquals(List.of(), where.get("s0-j0-baseline-pagerank"), "registered, no executor yet");
-    }
 }

@@ -6,6 +6,7 @@ import io.saba.harness.realspark.Placement;
 import io.saba.harness.realspark.ProgressLog;
 import io.saba.harness.realspark.RunOutcome;
 import io.saba.harness.realspark.SetupJob;
+import io.saba.profiler.SparkMasterLog;
 import io.saba.profiler.TestbedSparkCluster;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -156,7 +157,7 @@ final class CoRun {
                     100 * cpu.run() / run));
         }
         Map<String, RunOutcome> outcomes = new LinkedHashMap<>();
-        Map<String, List<String>> placed = Placement.executorHosts(lab.masterLog());
+        Map<String, List<String>> placed = SparkMasterLog.executorHosts(lab.masterLog());
         for (Driver d : drivers) {
             outcomes.put(d.job.id(), d.outcome());
             String where = placementProblem(d, placed.get(d.appName));
