@@ -50,8 +50,8 @@ final class CoRun {
      * @param notes          by job id: what went wrong besides a failure (placement, registration); absent if nothing
      * @param startupSeconds from launching the drivers until every one was prepared
      * @param runSeconds     from the start gate until the last driver ended
-     * @param controllerCpu  the controller's CPU seconds from its start to the gate, and from the gate to the end
-     *                       (NaN without a controller)
+     * @param controllerCpu  the controller's CPU seconds, with the tc and ip processes it ran, from its start to the
+     *                       gate, and from the gate to the end (NaN without a controller)
      */
     record Result(Map<String, RunOutcome> outcomes, Map<String, String> notes, double startupSeconds,
                   double runSeconds, ControllerCpu controllerCpu) {
@@ -152,8 +152,8 @@ final class CoRun {
         ControllerCpu cpu = controller == null ? ControllerCpu.NONE
                 : new ControllerCpu(cpuAtGate, controller.cpuSeconds() - cpuAtGate);
         if (controller != null) {
-            progress.line(String.format(Locale.ROOT, "%s: the controller used %.1f s of CPU while the jobs started "
-                    + "and %.1f s while they ran (%.0f %% of one core)", tag, cpu.startup(), cpu.run(),
+            progress.line(String.format(Locale.ROOT, "%s: the controller (with its tc and ip processes) used %.1f s of "
+                    + "CPU while the jobs started and %.1f s while they ran (%.0f %% of one core)", tag, cpu.startup(), cpu.run(),
                     100 * cpu.run() / run));
         }
         Map<String, RunOutcome> outcomes = new LinkedHashMap<>();
