@@ -25,6 +25,8 @@
 #   online  as saba, but the controller has no table: it allocates on what it learns from the jobs' stages
 #           (sensitivity: online), kept in a journal across repetitions as a long-running controller keeps it
 #   default as saba, but the controller has no table and learns nothing: both jobs on the default model
+#   default-nocount  as default, with the Linux backend's queue counters off (count-queues: false: no tc process
+#           a second per port): default minus this is what reading the counters costs the jobs
 # Hand-set weights go on every port (each host's egress, each switch port) before the applications start, on the
 # levels the controller gives them (saba allocate --levels).
 #
@@ -141,6 +143,8 @@ http: $SUBNET.1:7071
 YAML
 sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/controller.yaml" > "$OUT/controller-dry.yaml"
 sed -e '/^table:/d' "$OUT/controller.yaml" > "$OUT/controller-default.yaml"
+sed -e 's/^backend-options: {\(.*\)}$/backend-options: {\1, count-queues: false}/' "$OUT/controller-default.yaml" \
+  > "$OUT/controller-default-nocount.yaml"
 { cat "$OUT/controller-default.yaml"; echo "sensitivity: online"; echo "journal-dir: $OUT/journal-online"; } \
   > "$OUT/controller-online.yaml"
 
@@ -199,8 +203,9 @@ start_controller() { # CONFIG LOG
   sleep 8
 }
 stop_controller() {
-  # its CPU seconds (user + system): it shares h1's vCPUs with the drivers and an executor
-  awk -v tag="$ctl_tag" -v hz="$(getconf CLK_TCK)" '{ printf "%s %.1f\n", tag, ($14 + $15) / hz }' \
+  # its CPU seconds (user + system), then those of the processes it ran and waited for (tc, ip): it shares h1's
+  # vCPUs with the drivers and an executor
+  awk -v tag="$ctl_tag" -v hz="$(getconf CLK_TCK)" '{ printf "%s %.1f %.1f\n", tag, ($14 + $15) / hz, ($16 + $17) / hz }' \
     "/proc/$ctl_pid/stat" >> "$OUT/controller-cpu.txt" 2>/dev/null || true
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
@@ -257,7 +262,7 @@ together() {
       (sleep 40; { "$saba" testbed status --name "$NAME"; for h in h2 h3; do echo "== $h eth0"
           ip netns exec "saba-$NAME-$h" tc -s class show dev eth0; done; } > "$OUT/status-$tag.txt" 2>&1 || true) &
       wait $pa $pb; stop_controller ;;
-    online|default)
+    online|default|default-nocount)
       start_controller "$OUT/controller-$c.yaml" "$OUT/controller-$tag.log"
       both "$tag" 1
       (sleep 40; ip netns exec "saba-$NAME-h1" curl -sf --max-time 5 "http://$SUBNET.1:7071/status.json" \
