@@ -145,6 +145,8 @@ sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/cont
 sed -e '/^table:/d' "$OUT/controller.yaml" > "$OUT/controller-default.yaml"
 sed -e 's/^backend-options: {\(.*\)}$/backend-options: {\1, count-queues: false}/' "$OUT/controller-default.yaml" \
   > "$OUT/controller-default-nocount.yaml"
+grep -q 'count-queues: false' "$OUT/controller-default-nocount.yaml" \
+  || { echo "fig1b: could not turn the counters off in $OUT/controller-default-nocount.yaml" >&2; exit 2; }
 { cat "$OUT/controller-default.yaml"; echo "sensitivity: online"; echo "journal-dir: $OUT/journal-online"; } \
   > "$OUT/controller-online.yaml"
 

@@ -153,8 +153,8 @@ final class CoRun {
                 : new ControllerCpu(cpuAtGate, controller.cpuSeconds() - cpuAtGate);
         if (controller != null) {
             progress.line(String.format(Locale.ROOT, "%s: the controller (with its tc and ip processes) used %.1f s of "
-                    + "CPU while the jobs started and %.1f s while they ran (%.0f %% of one core)", tag, cpu.startup(), cpu.run(),
-                    100 * cpu.run() / run));
+                    + "CPU while the jobs started and %.1f s while they ran (%.0f %% of one core)", tag, cpu.startup(),
+                    cpu.run(), 100 * cpu.run() / run));
         }
         Map<String, RunOutcome> outcomes = new LinkedHashMap<>();
         Map<String, List<String>> placed = SparkMasterLog.executorHosts(lab.masterLog());
