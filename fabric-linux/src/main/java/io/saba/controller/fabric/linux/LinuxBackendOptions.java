@@ -20,8 +20,8 @@ import java.util.Set;
  *   c-saba: 0.9                 # upper bound on a port's summed queue weights (default 1.0); the non-Saba
  *                               #   class always gets what the queues do not, 1 - sum(weights)
  *   dscp-map: "0:0,1:8,2:16"    # level:dscp (default: level L → CS L, DSCP 8·L)
- *   count-queues: true          # read the queues' byte counters (tc -s class, one process per port in use about
- *                               #   once a second) for the online estimate (default true)
+ *   count-queues: true          # read the queues' byte counters (tc -s class of every port in use about once a
+ *                               #   second, one tc kept running per namespace) for the online estimate (default true)
  * </pre>
  */
 public final class LinuxBackendOptions {

@@ -59,6 +59,7 @@ public final class LinuxTcBackend implements FabricBackend {
     private final CommandRunner shell;
     private final NftDscpTagger tagger;
     private final boolean countQueues;
+    private final TcClassStats classStats; // null when counting is off
     private final ExecutorService namespaces = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "saba-tc");
         t.setDaemon(true);
@@ -110,6 +111,7 @@ public final class LinuxTcBackend implements FabricBackend {
         this.shell = shell;
         this.tagger = new NftDscpTagger(shell);
         this.countQueues = countQueues;
+        this.classStats = countQueues ? new TcClassStats() : null;
     }
 
     @Override
@@ -259,8 +261,9 @@ public final class LinuxTcBackend implements FabricBackend {
     }
 
     /**
-     * Read with one {@code tc -s class show} on the port's device, outside this backend's lock (a push is not held
-     * up by it); the counters of a class start at 0 when a push creates it.
+     * Read as {@code tc -s class show} on the port's device prints them, through a tc kept running per namespace
+     * ({@link TcClassStats}), outside this backend's lock (a push is not held up by it); the counters of a class
+     * start at 0 when a push creates it.
      */
     @Override
     public boolean countsQueueBytes() {
@@ -278,9 +281,10 @@ public final class LinuxTcBackend implements FabricBackend {
             port = i.port();
         }
         try {
-            return TcDevice.queueBytes(shell.check(port.tc("-s", "class", "show", "dev", port.device())));
+            return TcDevice.queueBytes(classStats.show(port));
         } catch (RuntimeException e) {
-            return Map.of(); // the device went (a namespace deleted): nothing to count
+            log.debug("no counters of {}: {}", port, e.getMessage());
+            return Map.of(); // tc could not answer (a namespace deleted): nothing to count this time
         }
     }
 
@@ -415,6 +419,9 @@ public final class LinuxTcBackend implements FabricBackend {
         r.failed().forEach((p, why) -> log.warn("could not release {}: {}", p, why));
         tagger.close();
         namespaces.shutdown();
+        if (classStats != null) {
+            classStats.close();
+        }
     }
 
     /** Ports currently managed, for status pages. */
