@@ -65,6 +65,12 @@ public final class CampaignCommand implements Callable<Integer> {
             + "the RPerf paper); default none")
     String queueingDelay;
 
+    @Option(names = "--saba-run-cores", paramLabel = "C", description = "testbed-validation, fig8, fig9, with "
+            + "--shared-cores: the cores of the pool a Saba run's own processes (the controller, the tc it runs, "
+            + "the plugins) keep busy while its jobs run, taken from the policy's run only; measured on the "
+            + "namespace testbed at about 0.1 (docs/simulator.md); default 0")
+    Double sabaRunCores;
+
     @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
     Integer setups;
 
@@ -120,7 +126,7 @@ public final class CampaignCommand implements Callable<Integer> {
             List<String> simOnly = new ArrayList<>(packet.given());
             for (String o : List.of("--figure", "--family", "--degree", "--queues", "--hol-blocking", "--oversubscription",
                     "--threads", "--master", "--conf", "--measured", "--measured-fair", "--shared-cores",
-                    "--queueing-delay")) {
+                    "--queueing-delay", "--saba-run-cores")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     simOnly.add(o);
                 }
@@ -242,7 +248,9 @@ public final class CampaignCommand implements Callable<Integer> {
             new MechanismOption("--shared-cores", List.of("testbed-validation", "fig8", "fig9"),
                     "a testbed's hosts computing on one machine"),
             new MechanismOption("--queueing-delay", List.of("testbed-validation", "fig8", "fig9", "fig10", "fig11a",
-                    "fig11b"), "the fluid simulations; the packet model queues packets itself"));
+                    "fig11b"), "the fluid simulations; the packet model queues packets itself"),
+            new MechanismOption("--saba-run-cores", List.of("testbed-validation", "fig8", "fig9"),
+                    "a testbed's hosts computing on one machine"));
 
     /** The one set of mechanisms the options switch on, refused by name for a figure it does not apply to. */
     private Mechanisms mechanisms(String f) {
@@ -254,7 +262,11 @@ public final class CampaignCommand implements Callable<Integer> {
                         + o.why() + "), not " + figure);
             }
         }
+        if (sabaRunCores != null && sharedCores == null) {
+            throw new IllegalArgumentException("--saba-run-cores needs --shared-cores (the pool its cores come from)");
+        }
         return new Mechanisms(holBlocking, sharedCores != null ? sharedCores : 0,
-                queueingDelay == null ? null : QueueingDelay.named(queueingDelay));
+                queueingDelay == null ? null : QueueingDelay.named(queueingDelay),
+                sabaRunCores != null ? sabaRunCores : 0);
     }
 }

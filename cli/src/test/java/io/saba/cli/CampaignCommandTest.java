@@ -192,6 +192,12 @@ class CampaignCommandTest {
                 "testbed"), err.toString());
         assertTrue(Files.readString(out.resolve("summary.txt")).contains("one pool of 2 cores, testbed queueing "
                 + "delay"), Files.readString(out.resolve("summary.txt")));
+        assertEquals(0, run("campaign", "--figure", "testbed-validation", "--measured", moved.toString(),
+                "--table", table.toString(), "--out", out.toString(), "--shared-cores", "2", "--saba-run-cores",
+                "0.1"), err.toString());
+        assertTrue(Files.readString(out.resolve("summary.txt")).contains("one pool of 2 cores, no queueing delay, "
+                + "0.1 of the cores busy with Saba's own processes in its runs"),
+                Files.readString(out.resolve("summary.txt")));
     }
 
     @Test
@@ -240,6 +246,15 @@ class CampaignCommandTest {
         assertEquals(2, run("campaign", "--figure", "testbed-validation", "--hol-blocking"));
         assertTrue(err.toString().contains("--hol-blocking applies to --figure fig8, fig9, fig10, fig11a and fig11b "
                 + "(the simulated lossless fabrics), not testbed-validation"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--saba-run-cores", "0.1"));
+        assertTrue(err.toString().contains("--saba-run-cores needs --shared-cores"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("campaign", "--figure", "testbed-validation", "--shared-cores", "2", "--saba-run-cores",
+                "2"));
+        assertTrue(err.toString().contains("fewer than the shared pool's (2), not 2.0"), err.toString());
         assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
         err.getBuffer().setLength(0);
         assertEquals(2, run("campaign", "--figure", "fig10", "--queueing-delay", "fifo"));

@@ -18,11 +18,11 @@ public final class PairedRun {
         return run(setup, network, jobs, baseline, policy, Mechanisms.NONE);
     }
 
-    /** As above, with the given mechanisms on in both runs. */
+    /** As above, with the given mechanisms on in both runs (and the policy's run short of Saba's own cores). */
     public static List<JobOutcome> run(int setup, FlowNetwork network, List<JobSpec> jobs, PolicyFactory baseline,
                                        PolicyFactory policy, Mechanisms mechanisms) {
         SimResult b = mechanisms.simulation(network, jobs, baseline).run();
-        SimResult p = mechanisms.simulation(network, jobs, policy).run();
+        SimResult p = mechanisms.policySimulation(network, jobs, policy).run();
         List<JobOutcome> out = new ArrayList<>(jobs.size());
         for (JobSpec j : jobs) {
             out.add(new JobOutcome(setup, j.id(), j.workload().name(), j.datasetScale(), j.hosts().size(),

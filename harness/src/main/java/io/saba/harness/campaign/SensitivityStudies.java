@@ -200,7 +200,7 @@ public final class SensitivityStudies {
     static Variant withEstimates(String study, String label, Double paper, FlowNetwork network, List<JobSpec> jobs,
                                  ControllerPlanner table, ModelChoice model, Mechanisms mechanisms) {
         SimResult baseline = mechanisms.simulation(network, jobs, PerFlowMaxMinPolicy.FACTORY).run();
-        Simulation learning = mechanisms.simulation(network, jobs, SabaPolicy.factory(table)).traceStageRuns();
+        Simulation learning = mechanisms.policySimulation(network, jobs, SabaPolicy.factory(table)).traceStageRuns();
         Map<SensitivityMode, List<JobOutcome>> rows = new EnumMap<>(SensitivityMode.class);
         rows.put(SensitivityMode.TABLE, outcomes(jobs, baseline, learning.run()));
         Map<SensitivityMode, RunLearning> learnt = new EnumMap<>(SensitivityMode.class);
@@ -208,7 +208,7 @@ public final class SensitivityStudies {
             RunLearning l = RunLearning.of(mode, table.catalog(), learning.stageRuns());
             learnt.put(mode, l);
             PolicyFactory saba = SabaPolicy.factory(table.withModels(l.inForce()));
-            rows.put(mode, outcomes(jobs, baseline, mechanisms.simulation(network, jobs, saba).run()));
+            rows.put(mode, outcomes(jobs, baseline, mechanisms.policySimulation(network, jobs, saba).run()));
         }
         List<WorkloadEstimate> estimates = new ArrayList<>();
         Map<String, SensitivityModel> reprofiled = new LinkedHashMap<>();
@@ -224,7 +224,7 @@ public final class SensitivityStudies {
                     AtShares.of(learnt.get(SensitivityMode.ONLINE).modelOf(w, table.catalog())),
                     AtShares.of(learnt.get(SensitivityMode.BLENDED).modelOf(w, table.catalog()))));
         }
-        List<JobOutcome> again = outcomes(jobs, baseline, mechanisms.simulation(network, jobs,
+        List<JobOutcome> again = outcomes(jobs, baseline, mechanisms.policySimulation(network, jobs,
                 SabaPolicy.factory(table.withModels(reprofiled))).run());
         return new Variant(study, label, paper, rows, again, estimates);
     }

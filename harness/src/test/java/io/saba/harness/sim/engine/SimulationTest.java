@@ -2,7 +2,10 @@ package io.saba.harness.sim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.harness.campaign.JobOutcome;
+import io.saba.harness.campaign.PairedRun;
 import io.saba.harness.sim.network.Networks;
 import io.saba.harness.sim.policy.IdealMaxMinPolicy;
 import io.saba.harness.sim.policy.PerFlowMaxMinPolicy;
@@ -105,6 +108,36 @@ class SimulationTest {
         JobSpec j = new JobSpec("a", oneStage(10, 16 * LINE, 0, 2), 1.0, List.of("h1", "h2", "h3", "h4"));
         SimResult r = new Simulation(network, List.of(j), PerFlowMaxMinPolicy.FACTORY).sharedCores(2).run();
         assertEquals(46.0, r.completionSeconds().get("a"), 1e-9);
+    }
+
+    @Test
+    void aSabaRunsOwnCoresSlowOnlyThePolicysRunAndOnlyWhereTheJobsWantTheWholePool() {
+        // a: 2 instances, 10 s each, no shuffle, on 2 shared cores: 10 s in the baseline. In the policy's run Saba's
+        // processes keep 0.5 cores busy, so a's demand of 2 meets 1.5 cores: 10 / 0.75 = 13.33 s, a speedup of 0.75.
+        // b: the same work on 1 instance (20 s): a core is spare in both runs, and Saba's processes take theirs from
+        // it.
+        WorkloadSpec two = new WorkloadSpec("two", 2, 0, 1.0, List.of(new StageSpec(1, 10, 0, 0)));
+        WorkloadSpec one = new WorkloadSpec("one", 2, 0, 1.0, List.of(new StageSpec(1, 10, 0, 0)));
+        Mechanisms m = Mechanisms.NONE.withSharedCores(2).withSabaRunCores(0.5);
+        List<JobOutcome> a = PairedRun.run(0, network, List.of(new JobSpec("a", two, 1.0, List.of("h1", "h2"))),
+                PerFlowMaxMinPolicy.FACTORY, PerFlowMaxMinPolicy.FACTORY, m);
+        assertEquals(10.0, a.get(0).baselineSeconds(), 1e-9);
+        assertEquals(0.75, a.get(0).speedup(), 1e-9);
+        List<JobOutcome> b = PairedRun.run(0, network, List.of(new JobSpec("b", one, 1.0, List.of("h1"))),
+                PerFlowMaxMinPolicy.FACTORY, PerFlowMaxMinPolicy.FACTORY, m);
+        assertEquals(20.0, b.get(0).baselineSeconds(), 1e-9);
+        assertEquals(1.0, b.get(0).speedup(), 1e-9);
+        assertEquals(" shared-cores=2 saba-run-cores=0.5", m.fingerprint());
+        assertTrue(m.describe().endsWith("0.5 of the cores busy with Saba's own processes in its runs"), m.describe());
+    }
+
+    @Test
+    void aSabaRunsOwnCoresComeFromTheSharedPool() {
+        assertThrows(IllegalArgumentException.class, () -> Mechanisms.NONE.withSabaRunCores(0.1),
+                "no pool to take them from");
+        assertThrows(IllegalArgumentException.class, () -> Mechanisms.NONE.withSharedCores(2).withSabaRunCores(2));
+        assertThrows(IllegalArgumentException.class, () -> Mechanisms.NONE.withSharedCores(2).withSabaRunCores(-0.1));
+        assertEquals(" shared-cores=2", Mechanisms.NONE.withSharedCores(2).withSabaRunCores(0).fingerprint());
     }
 
     @Test
