@@ -31,18 +31,19 @@ import org.slf4j.LoggerFactory;
  * stderr is merged into stdout) ends the reply, and {@code -force} keeps tc going. A missing device answers with an
  * error line only, which the counters' parser ignores, so it reads as no classes, as a one-shot read that failed did.
  *
- * <p>A tc that does not answer within {@link #REPLY_MILLIS} is killed; one that died is started again at the next
+ * <p>A tc that does not answer within {@link #REPLY} is killed (on a timer thread of its own: the other one may be
+ * waiting for this class's lock, which the unanswered reading holds); one that died is started again at the next
  * reading. A tc process keeps the namespace it entered, and the devices in it, alive after {@code ip netns del}:
  * so a session ends once its namespace is deleted or replaced (the name's inode changed, checked at every reading),
  * and once unused for {@code idle}.
  */
 final class TcClassStats implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TcClassStats.class);
-    static final long REPLY_MILLIS = 5_000;
+    static final Duration REPLY = Duration.ofSeconds(5);
     static final Duration IDLE = Duration.ofSeconds(30);
 
     private final Map<String, Session> sessions = new HashMap<>(); // by namespace, "" for the controller's own
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "saba-tc-stats");
         t.setDaemon(true);
         return t;
@@ -51,12 +52,18 @@ final class TcClassStats implements AutoCloseable {
     private long sequence;
     private boolean closed;
 
+    private final long replyMillis;
+    private final List<String> tc;
+
     TcClassStats() {
-        this(IDLE);
+        this(IDLE, REPLY, List.of("tc"));
     }
 
-    TcClassStats(Duration idle) {
+    /** @param tc the command that is tc (a test's stand-in that never answers) */
+    TcClassStats(Duration idle, Duration reply, List<String> tc) {
         this.idleNanos = idle.toNanos();
+        this.replyMillis = reply.toMillis();
+        this.tc = List.copyOf(tc);
         long check = Math.max(1, idle.toMillis() / 2);
         timer.scheduleWithFixedDelay(this::endIdleSessions, check, check, TimeUnit.MILLISECONDS);
     }
@@ -83,11 +90,11 @@ final class TcClassStats implements AutoCloseable {
             if (!ns.isEmpty() && nsId == null) {
                 throw new IllegalStateException("no namespace " + ns);
             }
-            s = Session.start(port, nsId);
+            s = Session.start(tc, port, nsId);
             sessions.put(ns, s);
         }
         String marker = "saba-" + (++sequence);
-        ScheduledFuture<?> kill = timer.schedule(s.process::destroyForcibly, REPLY_MILLIS, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> kill = timer.schedule(s.process::destroyForcibly, replyMillis, TimeUnit.MILLISECONDS);
         try {
             return s.ask("class show dev " + port.device(), marker);
         } catch (IOException | RuntimeException e) {
@@ -149,8 +156,9 @@ final class TcClassStats implements AutoCloseable {
             this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         }
 
-        static Session start(LinuxPort port, Object namespaceId) {
-            List<String> command = new ArrayList<>(List.of("tc", "-s"));
+        static Session start(List<String> tc, LinuxPort port, Object namespaceId) {
+            List<String> command = new ArrayList<>(tc);
+            command.add("-s");
             if (port.namespace() != null) {
                 command.addAll(List.of("-n", port.namespace()));
             }

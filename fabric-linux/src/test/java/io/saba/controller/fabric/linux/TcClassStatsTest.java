@@ -127,8 +127,21 @@ class TcClassStatsTest {
     }
 
     @Test
+    void aTcThatNeverAnswersIsKilledAndTheReadingFails() {
+        // a stand-in that reads nothing and never prints: the reading must give up, not hold the lock for ever
+        try (TcClassStats stats = new TcClassStats(TcClassStats.IDLE, Duration.ofMillis(300),
+                List.of("sh", "-c", "exec sleep 60", "tc"))) {
+            long start = System.nanoTime();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> stats.show(DEV));
+            assertTrue(e.getMessage().contains("tc ended"), e.getMessage());
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "gave up after the reply time");
+            assertEquals(0, stats.sessions());
+        }
+    }
+
+    @Test
     void anIdleSessionEnds() throws InterruptedException {
-        try (TcClassStats stats = new TcClassStats(Duration.ofMillis(300))) {
+        try (TcClassStats stats = new TcClassStats(Duration.ofMillis(300), TcClassStats.REPLY, List.of("tc"))) {
             stats.show(DEV);
             assertEquals(1, tcProcesses());
             awaitTcProcesses(0);
