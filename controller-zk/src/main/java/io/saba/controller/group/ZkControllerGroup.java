@@ -119,12 +119,16 @@ public final class ZkControllerGroup implements GroupMembership {
             ownership = new SwitchOwnership(zk, "/" + settings.namespace(), settings.id(), topology.switches(),
                     controller.recomputer(), sw -> controller.repush(topology.switchPorts().stream()
                             .filter(p -> p.node().equals(sw)).toList()), log::caughtUp, ownershipListener);
-            log.start(zk, snapshots);
+            log.start(zk, snapshots, ownership::memberNode);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!log.caughtUp() && System.nanoTime() < end) {
                 Thread.sleep(5);
             }
             ownership.start();
+            // writes are fenced by this session's member node (ZkStateLog): joined means it exists
+            while (ownership.memberNode() == null && System.nanoTime() < end) {
+                Thread.sleep(5);
+            }
             leader = new GroupLeader(settings.id(), log, snapshots, controller, LogRequest.Table.of(configured));
             latch = new LeaderLatch(zk, ZkPaths.LEADER, settings.id());
             latch.start();

@@ -18,9 +18,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +34,13 @@ import org.slf4j.LoggerFactory;
  * appends the waiting writes as one sequential znode (group commit), and a follower thread applies every entry, in
  * order, to this member's {@link Replica} and answers the writes that were waiting for it. A member that fell
  * behind the trimmed log rebuilds its replica from the group's snapshot ({@link ZkSnapshots}).
+ *
+ * <p>An entry is written once, through the raw ZooKeeper handle, in one transaction with a check that this
+ * session's member node still exists, and never retried: Curator would retry a write interrupted by a lost
+ * connection, in the next session too, and land it seconds later, after its callers had timed out and their client
+ * had re-synced through another member, so every replica would apply the old picture over the new one. A write
+ * whose outcome is unknown fails its callers as unavailable (their client tries another member); if it did commit,
+ * the follower applies it like any other entry.
  */
 final class ZkStateLog implements StateLog {
     private static final Logger LOG = LoggerFactory.getLogger(ZkStateLog.class);
@@ -39,6 +51,10 @@ final class ZkStateLog implements StateLog {
 
     private final String id;
     private CuratorFramework zk;
+    /** The group's root for the raw handle, which knows nothing of Curator's namespace. */
+    private String root;
+    /** This session's member node ({@link SwitchOwnership#memberNode}), null while there is none. */
+    private Supplier<String> memberNode;
     private ZkSnapshots snapshots;
     private Replica replica;
     private final BlockingQueue<Pending> submissions = new ArrayBlockingQueue<>(100_000);
@@ -70,9 +86,15 @@ final class ZkStateLog implements StateLog {
         this.replica = r;
     }
 
-    /** Starts writing and following once ZooKeeper is reachable (the group connects it). */
-    void start(CuratorFramework client, ZkSnapshots store) {
+    /**
+     * Starts writing and following once ZooKeeper is reachable (the group connects it).
+     *
+     * @param memberNode this session's member node, the fence every write checks (null: writes fail until it exists)
+     */
+    void start(CuratorFramework client, ZkSnapshots store, Supplier<String> memberNode) {
         this.zk = client;
+        this.root = "/" + client.getNamespace();
+        this.memberNode = memberNode;
         this.snapshots = store;
         running = true;
         connected = true;
@@ -243,17 +265,22 @@ final class ZkStateLog implements StateLog {
             requests.add(p.request());
         }
         byte[] data = LogCodec.encode(nonce, requests);
+        String fence = memberNode.get();
+        if (fence == null) {
+            fail(entry, "controller " + id + " is not a member of the group right now (its ZooKeeper session is "
+                    + "new or lost); try another controller");
+            return;
+        }
         waiting.put(nonce, entry);
         try {
-            // protected: after a lost connection Curator finds the entry it may have written instead of writing it
-            // again, so a retried entry is never applied twice
-            String path = zk.create().withProtection().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-                    .forPath(ZkPaths.ENTRY_PREFIX, data);
-            written.put(ZkPaths.sequenceOf(path), data);
+            ZooKeeper z = zk.getZookeeperClient().getZooKeeper();
+            List<OpResult> r = z.multi(List.of(Op.check(root + fence, -1), Op.create(root + ZkPaths.ENTRY_PREFIX,
+                    data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL)));
+            written.put(ZkPaths.sequenceOf(((OpResult.CreateResult) r.get(1)).getPath()), data);
             wakeFollower();
         } catch (Exception e) {
-            // the entry may still have been written (a connection lost after the commit): if it is, the follower
-            // applies it like any other and finds no one waiting
+            // the fence is gone (the session that took these calls was lost), or the connection went and the
+            // entry may or may not have been written: if it was, the follower applies it and finds no one waiting
             List<Pending> w = waiting.remove(nonce);
             if (w != null) {
                 fail(w, "controller " + id + " could not write to the group's log (" + e + ")");
