@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * What a simulation models beyond ideal fluid sharing, each switched on by an option and applied to both runs of a
- * comparison (they are properties of the fabric and the machine, not of an allocation). Serializable: a Spark
- * executor runs a testbed campaign's setups with them.
+ * comparison (they are properties of the fabric and the machine, not of an allocation), except a Saba run's own
+ * cores, which only the policy's run pays. Serializable: a Spark executor runs a testbed campaign's setups with
+ * them.
  *
  * @param headOfLineBlocking lossless input buffers as FIFOs ({@link Simulation#Simulation(FlowNetwork, List,
  *                           PolicyFactory, boolean)})
