@@ -11,6 +11,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.TlsChannelCredentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -138,6 +139,18 @@ public final class SabaClient implements AutoCloseable {
     /** True while the last call to the controller succeeded. */
     public boolean controllerReachable() {
         return sender.healthy();
+    }
+
+    /**
+     * How long until this client can next learn a new level for an application it has registered: its next
+     * heartbeat, whose answers carry every application's current level. Zero when that may be now: a heartbeat
+     * under way, the controller unreachable, a re-sync due. Besides heartbeats, a level arrives only with the answer
+     * to a registration ({@link SabaApplication#assigned()}), and the controller keeps a running application's level
+     * (see {@code LevelAssigner}), so whoever mirrors a level (Spark's executors, asking their driver) needs to ask
+     * once after each heartbeat, not more often.
+     */
+    public Duration untilLevelNews() {
+        return Duration.ofNanos(sender.nanosUntilLevelNews());
     }
 
     /** The controller address the client talks to now (one of the configured ones). */

@@ -61,7 +61,8 @@ final class Sender implements Runnable {
     private volatile Boolean takesSignals;
     private boolean toldOldController;
     private volatile long heartbeatIntervalNanos = TimeUnit.SECONDS.toNanos(5);
-    private long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
+    private volatile long nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
+    private volatile boolean heartbeating;
     private long backoffMillis;
 
     Sender(SabaClient client, List<ManagedChannel> channels, ClientConfig config) {
@@ -82,6 +83,14 @@ final class Sender implements Runnable {
 
     boolean controllerTakesSignals() {
         return Boolean.TRUE.equals(takesSignals);
+    }
+
+    /** See {@link SabaClient#untilLevelNews()}. */
+    long nanosUntilLevelNews() {
+        if (!healthy || resync || heartbeating) {
+            return 0;
+        }
+        return Math.max(0, nextHeartbeat - System.nanoTime());
     }
 
     long outageWarnings() {
@@ -360,6 +369,12 @@ final class Sender implements Runnable {
 
     private void heartbeatAll() {
         nextHeartbeat = System.nanoTime() + heartbeatIntervalNanos;
+        heartbeating = true;
+        heartbeatEach();
+        heartbeating = false; // a heartbeat that failed stays "under way" until failed() has marked the outage
+    }
+
+    private void heartbeatEach() {
         for (SabaApplication app : client.applications()) {
             if (app.refusal() != null) {
                 continue;
@@ -447,6 +462,7 @@ final class Sender implements Runnable {
         for (SabaApplication app : client.applications()) {
             app.unreachable();
         }
+        heartbeating = false;
     }
 
     private static boolean isRequestError(Status.Code c) {

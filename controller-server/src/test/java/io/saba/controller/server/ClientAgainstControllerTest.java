@@ -183,6 +183,50 @@ class ClientAgainstControllerTest {
     }
 
     /**
+     * What a Spark driver tells its executors about when to ask for the level again: the time to the client's next
+     * heartbeat (a third of the lease), counting down and starting over at each heartbeat; zero once the controller
+     * is gone, since a new level may then come with any re-registration.
+     */
+    @Test
+    void untilLevelNewsCountsDownToTheNextHeartbeatAndIsZeroInAnOutage() throws Exception {
+        EmbeddedController controller = Fixtures.builder().leaseTimeout(Duration.ofMillis(1_500)).build();
+        controller.start();
+        boolean closed = false;
+        try (SabaClient client = SabaClient.connect(clientConfig(controller.target()))) {
+            SabaApplication app = client.register(new AppSpec("news", "lr", "spark", "u", 0));
+            Fixtures.eventually("registered", app::registered);
+            Fixtures.eventually("first heartbeat on the lease's beat",
+                    () -> client.untilLevelNews().toMillis() > 250);
+            List<Long> samples = new ArrayList<>();
+            long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (System.nanoTime() < end) {
+                samples.add(client.untilLevelNews().toMillis());
+                Thread.sleep(10);
+            }
+            int restarts = 0;
+            for (int i = 1; i < samples.size(); i++) {
+                assertTrue(samples.get(i) <= 500, "never beyond the heartbeat interval (500 ms): " + samples);
+                if (samples.get(i) > samples.get(i - 1) + 100) {
+                    restarts++;
+                }
+            }
+            assertTrue(restarts >= 2 && restarts <= 6, "2 s at a 500 ms beat: " + restarts + " heartbeats in "
+                    + samples);
+            controller.close();
+            closed = true;
+            Fixtures.eventually("the outage noticed", () -> !client.controllerReachable());
+            for (int i = 0; i < 20; i++) {
+                assertEquals(0, client.untilLevelNews().toMillis(), "a new level can come at any moment now");
+                Thread.sleep(10);
+            }
+        } finally {
+            if (!closed) {
+                controller.close();
+            }
+        }
+    }
+
+    /**
      * A request the controller refuses (INVALID_ARGUMENT and the like) is answered by a controller that is up: the
      * client logs it and carries on. Counting it as an outage would drop every application to level 0 and retry the
      * same refused request forever.

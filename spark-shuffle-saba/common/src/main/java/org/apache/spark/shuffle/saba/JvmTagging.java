@@ -6,16 +6,17 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One JVM's share of the application's sockets (the driver's or an executor's): a {@link SocketTagger} hooked into
- * each of the JVM's Spark transports, a thread that keeps the tag equal to the application's current level, and
- * the hand-off of connection reports off Netty's threads.
+ * each of the JVM's Spark transports, a thread that keeps the tag equal to the application's current level (asking
+ * when it can have changed, not on a fixed beat), and the hand-off of connection reports off Netty's threads.
  *
  * <p>Nothing here can fail the JVM: a transport that cannot be hooked costs its traffic's priority, not the job,
  * and says so once.
@@ -23,21 +24,37 @@ import org.slf4j.LoggerFactory;
 final class JvmTagging implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JvmTagging.class);
 
+    /**
+     * How long after the driver's next heartbeat a JVM asks: the heartbeat's answer must have arrived. One still under
+     * way then is reported as such (news possible any moment), and the JVM asks again after {@code refresh}.
+     */
+    static final long NEWS_MARGIN_MILLIS = 250;
+    /** Each JVM adds up to this much at random, so that an application's executors do not all ask at once. */
+    static final long SPREAD_MILLIS = 250;
+    /** The longest a JVM waits between two questions, whatever the driver expects. */
+    static final long MAX_WAIT_MILLIS = 30_000;
+
     private final String role;
     private final ScheduledExecutorService thread;
     private final SocketTagger tagger;
+    private final Supplier<Messages.TosAnswer> currentTos;
+    private final long refreshMillis;
     private final List<TransportHooks.Hooked> hooks = new ArrayList<>();
 
     /**
      * @param role       "driver" or "executor N", for the log
      * @param tos        the TOS to start with
-     * @param currentTos the application's TOS now, or a negative value when unknown (kept as it is); asked every
-     *                   {@code refresh} on this class's own thread
+     * @param currentTos the application's TOS now and when it can next change, or null when unknown (the tag is
+     *                   kept); asked on this class's own thread, right after each change can have happened
+     *                   ({@link #nextAskMillis}) and at least every {@code refresh}
+     * @param refresh    the shortest interval between two questions ({@code spark.saba.level.refresh})
      * @param report     gets connection events, on this class's own thread
      */
-    JvmTagging(String role, int tos, IntSupplier currentTos, Duration refresh,
+    JvmTagging(String role, int tos, Supplier<Messages.TosAnswer> currentTos, Duration refresh,
                Consumer<List<Messages.ConnectionEvent>> report) {
         this.role = role;
+        this.currentTos = currentTos;
+        this.refreshMillis = refresh.toMillis();
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "saba-tagging");
             t.setDaemon(true);
@@ -50,8 +67,22 @@ final class JvmTagging implements AutoCloseable {
                 // a connection closed while this JVM leaves: its application is deregistering anyway
             }
         });
-        long every = refresh.toMillis();
-        thread.scheduleWithFixedDelay(() -> follow(currentTos), every, every, TimeUnit.MILLISECONDS);
+        askIn(refreshMillis);
+    }
+
+    /**
+     * When to ask next, after {@code answer}: just after the driver's next chance to learn a new level, but not sooner
+     * than {@code refreshMillis} nor later than {@link #MAX_WAIT_MILLIS}; after {@code refreshMillis} when there was
+     * no answer. Levels of running applications change only at those chances (a heartbeat's answer, a registration
+     * after the controller forgot the application), so asking more often only costs the driver's RPC threads.
+     */
+    static long nextAskMillis(Messages.TosAnswer answer, long refreshMillis, long spreadMillis) {
+        if (answer == null) {
+            return refreshMillis;
+        }
+        long wait = Math.min(MAX_WAIT_MILLIS, Math.max(0, answer.untilNewsMillis())) + NEWS_MARGIN_MILLIS
+                + spreadMillis;
+        return Math.max(refreshMillis, Math.min(MAX_WAIT_MILLIS, wait));
     }
 
     /** Tags what {@code transport} (Spark's RPC environment or block-transfer service) accepts and opens. */
@@ -72,16 +103,27 @@ final class JvmTagging implements AutoCloseable {
         return tagger.tos();
     }
 
-    private void follow(IntSupplier currentTos) {
+    private void askIn(long millis) {
         try {
-            int t = currentTos.getAsInt();
-            if (t >= 0 && t != tagger.tos()) {
+            thread.schedule(this::follow, millis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // closed: nothing left to tag
+        }
+    }
+
+    private void follow() {
+        Messages.TosAnswer answer = null;
+        try {
+            answer = currentTos.get();
+            if (answer != null && answer.tos() >= 0 && answer.tos() != tagger.tos()) {
                 LOG.info("Saba: {}: the application's TOS is now {} (was {}); re-tagging {} open connections", role,
-                        t, tagger.tos(), tagger.liveConnections());
-                tagger.retag(t);
+                        answer.tos(), tagger.tos(), tagger.liveConnections());
+                tagger.retag(answer.tos());
             }
         } catch (RuntimeException e) {
             LOG.debug("Saba: {}: level refresh failed: {}", role, e.toString());
+        } finally {
+            askIn(nextAskMillis(answer, refreshMillis, ThreadLocalRandom.current().nextLong(SPREAD_MILLIS)));
         }
     }
 

@@ -8,8 +8,16 @@ final class Messages {
     private Messages() {
     }
 
-    /** Executor → driver (ask): the TOS byte the application's traffic should carry now. Reply: Integer. */
+    /** Executor → driver (ask): the TOS byte the application's traffic should carry now. Reply: {@link TosAnswer}. */
     record TosQuery(String executorId) implements Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * The application's TOS byte now, and how long until the driver can next learn another one (its next heartbeat
+     * to the controller; 0 when that may be any moment): when asking again is worth it.
+     */
+    record TosAnswer(int tos, long untilNewsMillis) implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 

@@ -22,7 +22,8 @@ import org.apache.spark.SparkConf;
  * @param tlsTrust          PEM file to trust for TLS to the controller, or null for plaintext
  * @param registerTimeout   NEVER policy: how long the first shuffle waits for the controller's answer
  * @param rpcDeadline       deadline of each controller call
- * @param levelRefresh      how often executors ask the driver for the application's current level
+ * @param levelRefresh      the shortest interval between two of an executor's questions to the driver for the
+ *                          application's current level (they ask after each driver heartbeat, when it can change)
  * @param embeddedTopology  embedded controller: topology YAML, or null for "this machine is one host"
  * @param embeddedTable     embedded controller: sensitivity table JSON, or null for none (every workload default)
  * @param signals           whether the driver reports each stage's work signals to the controller

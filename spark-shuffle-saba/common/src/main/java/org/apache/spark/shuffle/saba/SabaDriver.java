@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ final class SabaDriver implements AutoCloseable {
     private final List<Messages.ConnectionEvent> early = new ArrayList<>();
     private volatile SabaApplication app;
     private volatile SignalsFile signalsFile;
+    private final AtomicLong levelQueries = new AtomicLong();
 
     private SabaDriver(SabaConf conf, EmbeddedController embedded, SabaClient client) {
         this.conf = conf;
@@ -99,6 +101,35 @@ final class SabaDriver implements AutoCloseable {
     int tos() {
         SabaApplication a = app;
         return a == null ? conf.dscpMap().tos(0) : a.tos();
+    }
+
+    /**
+     * The application's TOS now, and how long until this driver can next learn another: its client's next
+     * heartbeat once the controller has answered the registration; at once before that or during an outage; never
+     * when the controller refused the application (it runs at the default class for good).
+     */
+    Messages.TosAnswer tosAnswer() {
+        SabaApplication a = app;
+        long untilNews;
+        if (a == null || (!a.registered() && a.refusal() == null)) {
+            untilNews = 0;
+        } else if (a.refusal() != null) {
+            untilNews = Long.MAX_VALUE;
+        } else {
+            untilNews = client.untilLevelNews().toMillis();
+        }
+        return new Messages.TosAnswer(tos(), untilNews);
+    }
+
+    /** {@link #tosAnswer()} for an executor's question, counted ({@link #levelQueries()}). */
+    Messages.TosAnswer answerLevelQuery() {
+        levelQueries.incrementAndGet();
+        return tosAnswer();
+    }
+
+    /** The executors' level queries answered so far. */
+    long levelQueries() {
+        return levelQueries.get();
     }
 
     /**
@@ -185,6 +216,7 @@ final class SabaDriver implements AutoCloseable {
         if (embedded != null) {
             embedded.close();
         }
-        LOG.info("Saba: {} deregistered; client closed", a == null ? "no application" : a.spec().appId());
+        LOG.info("Saba: {} deregistered; client closed; {} level queries from executors answered",
+                a == null ? "no application" : a.spec().appId(), levelQueries.get());
     }
 }

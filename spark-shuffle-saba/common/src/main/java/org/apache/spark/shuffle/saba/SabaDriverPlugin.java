@@ -34,7 +34,7 @@ final class SabaDriverPlugin implements DriverPlugin {
             driver = SabaDriver.start(conf);
             // before the task scheduler starts, so before any executor connects
             SabaDriver d = driver;
-            tagging = new JvmTagging("driver", d.tos(), d::tos, conf.levelRefresh(), d::onEvents);
+            tagging = new JvmTagging("driver", d.tos(), d::tosAnswer, conf.levelRefresh(), d::onEvents);
             tagging.hook("RPC", SparkEnv.get().rpcEnv(), SocketTagger.Reporting.NONE, SocketTagger.Reporting.NONE);
             if (conf.signals()) {
                 sc.addSparkListener(new StageSignalsListener(d::onStageSignals, sc.conf().get("spark.driver.host", "")));
@@ -72,7 +72,7 @@ final class SabaDriverPlugin implements DriverPlugin {
     @Override
     public Object receive(Object message) {
         if (message instanceof Messages.TosQuery) {
-            return driver == null ? 0 : driver.tos();
+            return driver == null ? new Messages.TosAnswer(0, JvmTagging.MAX_WAIT_MILLIS) : driver.answerLevelQuery();
         }
         if (message instanceof Messages.ConnectionEvents ev && driver != null) {
             driver.onEvents(ev.events());

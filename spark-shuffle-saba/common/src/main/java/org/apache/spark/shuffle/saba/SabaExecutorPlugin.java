@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Executor side: tags every connection of this executor with the application's TOS (its RPC connection to the
  * driver, which carries task launches, results and heartbeats; the connections its block-transfer server accepts,
  * which serve shuffle, broadcast and result blocks; and the ones it opens to fetch them), keeps that TOS current by
- * asking the driver every {@code spark.saba.level.refresh}, and reports the connections that carry data to the
+ * asking the driver just after each of the driver's heartbeats to the controller (when a new level can arrive; every
+ * {@code spark.saba.level.refresh} while the driver cannot tell), and reports the connections that carry data to the
  * driver. Spark creates executor plugins after the block manager has bound its server and before any task runs;
  * what the executor sent before (its registration with the driver) are small messages.
  */
@@ -43,8 +44,8 @@ final class SabaExecutorPlugin implements ExecutorPlugin {
             LOG.warn("Saba: the external shuffle service serves this application's shuffle data from outside the "
                     + "application; Saba tags only what this executor serves itself (see the module README)");
         }
-        int first = askTos();
-        tagging = new JvmTagging("executor " + ctx.executorID(), first < 0 ? conf.dscpMap().tos(0) : first,
+        Messages.TosAnswer first = askTos();
+        tagging = new JvmTagging("executor " + ctx.executorID(), first == null ? conf.dscpMap().tos(0) : first.tos(),
                 this::askTos, conf.levelRefresh(), this::send);
         SparkEnv env = SparkEnv.get();
         // an executor's RPC environment has no server: it talks to the driver over connections it opens
@@ -71,14 +72,14 @@ final class SabaExecutorPlugin implements ExecutorPlugin {
                 ? SocketTagger.Reporting.BOTH_WAYS.opened(local, remote) : List.of();
     }
 
-    /** The application's TOS as the driver knows it, or -1 when the driver does not answer. */
-    private int askTos() {
+    /** The application's TOS as the driver knows it, or null when the driver does not answer. */
+    private Messages.TosAnswer askTos() {
         try {
             Object r = ctx.ask(new Messages.TosQuery(ctx.executorID()));
-            return r instanceof Integer t ? t : -1;
+            return r instanceof Messages.TosAnswer a ? a : null;
         } catch (Exception e) {
             LOG.debug("Saba: the driver did not answer the level query: {}", e.toString());
-            return -1;
+            return null;
         }
     }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.wire.DscpMap;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,13 +14,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,17 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(900)
 class DscpCaptureTest {
-    /** Segments with at least this much payload count as the application's bulk traffic. */
-    private static final int LARGE = 1_000;
-    private static final double REQUIRED = 0.99;
-
     @TempDir
     Path dir;
 
     @Test
     void everyLargePacketOfEachApplicationCarriesItsDscp() throws Exception {
-        assumeTool("tcpdump", "--version");
-        assumeTool("tshark", "--version");
+        LoopbackDscp.assumeTools();
         try (EmbeddedController controller = Fixtures.controller()) {
             List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m"));
             cmd.addAll(Arrays.asList(LocalCluster.MODULE_OPTIONS.split(" ")));
@@ -60,11 +50,11 @@ class DscpCaptureTest {
             try (JavaSparkContext jsc = new JavaSparkContext(
                     LocalCluster.withSaba(LocalCluster.conf("first"), controller.target(), "lr"))) {
                 String firstId = jsc.sc().applicationId();
-                List<Integer> firstPorts = ports(SecondApp.applicationPorts(jsc));
+                List<Integer> firstPorts = LoopbackDscp.ports(SecondApp.applicationPorts(jsc));
                 Fixtures.await("second application ready", Duration.ofMinutes(5),
                         () -> Files.exists(dir.resolve("ready")) || !second.isAlive());
                 assertTrue(second.isAlive(), "second application died: see " + dir.resolve("second.log"));
-                List<Integer> secondPorts = ports(Files.readString(dir.resolve("ready")));
+                List<Integer> secondPorts = LoopbackDscp.ports(Files.readString(dir.resolve("ready")));
                 String secondId = Files.readString(dir.resolve("appid"));
 
                 // both registered, with different levels; then give executors time to pick them up
@@ -114,7 +104,7 @@ class DscpCaptureTest {
     private <T> T phase(String name, Process second, Supplier<T> job, List<Integer> firstPorts, int firstDscp,
                         List<Integer> secondPorts, int secondDscp) throws Exception {
         Path pcap = dir.resolve(name + ".pcap");
-        Process dump = startCapture(pcap);
+        Process dump = LoopbackDscp.startCapture(pcap);
         T result;
         try {
             Files.writeString(dir.resolve("go-" + name), "");
@@ -128,88 +118,10 @@ class DscpCaptureTest {
             dump.destroy();
             dump.waitFor(30, TimeUnit.SECONDS);
         }
-        List<Segment> segments = largeSegments(pcap);
-        assertTagged(name, "first application (lr)", segments, firstPorts, firstDscp);
-        assertTagged(name, "second application (wc)", segments, secondPorts, secondDscp);
+        List<LoopbackDscp.Segment> segments = LoopbackDscp.largeSegments(pcap);
+        LoopbackDscp.assertTagged(name, "first application (lr)", segments, firstPorts, firstDscp);
+        LoopbackDscp.assertTagged(name, "second application (wc)", segments, secondPorts, secondDscp);
         return result;
-    }
-
-    private record Segment(int srcPort, int dstPort, int dscp) {
-    }
-
-    private static void assertTagged(String phase, String who, List<Segment> all, List<Integer> appPorts,
-                                     int dscp) {
-        Set<Integer> ports = Set.copyOf(appPorts);
-        List<Segment> mine = all.stream().filter(s -> ports.contains(s.srcPort()) || ports.contains(s.dstPort()))
-                .toList();
-        long tagged = mine.stream().filter(s -> s.dscp() == dscp).count();
-        Map<String, Long> untagged = mine.stream().filter(s -> s.dscp() != dscp).collect(Collectors.groupingBy(
-                s -> s.srcPort() + "→" + s.dstPort() + " DSCP " + s.dscp(), TreeMap::new, Collectors.counting()));
-        System.out.printf("%s, %s: %d of %d segments ≥ %d B carry DSCP %d; others by flow: %s%n", phase, who, tagged,
-                mine.size(), LARGE, dscp, untagged);
-        assertTrue(mine.size() >= 20, phase + ", " + who + ": only " + mine.size() + " large segments captured");
-        assertTrue(tagged >= REQUIRED * mine.size(), phase + ", " + who + ": " + tagged + " of " + mine.size()
-                + " large segments carry DSCP " + dscp + "; untagged by flow: " + untagged);
-    }
-
-    private static Process startCapture(Path pcap) throws Exception {
-        Path log = pcap.resolveSibling(pcap.getFileName() + ".log");
-        // --immediate-mode: libpcap's ring otherwise hands packets over a block at a time, losing a last burst
-        Process p = new ProcessBuilder("tcpdump", "-i", "lo", "--immediate-mode", "-U", "-s", "96", "-w",
-                pcap.toString(), "tcp")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < end) {
-            String out = Files.exists(log) ? Files.readString(log) : "";
-            if (out.contains("listening on")) {
-                return p;
-            }
-            if (!p.isAlive()) {
-                Assumptions.abort("tcpdump cannot capture here (needs root or CAP_NET_RAW): " + out.trim());
-            }
-            Thread.sleep(100);
-        }
-        p.destroy();
-        Assumptions.abort("tcpdump did not start within 30 s");
-        return p;
-    }
-
-    /** tshark: every TCP segment with at least {@link #LARGE} bytes of payload. */
-    private static List<Segment> largeSegments(Path pcap) throws Exception {
-        Process t = new ProcessBuilder("tshark", "-r", pcap.toString(), "-Y", "tcp.len >= " + LARGE, "-T", "fields",
-                "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "ip.dsfield.dscp")
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(t.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        t.waitFor(60, TimeUnit.SECONDS);
-        List<Segment> segments = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            String[] f = line.trim().split("\t");
-            if (f.length == 3 && !f[2].isEmpty()) {
-                segments.add(new Segment(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.decode(f[2])));
-            }
-        }
-        return segments;
-    }
-
-    private static List<Integer> ports(String csv) {
-        List<Integer> out = new ArrayList<>();
-        for (String s : csv.trim().split(",")) {
-            if (!s.isBlank()) {
-                out.add(Integer.parseInt(s.trim()));
-            }
-        }
-        assertEquals(4, out.size(), "driver RPC, driver blocks, two executors: " + csv);
-        return out;
-    }
-
-    private static void assumeTool(String tool, String arg) {
-        try {
-            Process p = new ProcessBuilder(tool, arg).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            p.waitFor(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            Assumptions.abort(tool + " is not installed (apt-get install -y tcpdump tshark): " + e);
-        }
     }
 
     private static String javaBin() {
