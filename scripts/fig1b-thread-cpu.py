@@ -3,12 +3,15 @@
 over their whole lives (preparing included), each treatment's mean difference from fifo split by thread name
 (digits folded: "C# CompilerThre" is the JIT), and each controller's CPU by configuration with its JIT's part.
 
-    scripts/fig1b-thread-cpu.py THREADS.jsonl SPARK_MASTER_LOG
+    scripts/fig1b-thread-cpu.py THREADS.jsonl SPARK_MASTER_LOG [GROUP,GROUP...]
+
+GROUPs (thread names with digits folded, as printed) are also printed per treatment: mean CPU s per repetition.
 
 THREADS.jsonl from scripts/jvm-thread-sampler.py; the master's log (a copy of /run/saba/testbed/NAME/spark/
 master.log taken before the testbed goes down) names each executor's application."""
 import json, sys, re, collections, statistics as st
 f, master = sys.argv[1], sys.argv[2]
+groups = sys.argv[3].split(',') if len(sys.argv) > 3 else []
 apps = {}
 for line in open(master):
     m = re.search(r'Registered app (\S+) with ID (app-[0-9-]+)', line)
@@ -51,6 +54,10 @@ for role in ('driver', 'executor'):
                     diff.update(runs[(r, c, role)]); diff.subtract(runs[(r, 'fifo', role)])
             top = sorted(diff.items(), key=lambda kv: -abs(kv[1]))[:6]
             print(f'  {c} - fifo, mean over {n}: total {sum(diff.values())/max(n,1):+.1f} | ' + ', '.join(f'{k} {v/max(n,1):+.2f}' for k, v in top))
+    for c in cases:
+        mine = [runs[(r, c, role)] for r in reps if (r, c, role) in runs]
+        if groups and mine:
+            print(f'  {c:16} mean ' + ', '.join(f'{g} {sum(m[g] for m in mine)/len(mine):.2f}' for g in groups))
 print('== controllers, CPU s per run')
 for cfg, gs in sorted(ctl.items()):
     tot = [sum(g.values()) for g in gs]

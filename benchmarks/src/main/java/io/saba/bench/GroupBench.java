@@ -4,6 +4,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.group.GroupSettings;
+import io.saba.controller.group.LocalEnsemblePorts;
 import io.saba.controller.group.ZkControllerGroup;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.FabricBackend;
@@ -101,9 +102,10 @@ public final class GroupBench {
                 .readTree("{\"shape\": \"" + s.shape() + "\", \"address-base\": \"10.0.0.1\"}"), "bench topology", null);
         List<Figures> all = new ArrayList<>();
         List<InstanceSpec> specs = new ArrayList<>();
+        int[] ports = LocalEnsemblePorts.distinct(9);
         for (int i = 0; i < 3; i++) {
             File dir = Files.createTempDirectory("saba-bench-zk").toFile();
-            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, 500, 500));
+            specs.add(new InstanceSpec(dir, ports[3 * i], ports[3 * i + 1], ports[3 * i + 2], true, i + 1, 500, 500));
         }
         try (TestingCluster zk = new TestingCluster(specs)) {
             zk.start();

@@ -146,9 +146,11 @@ final class GroupFixture implements AutoCloseable {
         this.lease = lease;
         this.session = session;
         List<InstanceSpec> specs = new ArrayList<>();
+        int[] ports = LocalEnsemblePorts.distinct(9);
         for (int i = 0; i < 3; i++) {
             File dir = Files.createTempDirectory("saba-zk").toFile();
-            specs.add(new InstanceSpec(dir, -1, -1, -1, true, i + 1, tickMillis, 200));
+            specs.add(new InstanceSpec(dir, ports[3 * i], ports[3 * i + 1], ports[3 * i + 2], true, i + 1,
+                    tickMillis, 200));
         }
         zk = new TestingCluster(specs);
         try {
