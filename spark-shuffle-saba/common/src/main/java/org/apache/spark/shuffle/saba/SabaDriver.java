@@ -10,6 +10,8 @@ import io.saba.controller.server.EmbeddedController;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +37,7 @@ final class SabaDriver implements AutoCloseable {
     private volatile SabaApplication app;
     private volatile SignalsFile signalsFile;
     private final AtomicLong levelQueries = new AtomicLong();
+    private final Map<String, Integer> answeredTos = new ConcurrentHashMap<>();
 
     private SabaDriver(SabaConf conf, EmbeddedController embedded, SabaClient client) {
         this.conf = conf;
@@ -111,25 +114,34 @@ final class SabaDriver implements AutoCloseable {
     Messages.TosAnswer tosAnswer() {
         SabaApplication a = app;
         long untilNews;
-        if (a == null || (!a.registered() && a.refusal() == null)) {
-            untilNews = 0;
-        } else if (a.refusal() != null) {
+        if (a != null && a.refusal() != null) {
             untilNews = Long.MAX_VALUE;
+        } else if (a == null || !a.registered()) {
+            untilNews = 0;
         } else {
             untilNews = client.untilLevelNews().toMillis();
         }
         return new Messages.TosAnswer(tos(), untilNews);
     }
 
-    /** {@link #tosAnswer()} for an executor's question, counted ({@link #levelQueries()}). */
-    Messages.TosAnswer answerLevelQuery() {
+    /** {@link #tosAnswer()} for an executor's question, counted ({@link #levelQueries()}) and remembered. */
+    Messages.TosAnswer answerLevelQuery(String executorId) {
         levelQueries.incrementAndGet();
-        return tosAnswer();
+        Messages.TosAnswer a = tosAnswer();
+        answeredTos.put(executorId, a.tos());
+        return a;
     }
 
     /** The executors' level queries answered so far. */
     long levelQueries() {
         return levelQueries.get();
+    }
+
+    /** The executors whose last answer carried another TOS than the application's now (their tag lags). */
+    List<String> executorsBehind() {
+        int now = tos();
+        return answeredTos.entrySet().stream().filter(e -> e.getValue() != now).map(Map.Entry::getKey).sorted()
+                .toList();
     }
 
     /**

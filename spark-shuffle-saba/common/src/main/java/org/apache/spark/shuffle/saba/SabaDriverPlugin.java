@@ -71,8 +71,9 @@ final class SabaDriverPlugin implements DriverPlugin {
 
     @Override
     public Object receive(Object message) {
-        if (message instanceof Messages.TosQuery) {
-            return driver == null ? new Messages.TosAnswer(0, JvmTagging.MAX_WAIT_MILLIS) : driver.answerLevelQuery();
+        if (message instanceof Messages.TosQuery q) {
+            return driver == null ? new Messages.TosAnswer(0, JvmTagging.MAX_WAIT_MILLIS)
+                    : driver.answerLevelQuery(q.executorId());
         }
         if (message instanceof Messages.ConnectionEvents ev && driver != null) {
             driver.onEvents(ev.events());

@@ -72,8 +72,10 @@ class LevelFollowTest {
                         () -> driver.application().registered() && driver.application().level() != before);
                 int after = driver.application().level();
                 assertNotEquals(map.dscp(before), map.dscp(after));
-                // during the outage the driver cannot say when news comes: executors ask every refresh (300 ms)
-                Thread.sleep(2_000);
+                // each executor's next question (right after the driver's heartbeat that brought the level, or
+                // every refresh while the driver was cut off) gets the new level, and it re-tags at once
+                Fixtures.await("both executors told the new level", Duration.ofSeconds(60),
+                        () -> driver.executorsBehind().isEmpty());
                 List<LoopbackDscp.Segment> then = LoopbackDscp.capture(dir.resolve("after.pcap"),
                         () -> LocalCluster.job(jsc, 60_000, 97));
                 LoopbackDscp.assertTagged("level " + after + " (was " + before + ")", "the application", then, ports,
