@@ -32,6 +32,12 @@ import java.util.TreeMap;
  * slowdowns more than {@link #ADOPT_TOLERANCE} apart somewhere on [5 %, 100 %]: each change re-solves the
  * workload's ports and pushes them, so a unit that moves the estimate a little changes nothing.
  *
+ * <p>A workload nothing informs (not in the table, no model in force from its units) is allocated with the
+ * {@linkplain #defaultModel default model}: under {@code online} and {@code blended} the mean of the models in force
+ * of every workload the table or the observations inform, so a newcomer beside learnt workloads is taken as a typical
+ * one of them, not as insensitive (the empty table's default, D(b) = 1, would give it the solver's floor on every
+ * port it shares with a learnt workload). Under {@code table}, the table's default.
+ *
  * <p>With its model, a workload's co-run profile for the co-run predictor ({@code allocation: corun}): where the
  * table has none (or, under {@code online}, in place of the table's), {@link ObservedRun}'s record of the units of
  * one of its applications, the one that reported the most among its last {@link #RUNS} (the most complete run; up to
@@ -63,6 +69,9 @@ public final class LearnedModels {
     private final LinkedHashMap<String, Learned> byWorkload = new LinkedHashMap<>();
     /** Each workload's learned co-run profile, replaced whole on a change: read without the replica's lock. */
     private volatile Map<String, CorunProfile> profiles = Map.of();
+    /** {@link #defaultModel}'s last answer and the table it was computed under; null when a model in force moved. */
+    private SensitivityModel defaultModel;
+    private ModelCatalog defaultUnder;
 
     private static final class Learned {
         final WorkloadEstimator estimator;
@@ -169,6 +178,7 @@ public final class LearnedModels {
             if (byWorkload.size() >= MAX_WORKLOADS) {
                 String oldest = byWorkload.keySet().iterator().next();
                 Learned forgotten = byWorkload.remove(oldest);
+                defaultModel = null;
                 if (forgotten.adopted != null && mode != SensitivityMode.TABLE) {
                     changed.add(oldest);
                 }
@@ -182,6 +192,9 @@ public final class LearnedModels {
         l.add(app, o);
         SensitivityModel adoptedBefore = l.adopted;
         reconsider(l, key, catalog);
+        if (l.adopted != adoptedBefore) {
+            defaultModel = null;
+        }
         if (l.reprofile(l.adopted != adoptedBefore)) {
             profilesChanged = true;
             changed.add(key);
@@ -198,8 +211,32 @@ public final class LearnedModels {
     /** The model the allocator uses for the workload. */
     public SensitivityModel modelOf(String workload, ModelCatalog catalog) {
         Learned l = byWorkload.get(SensitivityTable.key(workload));
-        return mode != SensitivityMode.TABLE && l != null && l.adopted != null ? l.adopted
-                : catalog.modelOf(workload);
+        if (mode != SensitivityMode.TABLE && l != null && l.adopted != null) {
+            return l.adopted;
+        }
+        return catalog.knows(workload) ? catalog.modelOf(workload) : defaultModel(catalog);
+    }
+
+    /**
+     * The model of a workload nothing informs (see the class comment). Taken in key order, so every replica computes
+     * the same one; cached until a model in force or the table changes.
+     */
+    public SensitivityModel defaultModel(ModelCatalog catalog) {
+        if (mode == SensitivityMode.TABLE) {
+            return catalog.defaultModel();
+        }
+        if (defaultModel == null || defaultUnder != catalog) {
+            Map<String, SensitivityModel> inForce = new TreeMap<>(catalog.models());
+            byWorkload.forEach((key, l) -> {
+                if (l.adopted != null) {
+                    inForce.put(key, l.adopted);
+                }
+            });
+            defaultModel = inForce.isEmpty() ? SensitivityModel.flat()
+                    : SensitivityModel.mean(List.copyOf(inForce.values()));
+            defaultUnder = catalog;
+        }
+        return defaultModel;
     }
 
     /**
@@ -248,6 +285,9 @@ public final class LearnedModels {
             SensitivityModel was = modelOf(e.getKey(), before);
             SensitivityModel adoptedBefore = e.getValue().adopted;
             reconsider(e.getValue(), e.getKey(), after);
+            if (e.getValue().adopted != adoptedBefore) {
+                defaultModel = null;
+            }
             boolean reprofiled = e.getValue().reprofile(e.getValue().adopted != adoptedBefore);
             if (!was.equals(modelOf(e.getKey(), after)) || reprofiled) {
                 changed.add(e.getKey());
@@ -326,7 +366,9 @@ public final class LearnedModels {
     public Set<String> restore(List<LearnedWorkload> snapshot, ModelCatalog catalog) {
         Map<String, SensitivityModel> before = new LinkedHashMap<>();
         byWorkload.keySet().forEach(k -> before.put(k, modelOf(k, catalog)));
+        SensitivityModel defaultBefore = defaultModel(catalog);
         byWorkload.clear();
+        defaultModel = null;
         Map<String, CorunProfile> profilesBefore = profiles;
         for (LearnedWorkload w : snapshot) {
             Learned l = new Learned(WorkloadEstimator.restore(w.window(), w.contradicting(), w.agreeing(),
@@ -340,8 +382,13 @@ public final class LearnedModels {
             Learned l = e.getValue();
             SensitivityModel adoptedBefore = l.adopted;
             reconsider(l, e.getKey(), catalog);
+            if (l.adopted != adoptedBefore) {
+                defaultModel = null;
+            }
             l.reprofile(l.adopted != adoptedBefore);
-            if (!modelOf(e.getKey(), catalog).equals(before.getOrDefault(e.getKey(), catalog.modelOf(e.getKey())))
+            SensitivityModel was = before.getOrDefault(e.getKey(),
+                    catalog.knows(e.getKey()) ? catalog.modelOf(e.getKey()) : defaultBefore);
+            if (!modelOf(e.getKey(), catalog).equals(was)
                     || !java.util.Objects.equals(l.profile, profilesBefore.get(e.getKey()))) {
                 changed.add(e.getKey());
             }
@@ -349,7 +396,7 @@ public final class LearnedModels {
         publishProfiles();
         profilesBefore.keySet().stream().filter(k -> !byWorkload.containsKey(k)).forEach(changed::add);
         before.keySet().stream().filter(k -> !byWorkload.containsKey(k)
-                && !before.get(k).equals(catalog.modelOf(k))).forEach(changed::add);
+                && !before.get(k).equals(modelOf(k, catalog))).forEach(changed::add);
         return changed;
     }
 }

@@ -611,7 +611,10 @@ public final class ControllerState {
         return learned.views(catalog);
     }
 
-    /** The applications of these workloads take their models in force; their ports (and levels) are recomputed. */
+    /**
+     * The applications of these workloads take their models in force, as do those on the default model when it moved
+     * with them (see {@link LearnedModels#defaultModel}); their ports (and levels) are recomputed.
+     */
     private void modelsChanged(Set<String> workloads) {
         if (workloads.isEmpty()) {
             return;
@@ -619,9 +622,10 @@ public final class ControllerState {
         Set<PortId> touched = new HashSet<>();
         boolean running = false;
         for (AppRecord app : apps.values()) {
-            if (workloads.contains(SensitivityTable.key(app.workload))) {
+            SensitivityModel now = modelOf(app.workload);
+            if (workloads.contains(SensitivityTable.key(app.workload)) || !now.equals(app.model)) {
                 running = true;
-                app.model = modelOf(app.workload);
+                app.model = now;
                 app.open.values().forEach(touched::addAll);
             }
         }
@@ -769,7 +773,7 @@ public final class ControllerState {
         List<AppView> out = new ArrayList<>(apps.size());
         for (AppRecord a : apps.values()) {
             out.add(new AppView(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant, a.level,
-                    a.workloadKnown, learned.sourceOf(a.workload, catalog), a.open.size(), a.unrouted.size(),
+                    a.workloadKnown, learned.sourceOf(a.workload, catalog), a.model, a.open.size(), a.unrouted.size(),
                     TimeUnit.NANOSECONDS.toMillis(a.leaseDeadlineNanos - nowNanos),
                     withConnections ? List.copyOf(a.open.keySet()) : List.of()));
         }

@@ -140,6 +140,50 @@ class LearnedModelsTest {
     }
 
     @Test
+    void aWorkloadNothingInformsIsAllocatedAsTheMeanOfTheModelsInForce() {
+        ModelCatalog none = ModelCatalog.empty();
+        LearnedModels l = new LearnedModels(SensitivityMode.ONLINE);
+        assertEquals(SensitivityModel.flat(), l.modelOf("etl", none), "nothing learnt yet: insensitive");
+        for (int i = 0; i < LearnedModels.ONLINE_MIN_UNITS; i++) {
+            l.observe("lr", "app-1", unit(0.4), none); // D(0.25) = 2.2
+        }
+        assertEquals(2.2, l.modelOf("etl", none).slowdown(0.25), 1e-9, "the one learnt model");
+        for (int i = 0; i < LearnedModels.ONLINE_MIN_UNITS; i++) {
+            l.observe("sort", "app-2", unit(0.1), none); // D(0.25) = 1.3
+        }
+        assertEquals((2.2 + 1.3) / 2, l.modelOf("etl", none).slowdown(0.25), 1e-9);
+        assertEquals(ModelSource.DEFAULT, l.sourceOf("etl", none), "still the default, only a better one");
+
+        // with a table, its models count too: lr's learnt one in place of its profiled one, wc's profiled one
+        LearnedModels withTable = new LearnedModels(SensitivityMode.ONLINE);
+        for (int i = 0; i < LearnedModels.ONLINE_MIN_UNITS; i++) {
+            withTable.observe("lr", "app-1", unit(0.1), TABLE);
+        }
+        assertEquals((1.3 + 1.15) / 2, withTable.modelOf("etl", TABLE).slowdown(0.25), 1e-9);
+
+        // under table, what the units say moves no model, the default included
+        LearnedModels table = new LearnedModels(SensitivityMode.TABLE);
+        for (int i = 0; i < LearnedModels.ONLINE_MIN_UNITS; i++) {
+            table.observe("lr", "app-1", unit(0.4), none);
+        }
+        assertEquals(SensitivityModel.flat(), table.modelOf("etl", none));
+    }
+
+    @Test
+    void aSnapshotRestoresTheSameDefaultModel() {
+        LearnedModels l = new LearnedModels(SensitivityMode.ONLINE);
+        for (int i = 0; i < LearnedModels.ONLINE_MIN_UNITS; i++) {
+            l.observe("lr", "app-1", unit(0.4), TABLE);
+            l.observe("etl", "app-2", unit(0.2), TABLE);
+        }
+        LearnedModels copy = new LearnedModels(SensitivityMode.ONLINE);
+        copy.restore(l.snapshot(), TABLE);
+        assertEquals(l.defaultModel(TABLE), copy.defaultModel(TABLE));
+        assertEquals(l.modelOf("new", TABLE), copy.modelOf("new", TABLE));
+        assertNotEquals(TABLE.defaultModel(), copy.modelOf("new", TABLE), "the learnt models moved the default");
+    }
+
+    @Test
     void theLeastRecentlyObservedWorkloadIsForgottenFirst() {
         LearnedModels l = new LearnedModels(SensitivityMode.BLENDED);
         l.observe("w0", "app-1", unit(0.5), TABLE);

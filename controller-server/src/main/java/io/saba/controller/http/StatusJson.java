@@ -45,7 +45,7 @@ final class StatusJson {
         // per workload as well: an estimate outlives the applications it was learnt from (a finished job's last
         // units arrive as it leaves), and it is what a later application of the workload starts from
         Map<String, Object> workloads = new TreeMap<>();
-        v.estimates().forEach((key, w) -> workloads.put(key, model(w.source().label(), w)));
+        v.estimates().forEach((key, w) -> workloads.put(key, model(w.source().label(), w.inForce(), w)));
         root.put("workloads", workloads);
         List<Map<String, Object>> ports = new ArrayList<>();
         for (PortAllocation p : v.ports().values()) {
@@ -72,7 +72,7 @@ final class StatusJson {
         m.put("app_id", a.appId());
         m.put("workload", a.workload());
         m.put("workload_known", a.workloadKnown());
-        m.put("model", model(a.modelSource().label(), estimate));
+        m.put("model", model(a.modelSource().label(), a.model(), estimate));
         m.put("framework", a.framework());
         m.put("user", a.user());
         m.put("tenant", a.tenant());
@@ -98,16 +98,16 @@ final class StatusJson {
     }
 
     /**
-     * An application's model: where it comes from, its slowdowns at 25 and 50 %, and, once its workload reported
-     * units, the online estimate with its standard error, the table's slowdowns, and drift.
+     * An application's model: where it comes from, its slowdowns at 25 and 50 % (the default model's too, which moves
+     * as other workloads are learnt), and, once its workload reported units, the online estimate with its standard error, the table's slowdowns, and drift.
      */
-    private static Map<String, Object> model(String source, WorkloadEstimateView w) {
+    private static Map<String, Object> model(String source, SensitivityModel inForce, WorkloadEstimateView w) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("source", source);
+        m.put("slowdown_at", slowdowns(inForce));
         if (w == null) {
             return m; // no unit reported yet for its workload
         }
-        m.put("slowdown_at", slowdowns(w.inForce()));
         SensitivityEstimate e = w.estimate();
         if (e != null) {
             Map<String, Object> est = new LinkedHashMap<>();

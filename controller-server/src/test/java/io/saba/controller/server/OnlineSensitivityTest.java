@@ -342,6 +342,37 @@ class OnlineSensitivityTest {
         }
     }
 
+    @Test
+    void withoutATableANewWorkloadBesideALearntOneIsWeightedAsTheMeanOfTheLearntModels() throws Exception {
+        try (EmbeddedController c = EmbeddedController.builder().topology(Fixtures.singleSwitch(8))
+                .http(new InetSocketAddress("127.0.0.1", 0)).sensitivity(SensitivityMode.ONLINE).build()) {
+            c.start();
+            String base = "http://127.0.0.1:" + c.httpAddress().getPort();
+            try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
+                SabaApplication[] both = sharingAPort(c, client, new AppSpec("lr-1", "lr", "spark", "u", 0),
+                        new AppSpec("sort-1", "sort", "spark", "u", 0));
+                for (int i = 1; i <= LearnedModels.ONLINE_MIN_UNITS; i++) {
+                    both[0].report(stage(i, 1_000)); // lr: half of its tasks' time blocked on fetches
+                }
+                Fixtures.eventually("lr learnt", () -> units(c, "lr") == LearnedModels.ONLINE_MIN_UNITS);
+                Fixtures.quiesce(c);
+                JsonNode status = JSON.readTree(get(base + "/status.json"));
+                JsonNode lr = app(status, "lr-1").get("model");
+                JsonNode sort = app(status, "sort-1").get("model");
+                assertEquals("estimated", lr.get("source").asText());
+                assertEquals("default", sort.get("source").asText());
+                double learnt = lr.get("slowdown_at").get("0.25").asDouble();
+                assertTrue(learnt > 1.5, "lr learnt a sensitive curve: " + lr);
+                // the one learnt model is the mean of the learnt ones: sort is taken as sensitive as lr, not as
+                // insensitive (which would give it the solver's floor at the port they share)
+                assertEquals(learnt, sort.get("slowdown_at").get("0.25").asDouble(), 1e-9, sort.toString());
+                var shared = c.controller().status(false).ports().values().stream()
+                        .filter(p -> p.appWeights().size() == 2).findFirst().orElseThrow().appWeights();
+                assertEquals(shared.get("lr-1"), shared.get("sort-1"), 1e-12, "one model: equal weights " + shared);
+            }
+        }
+    }
+
     /** The number of units the workload's estimate rests on (0 before any). */
     private static int units(EmbeddedController c, String workload) {
         var v = c.controller().replica().estimates().get(workload);
