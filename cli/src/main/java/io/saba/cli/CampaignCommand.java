@@ -5,6 +5,8 @@ import io.saba.core.model.ModelChoice;
 import io.saba.harness.campaign.TestbedCampaign;
 import io.saba.harness.campaign.TestbedCampaignConfig;
 import io.saba.harness.campaign.OutputFolder;
+import io.saba.harness.packet.Fig8PacketCampaign;
+import io.saba.harness.packet.Fig8PacketReport;
 import io.saba.harness.campaign.ScaleStudy;
 import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.sim.sharing.QueueingDelay;
@@ -34,13 +36,21 @@ import picocli.CommandLine.Spec;
         description = "Reproduce the Saba paper's figures in the simulator (fig8: 500-setup testbed campaign), or "
                 + "with --testbed the Fig. 8 method with real Spark jobs on a namespace testbed (root).")
 public final class CampaignCommand implements Callable<Integer> {
+    /** The paper's Fig. 8 on a model of its own fabric, packet by packet. */
+    static final String FIG8_PACKET = "fig8-packet";
+    /** fig8-packet's setups unless --setups says otherwise: what a few minutes on 2 cores hold. */
+    static final int FIG8_PACKET_SETUPS = 50;
+    /** fig8-packet's simulated seconds per second of the workloads' profiled run times. */
+    static final double FIG8_PACKET_TIME_SCALE = 1e-5;
+
     @Spec
     CommandSpec spec;
 
     @Option(names = "--figure", defaultValue = "fig8",
             description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b, "
                     + "fig10-packet (the scale study packet by packet on a small leaf-spine: shared VL, a VL per "
-                    + "application, Saba's VL tables), "
+                    + "application, Saba's VL tables), fig8-packet (fig8's setups on one lossless InfiniBand switch, "
+                    + "packet by packet: shared VL, VLs without sensitivity, Saba; default 50 setups), "
                     + "fig12 (controller overhead, as saba bench allocation with its defaults), testbed-validation "
                     + "(the simulator beside a real-Spark testbed campaign's results, --measured)")
     String figure;
@@ -71,7 +81,8 @@ public final class CampaignCommand implements Callable<Integer> {
             + "namespace testbed at about 0.1 (docs/simulator.md); default 0")
     Double sabaRunCores;
 
-    @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12)")
+    @Option(names = "--setups", description = "cluster setups for fig8 (default 500; with --testbed 12; "
+            + "fig8-packet 50)")
     Integer setups;
 
     @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
@@ -138,8 +149,15 @@ public final class CampaignCommand implements Callable<Integer> {
             return testbed.run(spec, setups, seed, out);
         }
         String f = figure.toLowerCase(Locale.ROOT);
-        if (!f.equals("fig10-packet") && !packet.given().isEmpty()) {
-            throw new IllegalArgumentException(String.join(", ", packet.given()) + ": only with --figure fig10-packet");
+        List<String> refused = packet.given().stream().filter(o -> switch (f) {
+            case "fig10-packet" -> o.equals("--schemes");
+            case FIG8_PACKET -> !o.equals("--time-scale") && !o.equals("--schemes");
+            default -> true;
+        }).toList();
+        if (!refused.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", refused) + ": not with --figure " + figure
+                    + " (--time-scale: fig8-packet and fig10-packet; --schemes: fig8-packet; the other packet "
+                    + "options: fig10-packet)");
         }
         Mechanisms mechanisms = mechanisms(f);
         if (f.equals("testbed-validation")) {
@@ -161,7 +179,8 @@ public final class CampaignCommand implements Callable<Integer> {
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         Path dir = out != null ? out : Path.of("campaign-" + figure);
         ModelChoice model = FitCommand.choice(family, degree);
-        if ((family != null || degree != null) && !List.of("fig8", "fig9", "fig10", "fig11a", "fig11b").contains(f)) {
+        if ((family != null || degree != null) && !List.of("fig8", FIG8_PACKET, "fig9", "fig10", "fig11a", "fig11b")
+                .contains(f)) {
             throw new IllegalArgumentException("--family and --degree apply to the simulated profiles of fig8, fig9, "
                     + "fig10 and fig11, not " + figure);
         }
@@ -209,6 +228,22 @@ public final class CampaignCommand implements Callable<Integer> {
             }
             case "fig10-packet" -> {
                 return packet.run(spec, seed, queues, oversubscription, t, dir);
+            }
+            case FIG8_PACKET -> {
+                Fig8PacketCampaign.Config cfg = new Fig8PacketCampaign.Config(setups != null ? setups
+                        : FIG8_PACKET_SETUPS, seed, packet.timeScale != null ? packet.timeScale
+                        : FIG8_PACKET_TIME_SCALE, model, queues, t, packet.fig8Schemes(), dir);
+                System.err.println("fig8-packet: " + cfg.describe());
+                Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
+                String report = Fig8PacketReport.text(r, cfg) + "output in " + dir + "\n";
+                if (r.jobs().setups() == 0) {
+                    throw new IllegalStateException("fig8-packet finished no setup");
+                }
+                Fig8PacketReport.writeFigures(dir, r.jobs());
+                OutputFolder.write(dir.resolve("summary.txt"), report);
+                spec.commandLine().getOut().print(report);
+                spec.commandLine().getOut().flush();
+                return 0;
             }
             case "fig12" -> {
                 CommandLine bench = new CommandLine(new BenchCommand.Allocation());

@@ -1,6 +1,7 @@
 package io.saba.cli;
 
 import io.saba.harness.campaign.OutputFolder;
+import io.saba.harness.packet.Fig8Scheme;
 import io.saba.harness.packet.PacketStudy;
 import io.saba.harness.packet.PacketStudyConfig;
 import io.saba.rperf.switchmodel.LeafSpine;
@@ -34,8 +35,8 @@ final class PacketCampaignOptions {
     @Option(names = "--instances", description = "fig10-packet: instances per job (default: hosts per leaf)")
     Integer instances;
 
-    @Option(names = "--time-scale", description = "fig10-packet: simulated seconds per second of the paper's "
-            + "workloads (default 1e-5: 60-300 s alone become 0.6-3 ms)")
+    @Option(names = "--time-scale", description = "fig10-packet, fig8-packet: simulated seconds per second of the "
+            + "paper's workloads (default 1e-5: 60-300 s alone become 0.6-3 ms)")
     Double timeScale;
 
     @Option(names = "--seeds", description = "fig10-packet: placements, seeds --seed, --seed + 1, ... (default 5)")
@@ -61,6 +62,22 @@ final class PacketCampaignOptions {
     @Option(names = "--no-fluid", description = "fig10-packet: skip the fluid simulator's runs of the same jobs")
     boolean noFluid;
 
+    @Option(names = "--schemes", split = ",", paramLabel = "SCHEME", description = "fig8-packet: what every setup "
+            + "runs under, of shared, shared-cc, control, saba, saba-eq2, saba-equal, control-15, alone, "
+            + "fluid-max-min, fluid-saba (default all; the shared VL always). A rerun on the same --out adds the "
+            + "schemes it lacks")
+    List<String> schemes;
+
+    /** fig8-packet's schemes: all unless --schemes names some. */
+    java.util.Set<Fig8Scheme> fig8Schemes() {
+        if (schemes == null) {
+            return EnumSet.allOf(Fig8Scheme.class);
+        }
+        java.util.Set<Fig8Scheme> out = EnumSet.noneOf(Fig8Scheme.class);
+        schemes.forEach(s -> out.add(Fig8Scheme.parse(s)));
+        return out;
+    }
+
     /** Options given that only apply to fig10-packet, for the refusal elsewhere. */
     List<String> given() {
         List<String> out = new ArrayList<>();
@@ -75,6 +92,9 @@ final class PacketCampaignOptions {
         }
         if (noFluid) {
             out.add("--no-fluid");
+        }
+        if (schemes != null) {
+            out.add("--schemes");
         }
         return out;
     }

@@ -68,7 +68,7 @@ class CampaignCommandTest {
     @Test
     void packetOptionsOutsideFig10PacketAreRefusedByName() {
         assertEquals(2, run("campaign", "--figure", "fig10", "--per-host", "2", "--out", dir.toString()));
-        assertTrue(err.toString().contains("--per-host: only with --figure fig10-packet"), err.toString());
+        assertTrue(err.toString().contains("--per-host: not with --figure fig8"), err.toString());
         assertEquals(2, run("campaign", "--figure", "fig10-packet", "--arbitration", "lifo", "--out",
                 dir.resolve("x").toString()));
         assertTrue(err.toString().contains("--arbitration must be rr or fcfs"), err.toString());

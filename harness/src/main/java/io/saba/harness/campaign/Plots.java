@@ -65,22 +65,33 @@ public final class Plots {
 
     /** Empirical CDF of ours as a step curve (it reaches 1 at the largest value), with references beside it. */
     public static void cdf(Path png, String title, String xLabel, List<Double> sorted, List<Reference> references) {
-        save(cdfChart(title, xLabel, sorted, references), png);
+        save(cdfChart(title, xLabel, Map.of("ours", sorted), references), png);
     }
 
-    /** The chart {@link #cdf(Path, String, String, List, List)} saves. */
-    static XYChart cdfChart(String title, String xLabel, List<Double> sorted, List<Reference> references) {
+    /** As {@link #cdf(Path, String, String, List, List)}, one step curve per series (each sorted ascending). */
+    public static void cdfs(Path png, String title, String xLabel, Map<String, List<Double>> series,
+                            List<Reference> references) {
+        save(cdfChart(title, xLabel, series, references), png);
+    }
+
+    /** The chart {@link #cdfs} saves. */
+    static XYChart cdfChart(String title, String xLabel, Map<String, List<Double>> series,
+                            List<Reference> references) {
         XYChart c = new XYChartBuilder().width(700).height(references.isEmpty() ? 500 : 560).title(title)
                 .xAxisTitle(xLabel).yAxisTitle("CDF").build();
         // "0.0#": a tick between tenths (0.25) shows as itself, never rounded onto a neighbour's label
         c.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0#").setYAxisTickMarkSpacingHint(60);
-        if (!references.isEmpty()) {
+        if (!references.isEmpty() || series.size() > 1) {
             c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         }
-        List<double[]> steps = Cdf.steps(sorted);
-        if (!steps.isEmpty()) {
-            c.addSeries("ours", steps.stream().map(p -> p[0]).toList(), steps.stream().map(p -> p[1]).toList())
-                    .setMarker(SeriesMarkers.NONE);
+        List<Double> first = null;
+        for (Map.Entry<String, List<Double>> e : series.entrySet()) {
+            List<double[]> steps = Cdf.steps(e.getValue());
+            if (!steps.isEmpty()) {
+                c.addSeries(e.getKey(), steps.stream().map(p -> p[0]).toList(), steps.stream().map(p -> p[1])
+                        .toList()).setMarker(SeriesMarkers.NONE);
+                first = first == null ? e.getValue() : first;
+            }
         }
         for (Reference r : references) {
             XYSeries s = c.addSeries(r.label(), r.xs(), r.ys());
@@ -90,8 +101,8 @@ public final class Plots {
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             }
         }
-        if (!steps.isEmpty()) {
-            roundTicks(c, sorted.get(0), sorted.size()); // last, so the visible series keep their colours
+        if (first != null) {
+            roundTicks(c, first.get(0), first.size()); // last, so the visible series keep their colours
         }
         return c;
     }

@@ -46,6 +46,7 @@ public final class RoundDriver {
     private final Map<Integer, JobRun> jobOfFlow = new HashMap<>();
     private final Map<String, Double> completion = new LinkedHashMap<>();
     private long packets;
+    private Network.DeliveryListener trace = (p, t) -> { };
 
     /**
      * @param fabric the fabric, its ports already configured (SL-to-VL tables, VL arbitration)
@@ -68,11 +69,18 @@ public final class RoundDriver {
         }
         net.onDelivery((p, t) -> {
             packets++;
+            trace.delivered(p, t);
             JobRun r = jobOfFlow.get(p.flow());
             if (r != null) {
                 r.delivered(p.payloadBytes());
             }
         });
+    }
+
+    /** Also shows every delivered data packet to {@code listener} (a profiler's traffic record). */
+    public RoundDriver trace(Network.DeliveryListener listener) {
+        this.trace = listener;
+        return this;
     }
 
     /** Runs every job from time 0 to its end. */

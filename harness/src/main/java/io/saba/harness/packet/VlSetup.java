@@ -33,6 +33,7 @@ public final class VlSetup {
     private final int tableEntries;
     private final SabaPlanner saba;
     private final Set<LeafSpine.Tier> separateAt;
+    private final boolean equalWeights;
 
     /**
      * @param vls          data VLs per port, VL 0 (the default class) included
@@ -48,6 +49,11 @@ public final class VlSetup {
      * {@code separateAt}; every other port keeps one VL for all (which hop's separation matters).
      */
     public VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt) {
+        this(vls, tableEntries, saba, separateAt, false);
+    }
+
+    private VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt,
+                    boolean equalWeights) {
         if (vls < 2) {
             throw new IllegalArgumentException("separating applications needs ≥ 2 VLs, not " + vls);
         }
@@ -55,6 +61,15 @@ public final class VlSetup {
         this.tableEntries = tableEntries;
         this.saba = saba;
         this.separateAt = EnumSet.copyOf(separateAt);
+        this.equalWeights = equalWeights;
+    }
+
+    /**
+     * This setup with Saba's levels and level → VL maps as planned, but every VL a port uses weighted equally:
+     * Saba's grouping of applications without its weights.
+     */
+    public VlSetup withEqualSabaWeights() {
+        return new VlSetup(vls, tableEntries, saba, separateAt, true);
     }
 
     /** Every port each job's packets (data and ACKs: all-to-all, so both directions) leave by, in a stable order. */
@@ -118,14 +133,22 @@ public final class VlSetup {
                 }
                 SabaPlan plan = saba.fresh().plan(apps);
                 jobs.forEach(j -> slOf.put(j.id(), plan.levelOfApp().get(j.id())));
-                for (PortId p : slsByPort(ports, slOf).keySet()) {
+                Map<PortId, TreeSet<Integer>> present = slsByPort(ports, slOf);
+                for (PortId p : present.keySet()) {
                     PortAllocation pa = plan.ports().get(p);
                     byte[] table = Sl2Vl.encode(pa.queueOfLevel());
                     int[] sl2vl = new int[Sl2Vl.SLS];
                     for (int sl = 0; sl < Sl2Vl.SLS; sl++) {
                         sl2vl[sl] = Sl2Vl.vlOf(table, sl);
                     }
-                    configure(fabric, p, sl2vl, pa.queueWeights(), tables, arbitration);
+                    double[] weights = pa.queueWeights();
+                    if (equalWeights) {
+                        weights = new double[weights.length];
+                        for (int sl : present.get(p)) {
+                            weights[sl2vl[sl]] = 1;
+                        }
+                    }
+                    configure(fabric, p, sl2vl, weights, tables, arbitration);
                 }
             }
             default -> throw new IllegalStateException(mode.toString());

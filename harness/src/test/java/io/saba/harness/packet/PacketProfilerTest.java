@@ -30,4 +30,28 @@ class PacketProfilerTest {
             }
         }
     }
+
+    /**
+     * The packet-measured traffic record carries what the first host sent: per round of a workload on n hosts, each
+     * host sends S/n² bytes to each of the n − 1 others, so the record's utilisation summed over its intervals,
+     * times an interval's line bytes, is that total.
+     */
+    @Test
+    void theTrafficRecordCarriesTheFirstHostsBytes() {
+        WorkloadSpec w = Fig8PacketCampaign.workloads(1e-6, 56e9 / 8).get(9); // sort: 2 rounds of one stage
+        PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR,
+                io.saba.core.model.ModelChoice.AUTO);
+        io.saba.core.corun.TrafficRecord r = profiler.record(w);
+        int n = w.profiledNodes();
+        double sent = 0;
+        for (var st : w.stages()) {
+            sent += st.repeat() * (n - 1) * Math.round(st.shuffleBytes() / ((double) n * n));
+        }
+        double carried = 0;
+        for (double u : r.utilisation()) {
+            carried += u * 56e9 / 8 * r.intervalSeconds();
+        }
+        assertEquals(sent, carried, 1e-6 * sent);
+        assertEquals(profiler.aloneSeconds(w, 56), r.seconds(), 1e-12, "the record spans the run alone");
+    }
 }

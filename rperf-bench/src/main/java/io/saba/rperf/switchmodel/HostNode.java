@@ -70,6 +70,7 @@ public final class HostNode extends Node {
                     net.params().ackBytes(), p.postedAt);
             ack.arrivedAt = now;
             ack.eligibleAt = now;
+            ack.becn = p.fecn;
             acks.add(ack);
             outputs.get(0).kick();
         } else {

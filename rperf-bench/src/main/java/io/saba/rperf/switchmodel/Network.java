@@ -18,12 +18,23 @@ public final class Network {
     private final List<Generator> generators = new ArrayList<>();
     private Measurements stats = new Measurements(0);
     private long nextPacketId;
+    private CongestionControl congestionControl;
     private DeliveryListener deliveryListener = (p, t) -> { };
 
     /** Sees every data packet a destination receives, in order: for tests and traces. */
     @FunctionalInterface
     public interface DeliveryListener {
         void delivered(Packet p, long now);
+    }
+
+    /** Turns on InfiniBand congestion control in every switch and queue pair (before any traffic). */
+    public void enableCongestionControl(CongestionControl cc) {
+        this.congestionControl = cc;
+    }
+
+    /** The congestion control in force, or null when it is off. */
+    CongestionControl congestionControl() {
+        return congestionControl;
     }
 
     public void onDelivery(DeliveryListener l) {

@@ -34,6 +34,10 @@ abstract class Node implements Receiver {
     /** Queue {@code queue} lost its head to output {@code from}: its next head may want another output. */
     abstract void polled(int queue, OutputPort from);
 
+    /** {@code p} has been taken from its queue and starts on output {@code from}, on {@code vl} of its link. */
+    void departing(Packet p, OutputPort from, int vl) {
+    }
+
     /** The output this packet leaves by. */
     abstract OutputPort route(Packet p);
 

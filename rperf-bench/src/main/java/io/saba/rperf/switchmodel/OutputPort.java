@@ -138,6 +138,7 @@ public final class OutputPort {
         Packet p = queues.get(chosen).poll(now);
         node.polled(chosen, this);
         int pvl = vlOf(p);
+        node.departing(p, this, pvl);
         if (vlArbiter != null) {
             vlArbiter.charge(p.wireBytes);
         }

@@ -36,6 +36,10 @@ public final class Packet {
      */
     long[] switchWaitsPs;
     int switchesCrossed;
+    /** Data: a congested switch port marked it (forward explicit congestion notification). */
+    boolean fecn;
+    /** ACK: the data it acknowledges was marked (backward explicit congestion notification). */
+    boolean becn;
 
     Packet(long id, Kind kind, int flow, int srcHost, int dstHost, int sl, int payloadBytes, int wireBytes,
            long postedAt) {

@@ -9,6 +9,10 @@ package io.saba.rperf.switchmodel;
 public final class QueuePair extends Generator {
     private long unsentBytes;
     private Packet next;
+    /** Congestion control: the table index after the last BECN, when that was, and the last packet's start. */
+    private int ccti;
+    private long cctiSetAt;
+    private long lastStart = Long.MIN_VALUE;
 
     QueuePair(int flow, String name, HostNode host, int dstHost, int sl, int mtuBytes) {
         super(flow, name, host, dstHost, sl, mtuBytes);
@@ -41,9 +45,24 @@ public final class QueuePair extends Generator {
             next = net.newPacket(Packet.Kind.DATA, flow, host.hostId, dstHost, sl, payload,
                     net.params().dataWireBytes(payload), now);
             next.arrivedAt = now;
-            next.eligibleAt = now;
+        }
+        if (next != null) {
+            next.eligibleAt = Math.max(next.arrivedAt, throttledUntil(now));
         }
         return next;
+    }
+
+    /** With congestion control, the earliest start its index allows after the previous packet's start. */
+    private long throttledUntil(long now) {
+        CongestionControl cc = host.net.congestionControl();
+        int index = cc == null ? 0 : index(cc, now);
+        return index == 0 || lastStart == Long.MIN_VALUE ? Long.MIN_VALUE
+                : lastStart + cc.interPacketDelayPs(index);
+    }
+
+    /** The CCTI now: the value set at the last BECN, less one per timer period since. */
+    private int index(CongestionControl cc, long now) {
+        return (int) Math.max(0, ccti - (now - cctiSetAt) / cc.cctiTimerPs());
     }
 
     @Override
@@ -52,13 +71,19 @@ public final class QueuePair extends Generator {
         if (p != null) {
             unsentBytes -= p.payloadBytes;
             next = null;
+            lastStart = now;
         }
         return p;
     }
 
     @Override
     void onAck(Packet ack, long now) {
-        // delivery is what a job waits for; the ACK only occupies the reverse path
+        // delivery is what a job waits for; an ACK matters only for the BECN it may carry
+        CongestionControl cc = host.net.congestionControl();
+        if (cc != null && ack.becn) {
+            ccti = Math.min(cc.cctiLimit(), index(cc, now) + cc.cctiIncrease());
+            cctiSetAt = now;
+        }
     }
 
     /** The host this queue pair sends from. */

@@ -20,6 +20,10 @@ public final class SwitchNode extends Node {
     /** Output port per destination host id; -1 where there is no route. */
     private int[] routes = new int[0];
     private final long latencyPs;
+    /** Per output port and VL: bytes waiting for it in this switch's input buffers (congestion control's queue). */
+    private final long[][] queuedFor;
+    /** Per output port and VL: data packets sent while congested, for the marking rate. */
+    private final long[][] sentCongested;
 
     SwitchNode(String name, Network net, int ports, int vls, int[] sl2vl, Policy policy, VlArbitration vlArb) {
         super(name, net, sl2vl);
@@ -38,6 +42,8 @@ public final class SwitchNode extends Node {
             contenders[port] = new BitSet();
         }
         this.queueOrder = Collections.unmodifiableList(order);
+        this.queuedFor = new long[ports][vls];
+        this.sentCongested = new long[ports][vls];
     }
 
     /** Packets for host {@code dstHost} leave by {@code port}. */
@@ -116,10 +122,22 @@ public final class SwitchNode extends Node {
         InputBuffer b = buffers[port][p.vl];
         b.add(p);
         OutputPort out = route(p);
+        queuedFor[out.index][out.vlOf(p)] += p.wireBytes;
         if (b.size() == 1) {
             contenders[out.index].set(port * vls + p.vl);
         }
         net.clock().at(p.eligibleAt, out::kick);
+    }
+
+    @Override
+    void departing(Packet p, OutputPort from, int vl) {
+        long queued = queuedFor[from.index][vl];
+        queuedFor[from.index][vl] = queued - p.wireBytes;
+        CongestionControl cc = net.congestionControl();
+        if (cc != null && p.kind == Packet.Kind.DATA && queued >= cc.thresholdBytes()
+                && sentCongested[from.index][vl]++ % cc.markingRate() == 0) {
+            p.fecn = true;
+        }
     }
 
     @Override

@@ -68,7 +68,7 @@ public final class SimulatedProfiler {
     }
 
     /** Intervals of a simulated traffic record per profiled run: bursts and stages stay visible. */
-    static final int RECORD_INTERVALS = 200;
+    public static final int RECORD_INTERVALS = 200;
 
     /**
      * The traffic record of a workload alone at full rate on its profiled hosts: the first host's NIC egress (every

@@ -1,0 +1,61 @@
+package io.saba.harness.packet;
+
+import java.util.Locale;
+
+/**
+ * What {@code --figure fig8-packet} runs every setup under: ways to use the switch's VLs, the switches' congestion
+ * control, each job by itself, and the fluid simulator's pair of the same draws. Each scheme after the first four is
+ * one mechanism switched on or off, so its difference from a neighbour says what that mechanism is worth.
+ */
+public enum Fig8Scheme {
+    /** Every SL on VL 0 without congestion control: a lossless shared VL. */
+    SHARED("shared VL"),
+    /** Every SL on VL 0 with InfiniBand congestion control (FECN/BECN, CCT): the paper's baseline (§4.6.1). */
+    SHARED_CC("shared VL + IB CC"),
+    /** The same VLs as Saba, equal weights, applications spread over them in turn: separation without sensitivity. */
+    CONTROL("control: 8 VLs, equal"),
+    /** Saba with the co-run predictor's weights ({@code allocation: corun}, the controller's default). */
+    SABA("Saba (corun)"),
+    /** Saba with the paper's Eq. 2 weights. */
+    SABA_EQ2("Saba (eq2)"),
+    /** Saba's levels and level → VL map, every VL weighted equally: Saba's grouping without its weights. */
+    SABA_EQUAL("Saba levels, equal weights"),
+    /** The control with every data VL InfiniBand has (15): how much sharing 8 VLs among 16 jobs costs. */
+    CONTROL_15("control: 15 VLs, equal"),
+    /** Each job by itself on its hosts, shared VL: what no separation can beat. */
+    ALONE("each job alone"),
+    /** The fluid simulator's per-flow max-min on the same draws ({@code --figure fig8}'s baseline). */
+    FLUID_MAX_MIN("fluid per-flow max-min"),
+    /** The fluid simulator's Saba on the same draws ({@code --figure fig8}'s Saba). */
+    FLUID_SABA("fluid Saba (corun)");
+
+    private final String label;
+
+    Fig8Scheme(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** The scheme's time is in the fluid simulator's seconds (the workloads unscaled), not the packet model's. */
+    public boolean fluid() {
+        return this == FLUID_MAX_MIN || this == FLUID_SABA;
+    }
+
+    /** The name on the command line: shared, shared-cc, control, saba, … */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public static Fig8Scheme parse(String s) {
+        for (Fig8Scheme f : values()) {
+            if (f.cliName().equals(s.trim().toLowerCase(Locale.ROOT))) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown fig8-packet scheme '" + s + "': "
+                + java.util.Arrays.stream(values()).map(Fig8Scheme::cliName).toList());
+    }
+}
