@@ -45,7 +45,7 @@ import java.util.function.ToIntFunction;
  * ({@link WorkSignals#BUSIEST_HOST_IN}) and the topology knows the capacity of the application's ports, those
  * bytes over the slowest such port's rate, at the unit's share, against its wall duration
  * ({@link Observation#ofLinkBytes}); otherwise (a discovered fabric without rates, an older plugin) the engine's
- * network wait against its task run time, as before. The rate is that of the slowest port the application crossed
+ * network wait against its task run time. The rate is that of the slowest port the application crossed
  * since the controller first saw it (kept after it left, for its last units): the host links, where a testbed or a
  * rack is slowest. Where the fabric counts bytes per queue ({@link QueueCounters}) and the application had a queue
  * to itself ({@link #ownQueues}), the unit's link bytes are the larger of the reported and the counted.

@@ -129,7 +129,7 @@ public final class SensitivityStudies {
      *                   choice (auto, as {@code saba profile}); the degree study (c) is the paper's polynomial of
      *                   each degree
      * @param mechanisms what every run of every variant models beyond ideal fluid sharing (the profiles do not:
-     *                   a workload alone, as before)
+     *                   each runs a workload alone)
      */
     public static List<Variant> run(int threads, java.io.PrintStream progress, ModelChoice model,
                                     Mechanisms mechanisms) {
