@@ -207,8 +207,8 @@ public final class ControllerBench {
 
     /**
      * Runs every phase's path, opens then closes, over the first {@link #WARM_UP_EVENTS} events, until the JIT
-     * compilers are quiet ({@link WarmUp}); not counted. With one pass (this bench until 2026-11-29) the push lag's
-     * p50 on the client library's path was 32-63 ms, against 8-9 ms once the compilers were quiet.
+     * compilers are quiet ({@link WarmUp}); not counted. After a single pass the push lag on the client library's
+     * path measures the JIT compiling gRPC's paths as much as the controller.
      */
     private void warmUp(EmbeddedController c, ManagedChannel ch, List<ManagedChannel> clientChannels,
                         List<ConnectionEvent> warm) throws Exception {

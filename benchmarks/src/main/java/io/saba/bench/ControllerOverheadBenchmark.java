@@ -58,11 +58,10 @@ import org.hipparchus.exception.MathRuntimeException;
  *
  * <p>Before any cell, {@code warmup} scenarios per degree run untimed: the JIT compiles the solver while it runs,
  * and the branches a degree takes (k = 1 has no curvature) are in the compiled code before anything is timed.
- * Without it the first cell measured the compiler (the 250-application, k = 1 cell's p99 of 114.8 ms in issue 19:
- * C2 compiled the solver during that cell and again when k changed). Two warm-up scenarios were not enough: in
- * three alternating runs of 20 scenarios (250 applications, k = 1, 2026-11-28) one timed scenario still took
- * 15.6–16.7 ms of CPU against a median of 6.7–7.0 ms, and with ten the p99 was 7.6–9.2 ms; the command's default is
- * ten. A controller runs for days, so its compiled code is what the paper's figure compares with.
+ * Without it the first cell measures the compiler (C2 compiles the solver during that cell and again when k
+ * changes). A couple of warm-up scenarios are not enough: one timed scenario of the first cell can still take about
+ * twice the median's CPU, so the command's default is ten. A controller runs for days, so its compiled code is what
+ * the paper's figure compares with.
  */
 public final class ControllerOverheadBenchmark {
     /**

@@ -56,8 +56,8 @@ import org.apache.curator.test.TestingCluster;
  *
  * <p>Before the figures, warm-up passes run a lone controller and a 3-member group through the same phases (on a
  * quarter of the connections) until the JIT compilers take under {@link WarmUp#QUIET_JIT_SHARE} of a pass's
- * CPU: until 2026-11-29 this bench measured the lone controller first on a cold JVM, and it came out slower than
- * the groups measured after it.
+ * CPU, so that the lone controller, measured first, does not run on a cold JVM and come out slower than the groups
+ * measured after it.
  */
 public final class GroupBench {
     /** Settings; {@code warmUpPasses}: at most this many warm-up passes (they stop once the JIT is quiet). */

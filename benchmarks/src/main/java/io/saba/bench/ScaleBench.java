@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * The controller at scale (issue #19): registers {@code apps} applications and opens {@code connections}
+ * The controller at scale: registers {@code apps} applications and opens {@code connections}
  * connections over real gRPC (batched, as the plugins send them) on a large topology, then reports the heap the
  * controller holds per application and per connection, the journal's size, and what a restart costs: the journal's
  * replay, and the allocation of every port from the replayed state until the backend holds it.

@@ -4,9 +4,9 @@ import java.io.PrintStream;
 
 /**
  * Warm-up passes until the JIT compilers are quiet: a controller runs for days, so a benchmark should measure
- * compiled code. One pass is not enough for the controller's event path: after one, the C2 compilers were still
- * compiling gRPC's and Netty's paths during the measured phases (2026-11-29: 25-28 us per event, a quarter of the
- * process's CPU, on the two cores the controller needed).
+ * compiled code. One pass is not enough for the controller's event path: after one, the C2 compilers can still be
+ * compiling gRPC's and Netty's paths during the measured phases, taking a large share of the process's CPU on the
+ * cores the controller needs.
  */
 final class WarmUp {
     /** The JIT compilers' share of a pass's process CPU under which the compiled code counts as settled. */

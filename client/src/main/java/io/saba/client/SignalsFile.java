@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An application's work signals as a JSON-lines record ({@code <dir>/<app id>.jsonl}, one line per unit, appended),
- * the data from which the harness calibrates simulated workloads (issue #18) and an estimator can be replayed
+ * the data from which the harness calibrates simulated workloads and an estimator can be replayed
  * offline. Every line names the application, its workload and framework, so files can be concatenated.
  *
  * <p>Never costs the job: {@link #append} hands the line to one daemon thread through a bounded queue (a full queue

@@ -6,8 +6,8 @@ import java.util.TreeMap;
 
 /**
  * What one unit of an application's work spent and moved, as its engine measured it: a Spark stage attempt or a
- * Flink task. Raw observations for estimating an application's sensitivity while it runs (issue #20) and for
- * calibrating simulated workloads from real runs (#18); see the {@code WorkSignals} message of saba.v1 for the
+ * Flink task. Raw observations for estimating an application's sensitivity while it runs and for
+ * calibrating simulated workloads from real runs; see the {@code WorkSignals} message of saba.v1 for the
  * fields' meaning. Times are in milliseconds and summed over the unit's tasks, except {@code durationMillis}.
  *
  * @param unit              the engine's id of the unit, e.g. "stage 3.0"

@@ -36,7 +36,7 @@ import java.util.function.ToIntFunction;
  * bounded; a unit's share is the mean over its run, submission to completion. Pushes are {@linkplain #offer
  * offered} and applied apart from the allocation loop, every {@link #APPLY_MILLIS} ms and before an observation is
  * made: a push changes thousands of ports with hundreds of applications each, and following each share there cost
- * the loop more than allocating (issue #19's bench: 60–80 % of the recompute thread). A port pushed twice between
+ * the loop more than allocating did (most of the recompute thread in the controller bench). A port pushed twice between
  * two passes counts once, at its latest weights, so the step function's resolution is a pass, a second (units last
  * seconds). Not logged: the share is fixed into each observation when it arrives, and the observation is what the
  * log carries.
@@ -45,7 +45,7 @@ import java.util.function.ToIntFunction;
  * ({@link WorkSignals#BUSIEST_HOST_IN}) and the topology knows the capacity of the application's ports, those
  * bytes over the slowest such port's rate, at the unit's share, against its wall duration
  * ({@link Observation#ofLinkBytes}); otherwise (a discovered fabric without rates, an older plugin) the engine's
- * network wait against its task run time, as before. The rate is that of the slowest port the application crossed
+ * network wait against its task run time. The rate is that of the slowest port the application crossed
  * since the controller first saw it (kept after it left, for its last units): the host links, where a testbed or a
  * rack is slowest. Where the fabric counts bytes per queue ({@link QueueCounters}) and the application had a queue
  * to itself ({@link #ownQueues}), the unit's link bytes are the larger of the reported and the counted.
@@ -53,11 +53,9 @@ import java.util.function.ToIntFunction;
 public final class AppShares implements AutoCloseable {
     /**
      * How often offered pushes are applied, at most (ms). A second, not less: a port pushed several times between two
-     * passes is followed once, and at 50 ms the pass followed nearly every push, so the share tracking cost more CPU
-     * per event than allocating (issue #19's controller bench, 2026-11-28, three pairs: 17.5–20.3 µs per event on the
-     * client library's path at 50 ms, 8.6–10.2 at 1 s; batched 7.3–8.9 against 0–3.3). What it costs: a share change
-     * is dated up to a second late, against units (stages, tasks) that last seconds, and a change undone within the
-     * second is not seen.
+     * passes is followed once, while at 50 ms the pass follows nearly every push and the share tracking costs more CPU
+     * per event than allocating. What it costs: a share change is dated up to a second late, against units (stages,
+     * tasks) that last seconds, and a change undone within the second is not seen.
      */
     static final long APPLY_MILLIS = 1000;
     /** Share changes kept per application. */

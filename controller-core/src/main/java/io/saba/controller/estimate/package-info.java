@@ -1,5 +1,5 @@
 /**
- * Sensitivity learned while jobs run (issue #20), the controller's side: each unit of work an application reports
+ * Sensitivity learned while jobs run, the controller's side: each unit of work an application reports
  * becomes an {@link io.saba.core.estimate.Observation} at the share its weights gave it ({@link
  * io.saba.controller.estimate.AppShares}, this controller's own record, outside the log); the observations are
  * applied per workload by the replica ({@link io.saba.controller.estimate.LearnedModels}), which estimates, checks

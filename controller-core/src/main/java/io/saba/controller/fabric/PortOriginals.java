@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * not what it reads there (which is the crashed controller's own configuration).
  *
  * <p>Entries are per backend and port; the value is the backend's own text (InfiniBand: the tables in hex; Linux:
- * whether the HTB root was there). Without a journal directory the store lives in memory only, as before.
+ * whether the HTB root was there). Without a journal directory the store lives in memory only.
  * Thread-safe.
  */
 public final class PortOriginals {

@@ -4,7 +4,7 @@ import io.saba.core.model.SensitivityModel;
 
 /**
  * Whether an estimate contradicts a profiled model: at the shares where Saba's decisions are made (25 % and 50 %,
- * the shares issue #20's evidence is judged at), the estimate's slowdown lies further from the table's than both
+ * the shares the online estimate's accuracy is judged at), the estimate's slowdown lies further from the table's than both
  * {@link #Z} standard errors of the estimate and {@link #TOLERANCE} of the table's slowdown. The tolerance absorbs
  * what no number of units can remove: a profiled cubic is not an a + c/b curve, and a profile caps the rate while a
  * weight is work-conserving.

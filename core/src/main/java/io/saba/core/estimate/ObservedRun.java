@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A co-run profile for a workload nobody profiled, from the units one of its applications reported: what lets the
- * co-run predictor decide a port without the table's traffic record (issue #20).
+ * co-run predictor decide a port without the table's traffic record.
  *
  * <p>The record stands in for the profiler's egress samples at the predictor's own model of a run: each unit, in the
  * order reported, is its computation followed by its link bytes at the full link. A unit read from its link bytes

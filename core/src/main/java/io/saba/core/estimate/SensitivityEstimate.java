@@ -12,7 +12,7 @@ import java.util.List;
  * link, which grows as 1/s at a share s of the link: its run time is T(s) = c + n/s. Observed at share s with run
  * time T and network wait W: c = T − W and n = W·s. Its slowdown against the full link is
  * D(b) = T(b)/T(1) = (c + n/b)/(c + n) = 1 − φ + φ/b with φ = n/(c + n), the share of its full-link time spent on
- * the network. (With r = n/c = w·s/(1 − w), w = W/T, this is the (1 + r/b)/(1 + r) of issue #20.)
+ * the network. (With r = n/c = w·s/(1 − w), w = W/T, this is the same curve written as (1 + r/b)/(1 + r).)
  *
  * <p><b>Which network time.</b> The engine's wait counter ({@link Observation.Signal#NETWORK_WAIT}) is not the
  * link's time: small fetches pay round trips a smaller share does not stretch, prefetching hides a transfer behind

@@ -16,7 +16,7 @@ import org.apache.flink.traces.SpanBuilder;
  * registers those counters ({@code numBytesInRemote}, {@code numBytesInLocal}, {@code numBuffersInRemote},
  * {@code numBuffersInLocal}; Flink 1.20's {@code InputChannelMetrics}) in this group and in the task's IO group, and
  * a metric group offers no way to read a metric back by name. Everything is passed on to Flink's group unchanged,
- * so the metrics appear in Flink's reporters and web UI as before.
+ * so the metrics appear in Flink's reporters and web UI as they do without Saba.
  */
 final class InputCounters implements MetricGroup {
     private final MetricGroup group;

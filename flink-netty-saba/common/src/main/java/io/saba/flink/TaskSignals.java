@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A TaskManager's task work signals (issue #20), read from Flink's own task metrics when each task ends and handed
+ * A TaskManager's task work signals (for the controller's online sensitivity estimate), read from Flink's own task metrics when each task ends and handed
  * to {@link TaskManagerReports}.
  *
  * <p>How it sees tasks, in Flink 1.20: a {@code Task}'s constructor asks the shuffle environment for its IO owner

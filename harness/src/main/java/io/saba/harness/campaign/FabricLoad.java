@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * How loaded a simulated fabric was over one run, per tier of ports (issue #18, "the fabric's real load"): an
+ * How loaded a simulated fabric was over one run, per tier of ports: an
  * allocation can only change something on a port that is saturated and shared by applications.
  *
  * @param tiers host egress, switch toward host, switch toward switch (those that carried anything)

@@ -44,7 +44,7 @@ import java.util.concurrent.Future;
  * to 4x the profiled nodes) at 1x; (c) models of degree 1 / 2 / 3 at 1x on 8 servers. Models are always profiled
  * at 1x on 8 servers, so (a) and (b) measure how Saba copes when runtime drifts from profiling.
  *
- * <p>Beyond the paper (issue #20), every variant of (a) and (b) also runs Saba on what the online estimate learnt:
+ * <p>Beyond the paper, every variant of (a) and (b) also runs Saba on what the online estimate learnt:
  * the Saba run on the static table is the learning run (a user's first run of the drifted job, the controller
  * holding the table); its stage runs go, as the plugins' units, through the controller's {@code LearnedModels}
  * under {@code sensitivity: online} and {@code blended} ({@link RunLearning}); the scenario then runs again with
@@ -129,7 +129,7 @@ public final class SensitivityStudies {
      *                   choice (auto, as {@code saba profile}); the degree study (c) is the paper's polynomial of
      *                   each degree
      * @param mechanisms what every run of every variant models beyond ideal fluid sharing (the profiles do not:
-     *                   a workload alone, as before)
+     *                   each runs a workload alone)
      */
     public static List<Variant> run(int threads, java.io.PrintStream progress, ModelChoice model,
                                     Mechanisms mechanisms) {

@@ -1,5 +1,5 @@
 /**
- * The packet-level mode of the scale study ({@code saba campaign --figure fig10-packet}, issue #18): the paper's
+ * The packet-level mode of the scale study ({@code saba campaign --figure fig10-packet}): the paper's
  * synthetic workloads, shrunk in time, run as jobs of synchronous rounds ({@link io.saba.harness.packet.RoundDriver})
  * on the RPerf switch model grown to a small leaf-spine ({@code io.saba.rperf.switchmodel.LeafSpine}), a lossless,
  * credit-based fabric with input buffers per port and VL. The same placement runs with every application on one

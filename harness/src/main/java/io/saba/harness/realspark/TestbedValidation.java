@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * as per-flow max-min (TCP flows in one FIFO class) and Saba as the controller's own pipeline with the campaign's
  * allocation. Each job's simulated speedup is set beside its measured one.
  *
- * <p>The bar (issue #18): each workload's geometric-mean speedup within ±15 % of the measured one, and the order of
+ * <p>The bar the simulator is held to: each workload's geometric-mean speedup within ±15 % of the measured one, and the order of
  * baseline, per-application fair and Saba (by the setup's mean speedup) the same in at least 80 % of setups. The fair
  * treatment is a second campaign folder on the same setups ({@code --allocation fair}: equal weights on Saba's
  * levels), simulated through the same pipeline with {@link Allocation#FAIR}; without one, the order is baseline

@@ -32,7 +32,7 @@ public final class Packet {
      * A latency generator's packet only (null otherwise): how long it waited at each switch it crossed, in order, from
      * when it could first have left (arrival plus the port-to-port latency) to when it started on the output link:
      * the time behind other packets in its input buffer, the arbitration and the credits. What the round trip does
-     * not tell apart (issue #18: which switch of two holds the latency-sensitive packet).
+     * not tell apart (which switch of two holds the latency-sensitive packet).
      */
     long[] switchWaitsPs;
     int switchesCrossed;

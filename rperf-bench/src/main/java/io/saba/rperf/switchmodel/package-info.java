@@ -1,7 +1,7 @@
 /**
  * A packet-level, discrete-event model of an input-buffered InfiniBand-like switch fabric, built to
  * reproduce the simulator results of RPerf §VIII (FCFS vs round-robin, two hops, a dedicated
- * high-priority VL, gaming it), and grown to a two-level fabric on which jobs run (issue #18).
+ * high-priority VL, gaming it), and grown to a two-level fabric on which jobs run (the harness's packet-level mode).
  *
  * <p>Usage: {@code new MixedTrafficExperiment(config).run()} or
  * {@code saba rperf model --experiment all}; a fabric: {@link io.saba.rperf.switchmodel.LeafSpine#build}, then

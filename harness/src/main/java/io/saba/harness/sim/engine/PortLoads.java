@@ -10,8 +10,8 @@ import java.util.Set;
 
 /**
  * What each port carried over one run: bytes, the seconds it was saturated, and which jobs' shuffles crossed it
- * (issue #18: how loaded a fabric really is, and how many applications share a port, decide what any allocation
- * can change). Filled by {@link Simulation#tracePortLoads}.
+ * (how loaded a fabric really is, and how many applications share a port, decide what any allocation can
+ * change). Filled by {@link Simulation#tracePortLoads}.
  */
 public final class PortLoads {
     /** A port is saturated when its flows use this much of it (as the queueing delay's test). */

@@ -4,7 +4,7 @@ import java.io.Serializable;
 
 /**
  * The wait a synchronous round's messages meet in a saturated queue, behind the data other applications' bulk flows
- * keep buffered there: what a fluid model, which only divides rates, does not charge (issue #18, item 3).
+ * keep buffered there: what a fluid model, which only divides rates, does not charge.
  *
  * <p>Each backlogged flow of another application in the same queue keeps about {@code perFlowBytes} buffered, up to
  * what the queue holds, {@code limitSeconds} of the port's full rate (a drop-tail FIFO's size; infinite for a

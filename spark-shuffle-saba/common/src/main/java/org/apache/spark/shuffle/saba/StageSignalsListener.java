@@ -16,7 +16,7 @@ import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.scheduler.TaskInfo;
 
 /**
- * The driver's per-stage work signals (issue #20): from every task end, what its task spent (run, CPU, GC, blocked
+ * The driver's per-stage work signals (for the controller's online sensitivity estimate): from every task end, what its task spent (run, CPU, GC, blocked
  * on shuffle fetches) and moved (shuffle read remote and local, shuffle write, task results); at a stage attempt's
  * completion, one {@link WorkSignals} handed to {@code sink}.
  *
