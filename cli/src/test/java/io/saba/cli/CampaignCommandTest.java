@@ -66,9 +66,33 @@ class CampaignCommandTest {
     }
 
     @Test
+    void fig8PacketRunsTheSchemesItIsGivenOnTheSwitchAndWritesItsFiles() throws Exception {
+        assertEquals(0, run("campaign", "--figure", "fig8-packet", "--setups", "1", "--time-scale", "1e-6",
+                "--schemes", "shared,control", "--out", dir.toString()), err.toString());
+        String text = out.toString();
+        assertTrue(text.contains("Fig. 8a") && text.contains("1.88") && text.contains("control: 8 VLs, equal over "
+                + "shared VL ") && text.contains("1 complete setups, 16 jobs"), text);
+        assertTrue(!text.contains("Saba (corun)"), "only the schemes asked for run: " + text);
+        for (String f : new String[] {"jobs.csv", "fig8a.csv", "fig8b.csv", "fig8a.png", "fig8b.png", "summary.txt",
+            "sensitivity-table.json"}) {
+            assertTrue(Files.exists(dir.resolve(f)), f);
+        }
+        assertEquals(1 + 2 * 16, Files.readAllLines(dir.resolve("jobs.csv")).size());
+    }
+
+    @Test
+    void fig8PacketRefusesAnUnknownSchemeAndSchemesElsewhere() {
+        assertEquals(2, run("campaign", "--figure", "fig8-packet", "--schemes", "shared,fast", "--out",
+                dir.toString()));
+        assertTrue(err.toString().contains("unknown fig8-packet scheme 'fast'"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--schemes", "saba", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--schemes: not with --figure fig10-packet"), err.toString());
+    }
+
+    @Test
     void packetOptionsOutsideFig10PacketAreRefusedByName() {
         assertEquals(2, run("campaign", "--figure", "fig10", "--per-host", "2", "--out", dir.toString()));
-        assertTrue(err.toString().contains("--per-host: not with --figure fig8"), err.toString());
+        assertTrue(err.toString().contains("--per-host: not with --figure fig10 "), err.toString());
         assertEquals(2, run("campaign", "--figure", "fig10-packet", "--arbitration", "lifo", "--out",
                 dir.resolve("x").toString()));
         assertTrue(err.toString().contains("--arbitration must be rr or fcfs"), err.toString());
