@@ -85,34 +85,72 @@ public final class Fig8PacketReport {
         s.append(workloadLine("mean (jobs)", jobs.jobs(), head, PaperFigures.FIG8_MEAN));
 
         s.append("\nFig. 8b  per-setup geometric-mean speedup\n");
-        s.append(String.format(Locale.ROOT, "%-52s %7s %7s %7s %9s%n", "", "min", "median", "max", "slower"));
+        s.append(String.format(Locale.ROOT, "%-54s %7s %7s %7s %9s%n", "", "min", "median", "max", "slower"));
         for (Pair p : head) {
             List<Double> ps = Speedups.perSetup(outcomes(jobs, p));
             long slower = ps.stream().filter(x -> x < 1).count();
-            s.append(String.format(Locale.ROOT, "%-52s %7.3f %7.3f %7.3f %5d/%-3d%n", p.label(), ps.get(0),
+            s.append(String.format(Locale.ROOT, "%-54s %7.3f %7.3f %7.3f %5d/%-3d%n", p.label(), ps.get(0),
                     PacketStudy.median(ps), ps.get(ps.size() - 1), slower, ps.size()));
         }
-        s.append(String.format(Locale.ROOT, "%-52s %7.2f %7s %7.2f %5d/%-3d%n", "paper: Saba over InfiniBand",
+        s.append(String.format(Locale.ROOT, "%-54s %7.2f %7s %7.2f %5d/%-3d%n", "paper: Saba over InfiniBand",
                 PaperFigures.FIG8B_MIN, "-", PaperFigures.FIG8B_MAX, PaperFigures.FIG8B_SLOWER_SETUPS,
                 PaperFigures.FIG8_SETUPS));
 
         s.append("\npaired over setups: geometric mean of the per-setup means, bootstrap 95 % interval over setups\n");
         for (Pair p : pairs(jobs)) {
             Bootstrap.Interval ci = Bootstrap.geomean95(perSetupInSetupOrder(outcomes(jobs, p)), BOOTSTRAP_SEED);
-            s.append(String.format(Locale.ROOT, "%-52s %s%n", p.label(), ci));
+            s.append(String.format(Locale.ROOT, "%-54s %s%n", p.label(), ci));
         }
+        s.append(byLoad(jobs));
         if (jobs.schemes().contains(Fig8Scheme.FLUID_MAX_MIN)) {
             List<Double> lossless = new ArrayList<>();
             for (Fig8PacketJobs.Job j : jobs.jobs()) {
                 lossless.add(j.seconds().get(Fig8Scheme.SHARED)
                         / (j.seconds().get(Fig8Scheme.FLUID_MAX_MIN) * cfg.timeScale()));
             }
-            s.append(String.format(Locale.ROOT, "%-52s %.3f (geometric mean over jobs)%n",
+            s.append(String.format(Locale.ROOT, "%-54s %.3f (geometric mean over jobs)%n",
                     "shared VL time / fluid per-flow max-min time", Bootstrap.geomean(lossless)));
         }
         s.append(String.format(Locale.ROOT, "%nran %d setups now (%d had nothing left to run) in %.1f s, CPU %.1f s, "
                         + "%d data packets (%.0f per CPU-second)%n", r.ranNow(), r.resumed(), r.seconds(),
                 r.cpuSeconds(), r.packets(), r.packets() / Math.max(1e-9, r.cpuSeconds())));
+        return s.toString();
+    }
+
+    /**
+     * Per-host load as a mechanism: the setups split into thirds by their jobs per host (instances over the
+     * switch's hosts), and each third's geometric mean of the per-setup speedups.
+     */
+    static String byLoad(Fig8PacketJobs jobs) {
+        Map<Integer, Double> load = new TreeMap<>();
+        jobs.jobs().forEach(j -> load.merge(j.setup(), (double) j.instances() / Fig8PacketCampaign.HOSTS,
+                Double::sum));
+        List<Integer> order = new ArrayList<>(load.keySet());
+        order.sort(java.util.Comparator.comparingDouble(load::get));
+        if (order.size() < 3) {
+            return "";
+        }
+        List<Pair> ps = pairs(jobs).stream().filter(p -> !p.scheme().fluid()).toList();
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nby jobs per host (thirds of the setups; "
+                + "geometric mean of the per-setup speedups)%n%-54s", ""));
+        List<List<Integer>> thirds = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            List<Integer> part = order.subList(t * order.size() / 3, (t + 1) * order.size() / 3);
+            thirds.add(part);
+            s.append(String.format(Locale.ROOT, " %6.1f-%-5.1f", load.get(part.get(0)),
+                    load.get(part.get(part.size() - 1))));
+        }
+        s.append('\n');
+        for (Pair p : ps) {
+            s.append(String.format(Locale.ROOT, "%-54s", p.label()));
+            Map<Integer, List<Double>> per = new TreeMap<>();
+            outcomes(jobs, p).forEach(o -> per.computeIfAbsent(o.setup(), k -> new ArrayList<>()).add(o.speedup()));
+            for (List<Integer> part : thirds) {
+                List<Double> means = part.stream().map(i -> Bootstrap.geomean(per.get(i))).toList();
+                s.append(String.format(Locale.ROOT, " %12.3f", Bootstrap.geomean(means)));
+            }
+            s.append('\n');
+        }
         return s.toString();
     }
 
