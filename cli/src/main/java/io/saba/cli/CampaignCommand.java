@@ -150,14 +150,14 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         String f = figure.toLowerCase(Locale.ROOT);
         List<String> refused = packet.given().stream().filter(o -> switch (f) {
-            case "fig10-packet" -> o.equals("--schemes");
-            case FIG8_PACKET -> !o.equals("--time-scale") && !o.equals("--schemes");
+            case "fig10-packet" -> o.equals("--schemes") || o.equals("--congestion-control");
+            case FIG8_PACKET -> !List.of("--time-scale", "--schemes", "--congestion-control").contains(o);
             default -> true;
         }).toList();
         if (!refused.isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", refused) + ": not with --figure " + figure
-                    + " (--time-scale: fig8-packet and fig10-packet; --schemes: fig8-packet; the other packet "
-                    + "options: fig10-packet)");
+                    + " (--time-scale: fig8-packet and fig10-packet; --schemes, --congestion-control: fig8-packet; "
+                    + "the other packet options: fig10-packet)");
         }
         Mechanisms mechanisms = mechanisms(f);
         if (f.equals("testbed-validation")) {
@@ -232,7 +232,8 @@ public final class CampaignCommand implements Callable<Integer> {
             case FIG8_PACKET -> {
                 Fig8PacketCampaign.Config cfg = new Fig8PacketCampaign.Config(setups != null ? setups
                         : FIG8_PACKET_SETUPS, seed, packet.timeScale != null ? packet.timeScale
-                        : FIG8_PACKET_TIME_SCALE, model, queues, t, packet.fig8Schemes(), dir);
+                        : FIG8_PACKET_TIME_SCALE, model, queues, t, packet.fig8Schemes(),
+                        packet.congestionControl != null ? packet.congestionControl : "default", dir);
                 System.err.println("fig8-packet: " + cfg.describe());
                 Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
                 String report = Fig8PacketReport.text(r, cfg) + "output in " + dir + "\n";

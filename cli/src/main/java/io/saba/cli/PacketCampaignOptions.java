@@ -68,6 +68,10 @@ final class PacketCampaignOptions {
             + "schemes it lacks")
     List<String> schemes;
 
+    @Option(names = "--congestion-control", paramLabel = "PRESET", description = "fig8-packet: the InfiniBand "
+            + "congestion control of the shared-cc baseline, default or aggressive (docs/simulator.md)")
+    String congestionControl;
+
     /** fig8-packet's schemes: all unless --schemes names some. */
     java.util.Set<Fig8Scheme> fig8Schemes() {
         if (schemes == null) {
@@ -95,6 +99,9 @@ final class PacketCampaignOptions {
         }
         if (schemes != null) {
             out.add("--schemes");
+        }
+        if (congestionControl != null) {
+            out.add("--congestion-control");
         }
         return out;
     }

@@ -69,10 +69,11 @@ public final class Fig8PacketCampaign {
      * @param queues    Saba's VLs per port besides VL 0 (the paper's 8)
      * @param threads   setups run at once
      * @param schemes   what every setup runs under (the baseline, {@link Fig8Scheme#SHARED}, always)
+     * @param congestionControl the {@link CongestionControl#preset} of {@link Fig8Scheme#SHARED_CC}
      * @param out       the output folder
      */
     public record Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
-                         Set<Fig8Scheme> schemes, Path out) {
+                         Set<Fig8Scheme> schemes, String congestionControl, Path out) {
         public Config {
             if (setups < 1 || timeScale <= 0 || queues < 1 || queues > 14 || threads < 1) {
                 throw new IllegalArgumentException("fig8-packet needs ≥ 1 setup, a positive time scale, 1-14 queues "
@@ -85,17 +86,20 @@ public final class Fig8PacketCampaign {
                 with.add(Fig8Scheme.FLUID_SABA); // one fluid run gives both
             }
             schemes = Collections.unmodifiableSet(with);
+            CongestionControl.preset(congestionControl); // refuses an unknown name before anything runs
         }
 
         /** What decides the rows: a folder made with another is not resumed. */
         public String fingerprint() {
-            return "fig8-packet seed=" + seed + " time-scale=" + timeScale + " model=" + model + " queues=" + queues;
+            return "fig8-packet seed=" + seed + " time-scale=" + timeScale + " model=" + model + " queues=" + queues
+                    + (congestionControl.equals("default") ? "" : " congestion-control=" + congestionControl);
         }
 
         public String describe() {
             return String.format(java.util.Locale.ROOT, "one switch, %d hosts, 56 Gbit/s, %d VLs for Saba + VL 0, "
                     + "32 KiB per input port and VL, round robin within a VL; %d setups of 16 jobs from seed %d; "
-                    + "time scale %.0e; profiles %s", HOSTS, queues, setups, seed, timeScale, model);
+                    + "time scale %.0e; profiles %s; congestion control %s", HOSTS, queues, setups, seed, timeScale,
+                    model, congestionControl);
         }
     }
 
@@ -290,7 +294,7 @@ public final class Fig8PacketCampaign {
                                            boolean congestionControl) {
             LeafSpine.Fabric f = shape.build(params, Policy.RR, vls);
             if (congestionControl) {
-                f.network().enableCongestionControl(CongestionControl.defaults());
+                f.network().enableCongestionControl(CongestionControl.preset(cfg.congestionControl()));
             }
             Map<String, Integer> sl = vlSetup.apply(mode, f, jobs).slOf();
             RoundDriver.Result r = new RoundDriver(f, jobs, sl).run();

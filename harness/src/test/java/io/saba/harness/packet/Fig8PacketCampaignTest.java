@@ -27,7 +27,7 @@ class Fig8PacketCampaignTest {
     Path dir;
 
     private Fig8PacketCampaign.Config config(int setups, EnumSet<Fig8Scheme> schemes) {
-        return new Fig8PacketCampaign.Config(setups, 7, 1e-6, ModelChoice.AUTO, 8, 2, schemes, dir);
+        return new Fig8PacketCampaign.Config(setups, 7, 1e-6, ModelChoice.AUTO, 8, 2, schemes, "default", dir);
     }
 
     @Test

@@ -40,6 +40,20 @@ public record CongestionControl(long thresholdBytes, int markingRate, int cctiIn
         return new CongestionControl(8 * 4096, 1, 1, 127, 10_000_000L, 73_000L);
     }
 
+    /**
+     * A preset by name: {@code default} ({@link #defaults()}) or {@code aggressive}, which marks from 2 queued
+     * packets, raises the index by 2 per BECN, delays a whole MTU packet's time (589 ns) per step and undoes a step
+     * only after 20 µs: how much a harder-throttling setting changes a result.
+     */
+    public static CongestionControl preset(String name) {
+        return switch (name.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "default" -> defaults();
+            case "aggressive" -> new CongestionControl(2 * 4096, 1, 2, 127, 20_000_000L, 589_000L);
+            default -> throw new IllegalArgumentException("unknown congestion control preset '" + name
+                    + "': default or aggressive");
+        };
+    }
+
     /** The delay this index puts between a QP's packet starts. */
     long interPacketDelayPs(int ccti) {
         return ccti * ipdStepPs;
