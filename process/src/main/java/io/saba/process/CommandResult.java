@@ -1,4 +1,4 @@
-package io.saba.controller.shell;
+package io.saba.process;
 
 import java.util.List;
 
@@ -17,6 +17,16 @@ public record CommandResult(List<String> command, int exitCode, String stdout, S
 
     public boolean ok() {
         return exitCode == 0;
+    }
+
+    /** True when {@link ProcessRunner} killed the command at its timeout (exit 124, as coreutils' timeout). */
+    public boolean timedOut() {
+        return exitCode == ProcessRunner.TIMED_OUT;
+    }
+
+    /** True when the command could not be started at all (most often a missing binary; stderr says why). */
+    public boolean notStarted() {
+        return exitCode == ProcessRunner.NOT_STARTED && stderr.startsWith(ProcessRunner.CANNOT_START);
     }
 
     /** Returns stdout, or throws a {@link CommandException} naming the command if it failed. */
