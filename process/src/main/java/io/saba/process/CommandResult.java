@@ -24,6 +24,11 @@ public record CommandResult(List<String> command, int exitCode, String stdout, S
         return exitCode == ProcessRunner.TIMED_OUT;
     }
 
+    /** True when the caller's thread was interrupted while the command ran (the runner killed it). */
+    public boolean interrupted() {
+        return exitCode == ProcessRunner.INTERRUPTED && ProcessRunner.INTERRUPTED_TEXT.equals(stderr);
+    }
+
     /** True when the command could not be started at all (most often a missing binary; stderr says why). */
     public boolean notStarted() {
         return exitCode == ProcessRunner.NOT_STARTED && stderr.startsWith(ProcessRunner.CANNOT_START);

@@ -38,6 +38,11 @@ public final class ProcessRunner implements CommandRunner {
 
     static final String CANNOT_START = "cannot start: ";
 
+    /** Exit code reported when the calling thread was interrupted while waiting (the child is killed). */
+    public static final int INTERRUPTED = 130;
+
+    static final String INTERRUPTED_TEXT = "interrupted";
+
     private static final ExecutorService DRAINERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "saba-process-drain");
         t.setDaemon(true);
@@ -106,7 +111,7 @@ public final class ProcessRunner implements CommandRunner {
         } catch (InterruptedException e) {
             kill(p);
             Thread.currentThread().interrupt();
-            return new CommandResult(command, 130, out.soFar(), "interrupted");
+            return new CommandResult(command, INTERRUPTED, out.soFar(), INTERRUPTED_TEXT);
         }
         return new CommandResult(command, p.exitValue(), out.soFar(), err.soFar());
     }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The shared runner against real child processes. */
@@ -87,6 +89,29 @@ class ProcessRunnerTest {
         CommandException e = assertThrows(CommandException.class, r::orThrow);
         assertTrue(e.getMessage().startsWith("`sh -c "), e.getMessage());
         assertTrue(e.getMessage().contains("exited 3"), e.getMessage());
+    }
+
+    @Test
+    void anInterruptedCallerKillsTheChildAndKeepsItsInterrupt() throws Exception {
+        AtomicReference<CommandResult> result = new AtomicReference<>();
+        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        Thread caller = new Thread(() -> {
+            result.set(new ProcessRunner(Duration.ofSeconds(60)).run(List.of("sh", "-c", "echo $$; exec sleep 60")));
+            stillInterrupted.set(Thread.currentThread().isInterrupted());
+        });
+        caller.start();
+        Thread.sleep(500);
+        caller.interrupt();
+        caller.join(Duration.ofSeconds(20).toMillis());
+        assertFalse(caller.isAlive(), "the runner returned");
+        assertTrue(result.get().interrupted(), result.get().toString());
+        assertTrue(stillInterrupted.get());
+        long child = Long.parseLong(result.get().stdout().strip());
+        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (running(child) && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        assertFalse(running(child), "the child outlived its interrupted caller");
     }
 
     @Test

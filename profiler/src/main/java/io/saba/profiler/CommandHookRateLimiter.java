@@ -39,7 +39,7 @@ public final class CommandHookRateLimiter implements RateLimiter {
         if (r.timedOut()) {
             throw new IllegalStateException("rate hook did not finish in " + timeout + " at " + p + " %: " + hook);
         }
-        if (Thread.currentThread().isInterrupted()) {
+        if (r.interrupted()) {
             throw new IllegalStateException("interrupted while setting the rate");
         }
         if (!r.ok()) {

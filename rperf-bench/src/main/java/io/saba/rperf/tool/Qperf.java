@@ -63,7 +63,8 @@ public final class Qperf {
      */
     static Figures run(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
         CommandResult r = new ProcessRunner(timeout).run(cmd);
-        if (Thread.interrupted()) {
+        if (r.interrupted()) {
+            Thread.interrupted(); // the exception carries the interrupt from here
             throw new InterruptedException("interrupted while running " + String.join(" ", cmd));
         }
         String out = r.stdout() + r.stderr();

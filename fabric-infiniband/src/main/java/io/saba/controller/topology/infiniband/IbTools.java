@@ -112,7 +112,7 @@ public final class IbTools {
         if (r.timedOut()) {
             throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + timeoutMillis + " ms");
         }
-        if (Thread.currentThread().isInterrupted()) {
+        if (r.interrupted()) {
             throw new IllegalStateException("interrupted while running " + tool);
         }
         if (!r.ok()) {
