@@ -29,6 +29,11 @@ public record CommandResult(List<String> command, int exitCode, String stdout, S
         return exitCode == ProcessRunner.INTERRUPTED && ProcessRunner.INTERRUPTED_TEXT.equals(stderr);
     }
 
+    /** Why the command could not be started, as the operating system said; empty unless {@link #notStarted()}. */
+    public String whyNotStarted() {
+        return notStarted() ? stderr.substring(ProcessRunner.CANNOT_START.length()) : "";
+    }
+
     /** True when the command could not be started at all (most often a missing binary; stderr says why). */
     public boolean notStarted() {
         return exitCode == ProcessRunner.NOT_STARTED && stderr.startsWith(ProcessRunner.CANNOT_START);

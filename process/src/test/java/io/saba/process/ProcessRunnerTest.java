@@ -118,6 +118,7 @@ class ProcessRunnerTest {
     void aMissingBinaryIsAFailedCommandNamed() {
         CommandResult r = new ProcessRunner().run(List.of("saba-no-such-binary-here"));
         assertEquals(127, r.exitCode());
-        assertTrue(r.stderr().contains("saba-no-such-binary-here"), r.stderr());
+        assertTrue(r.notStarted());
+        assertTrue(r.whyNotStarted().startsWith("Cannot run program \"saba-no-such-binary-here\""), r.stderr());
     }
 }

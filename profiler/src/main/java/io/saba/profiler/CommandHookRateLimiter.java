@@ -34,7 +34,7 @@ public final class CommandHookRateLimiter implements RateLimiter {
         List<String> cmd = List.of("sh", "-c", hook.replace("{percent}", p).replace("{fraction}", f));
         CommandResult r = new ProcessRunner(timeout, Map.of("SABA_RATE_PERCENT", p, "SABA_RATE_FRACTION", f)).run(cmd);
         if (r.notStarted()) {
-            throw new IllegalStateException("cannot run the rate hook " + hook + ": " + r.stderr());
+            throw new IllegalStateException("cannot run the rate hook " + hook + ": " + r.whyNotStarted());
         }
         if (r.timedOut()) {
             throw new IllegalStateException("rate hook did not finish in " + timeout + " at " + p + " %: " + hook);

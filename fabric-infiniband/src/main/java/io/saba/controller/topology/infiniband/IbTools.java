@@ -107,7 +107,7 @@ public final class IbTools {
         CommandResult r = runner.run(cmd);
         if (r.notStarted()) {
             throw new UncheckedIOException("cannot run " + tool + " (Debian package infiniband-diags): "
-                    + r.stderr(), new IOException(r.stderr()));
+                    + r.whyNotStarted(), new IOException(r.whyNotStarted()));
         }
         if (r.timedOut()) {
             throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + timeoutMillis + " ms");
