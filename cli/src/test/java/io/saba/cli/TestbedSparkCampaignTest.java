@@ -166,7 +166,7 @@ class TestbedSparkCampaignTest {
             return "needs root (network namespaces, tc)";
         }
         if (!Files.isRegularFile(SPARK_HOME.resolve("jars").resolve("saba-workloads-0.1.0-SNAPSHOT.jar"))) {
-            return "no Spark home with the workloads at " + SPARK_HOME + " (mvn -pl workloads package builds it)";
+            return "no Spark home with the workloads at " + SPARK_HOME + " (mvn -pl cli -am verify builds it)";
         }
         try (var files = Files.list(Path.of("..", "spark-shuffle-saba", "spark-3.5", "target"))) {
             if (files.noneMatch(f -> f.getFileName().toString().endsWith("-shaded.jar"))) {
