@@ -9,7 +9,7 @@ import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxBackendOptions;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.core.table.ModelCatalog;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;

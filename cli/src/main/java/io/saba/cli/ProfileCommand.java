@@ -1,7 +1,7 @@
 package io.saba.cli;
 
 import io.saba.core.table.WorkloadNames;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.cli.testbed.SparkCommand;
 import io.saba.testbed.TestbedSpec;
 import io.saba.core.model.ModelChoice;

@@ -1,12 +1,11 @@
 package io.saba.profiler;
 
-import io.saba.controller.shell.CommandResult;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.saba.process.CommandResult;
+import io.saba.process.ProcessRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
  * An operator's script sets the NIC rates of a real cluster: {@code sh -c HOOK} with {@code {percent}} and
@@ -33,35 +32,19 @@ public final class CommandHookRateLimiter implements RateLimiter {
         String p = number(percent);
         String f = number(percent / 100);
         List<String> cmd = List.of("sh", "-c", hook.replace("{percent}", p).replace("{fraction}", f));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("SABA_RATE_PERCENT", p);
-        pb.environment().put("SABA_RATE_FRACTION", f);
-        try {
-            Process proc = pb.start();
-            proc.getOutputStream().close();
-            // read on the side: a hook that hangs must not hang us in a read
-            java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture
-                    .supplyAsync(() -> {
-                        try {
-                            return proc.getInputStream().readAllBytes();
-                        } catch (IOException e) {
-                            return new byte[0];
-                        }
-                    });
-            if (!proc.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                proc.destroyForcibly();
-                throw new IllegalStateException("rate hook did not finish in " + timeout + " at " + p + " %: " + hook);
-            }
-            CommandResult r = new CommandResult(cmd, proc.exitValue(), new String(output.join(), StandardCharsets.UTF_8), "");
-            if (!r.ok()) {
-                throw new IllegalStateException("rate hook failed at " + p + " % (exit " + r.exitCode() + "): "
-                        + hook + ": " + r.stdout().strip());
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run the rate hook " + hook + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while setting the rate", e);
+        CommandResult r = new ProcessRunner(timeout, Map.of("SABA_RATE_PERCENT", p, "SABA_RATE_FRACTION", f)).run(cmd);
+        if (r.notStarted()) {
+            throw new IllegalStateException("cannot run the rate hook " + hook + ": " + r.whyNotStarted());
+        }
+        if (r.timedOut()) {
+            throw new IllegalStateException("rate hook did not finish in " + timeout + " at " + p + " %: " + hook);
+        }
+        if (r.interrupted()) {
+            throw new IllegalStateException("interrupted while setting the rate");
+        }
+        if (!r.ok()) {
+            throw new IllegalStateException("rate hook failed at " + p + " % (exit " + r.exitCode() + "): "
+                    + hook + ": " + (r.stdout() + r.stderr()).strip());
         }
     }
 

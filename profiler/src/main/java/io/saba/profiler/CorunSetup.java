@@ -1,6 +1,6 @@
 package io.saba.profiler;
 
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandRunner;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.MinSlowdownSolver;

@@ -2,7 +2,7 @@ package io.saba.profiler;
 
 import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.PlainLink;
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandRunner;
 import io.saba.testbed.TestbedSpec;
 import java.util.Locale;
 

@@ -3,7 +3,7 @@ package io.saba.profiler;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.saba.testbed;
 
 import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.PlainLink;
-import io.saba.controller.shell.CommandResult;
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandResult;
+import io.saba.process.CommandRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,7 +44,7 @@ public final class Testbed {
         CommandResult ip = shell.run(List.of("ip", "netns", "list"));
         if (!ip.ok()) {
             throw new IllegalStateException("`ip netns` does not work here (install iproute2): "
-                    + io.saba.controller.shell.CommandException.describe(ip));
+                    + io.saba.process.CommandException.describe(ip));
         }
         for (List<String> tool : TOOLS) {
             if (!shell.run(tool.subList(0, 2)).ok()) {
@@ -167,7 +167,7 @@ public final class Testbed {
             if (r.ok()) {
                 removed.add(ns);
             } else {
-                log.warn("{}", io.saba.controller.shell.CommandException.describe(r));
+                log.warn("{}", io.saba.process.CommandException.describe(r));
             }
         }
         Path dir = TestbedSpec.stateDir(name);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.controller.fabric.linux.RootAssumptions;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -103,9 +103,9 @@ class TestbedTest {
     void aFailureHalfWayRemovesWhatWasBuilt() {
         // The third host's veth cannot be created: up must fail naming the command, and leave nothing behind.
         Testbed failing = new Testbed((command, stdin) -> String.join(" ", command).contains("link add p3 ")
-                ? new io.saba.controller.shell.CommandResult(command, 2, "", "RTNETLINK answers: injected")
+                ? new io.saba.process.CommandResult(command, 2, "", "RTNETLINK answers: injected")
                 : sh.run(command, stdin));
-        io.saba.controller.shell.CommandException e = assertThrows(io.saba.controller.shell.CommandException.class,
+        io.saba.process.CommandException e = assertThrows(io.saba.process.CommandException.class,
                 () -> failing.up(TestbedSpec.of(NAME, 4, 10_000_000L)));
         assertTrue(e.getMessage().contains("link add p3") && e.getMessage().contains("exited 2")
                 && e.getMessage().contains("injected"), e.getMessage());

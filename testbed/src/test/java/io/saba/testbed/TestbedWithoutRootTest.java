@@ -3,7 +3,7 @@ package io.saba.testbed;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.shell.CommandResult;
+import io.saba.process.CommandResult;
 import org.junit.jupiter.api.Test;
 
 /** Runs anywhere: what a user without root, or without a tool the testbed runs, is told before anything is built. */

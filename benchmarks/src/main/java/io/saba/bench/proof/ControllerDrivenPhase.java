@@ -9,7 +9,7 @@ import io.saba.wire.Transport;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandRunner;
 import io.saba.core.table.ModelCatalog;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedPorts;

@@ -1,6 +1,6 @@
 package io.saba.bench.proof;
 
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
 import io.saba.controller.fabric.linux.PlainLink;
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedPorts;
 import io.saba.controller.fabric.linux.LinuxPortResolver;

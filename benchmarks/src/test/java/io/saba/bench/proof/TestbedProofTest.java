@@ -2,7 +2,7 @@ package io.saba.bench.proof;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.controller.fabric.linux.RootAssumptions;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(name = "client", mixinStandardHelpOptions = true,
         description = "Run latency (LSG) and bandwidth (BSG) generators against an rperf server.")
 public final class RperfClientCommand implements Callable<Integer> {
-    /** Transports; only TCP runs here. */
+    /** Transports; only TCP has generators, and an RDMA run fails with the reason. */
     enum Transport { tcp, rdma }
 
     @Option(names = {"-H", "--host"}, required = true, description = "Server address.")
@@ -80,10 +80,11 @@ public final class RperfClientCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (transport == Transport.rdma) {
-            Optional<String> skip = new RdmaProbe().skipReason();
-            if (skip.isPresent()) {
-                System.out.println("rperf: SKIPPED rdma: " + skip.get());
-                return 0;
+            Optional<String> why = new RdmaProbe().cannotRun();
+            if (why.isPresent()) {
+                // nothing was measured, so the exit code must say the run failed
+                System.err.println("rperf: rdma run not done: " + why.get());
+                return 1;
             }
         }
         List<GeneratorSpec> gens = new ArrayList<>();

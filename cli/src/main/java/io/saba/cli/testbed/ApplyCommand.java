@@ -1,7 +1,7 @@
 package io.saba.cli.testbed;
 
 import io.saba.controller.fabric.linux.PlainLink;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.testbed.TestbedSpec;
 import io.saba.testbed.TestbedWeights;
 import java.util.LinkedHashMap;

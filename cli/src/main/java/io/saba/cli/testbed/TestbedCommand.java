@@ -1,7 +1,7 @@
 package io.saba.cli.testbed;
 
-import io.saba.controller.shell.CommandException;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.CommandException;
+import io.saba.process.ProcessRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.cli.SabaCli;
+import io.saba.rperf.tool.RdmaProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,9 +32,19 @@ class RperfCommandTest {
     }
 
     @Test
-    void rdmaTransportSkipsAndSaysWhy() {
-        // no RDMA device in CI; were one present the probe still reports that no verbs binding is bundled
-        String out = run("rperf", "client", "-H", "127.0.0.1", "--transport", "rdma");
-        assertTrue(out.contains("SKIPPED rdma"), out);
+    void anRdmaRunThatDidNotHappenFailsAndSaysWhy() {
+        PrintStream old = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = SabaCli.newCommandLine().execute("rperf", "client", "-H", "127.0.0.1", "--transport", "rdma");
+        } finally {
+            System.setErr(old);
+        }
+        String why = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, code, why);
+        // no device here (CI), or a device but no RDMA generators: either way the reason is the probe's
+        assertTrue(why.contains("rperf: rdma run not done: " + new RdmaProbe().cannotRun().orElseThrow()), why);
     }
 }

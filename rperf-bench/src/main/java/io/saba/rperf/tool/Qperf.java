@@ -1,12 +1,13 @@
 package io.saba.rperf.tool;
 
+import io.saba.process.CommandResult;
+import io.saba.process.ProcessRunner;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,10 +54,25 @@ public final class Qperf {
     public static Figures run(String host, int port, int size, int seconds) throws IOException, InterruptedException {
         List<String> cmd = List.of(binary().orElseThrow(), host, "--listen_port", String.valueOf(port), "-m",
                 String.valueOf(size), "-t", String.valueOf(seconds), "tcp_lat", "tcp_bw");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(4L * seconds + 30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            p.destroy();
+        return run(cmd, Duration.ofSeconds(4L * seconds + 30));
+    }
+
+    /**
+     * Runs {@code cmd} with the shared runner, so a qperf that hangs (a server that stopped answering) is killed
+     * at {@code timeout} instead of holding the caller.
+     */
+    static Figures run(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
+        CommandResult r = new ProcessRunner(timeout).run(cmd);
+        if (r.interrupted()) {
+            Thread.interrupted(); // the exception carries the interrupt from here
+            throw new InterruptedException("interrupted while running " + String.join(" ", cmd));
+        }
+        String out = r.stdout() + r.stderr();
+        if (r.timedOut()) {
+            throw new IOException("qperf did not finish within " + timeout.toSeconds() + " s: "
+                    + String.join(" ", cmd) + "\n" + out);
+        }
+        if (!r.ok()) {
             throw new IOException("qperf failed: " + String.join(" ", cmd) + "\n" + out);
         }
         return parse(out);

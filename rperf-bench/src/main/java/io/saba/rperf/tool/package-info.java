@@ -23,6 +23,7 @@
  *       is applied to it. BSGs report bandwidth only.</li>
  *   <li><b>Warm-up</b>: samples from the first seconds (JIT, TCP slow start) are dropped.</li>
  * </ul>
- * RDMA is not available here; {@link io.saba.rperf.tool.RdmaProbe} says so and the client skips.
+ * There are no RDMA generators; {@link io.saba.rperf.tool.RdmaProbe} says what is missing and an RDMA run
+ * fails with that reason.
  */
 package io.saba.rperf.tool;

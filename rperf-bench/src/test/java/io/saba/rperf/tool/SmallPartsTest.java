@@ -1,11 +1,13 @@
 package io.saba.rperf.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.nio.file.Files;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -45,9 +47,23 @@ class SmallPartsTest {
     }
 
     @Test
-    void rdmaIsSkippedWithAReasonWithoutADevice() throws Exception {
+    void rdmaCannotRunWithoutADevice() throws Exception {
         File empty = Files.createTempDirectory("ib").toFile();
-        assertTrue(new RdmaProbe(empty).skipReason().orElseThrow().contains("no RDMA device"));
-        assertTrue(new RdmaProbe(new File(empty, "missing")).skipReason().isPresent());
+        assertTrue(new RdmaProbe(empty).cannotRun().orElseThrow().contains("no RDMA device"));
+        assertTrue(new RdmaProbe(new File(empty, "missing")).cannotRun().orElseThrow().contains("no RDMA device"));
+    }
+
+    @Test
+    void aPresentDeviceIsNamedAndTheMissingGeneratorsAreTheReason() throws Exception {
+        File sys = Files.createTempDirectory("ib").toFile();
+        assertTrue(new File(sys, "rxe0").mkdir());
+        assertTrue(new File(sys, "mlx5_0").mkdir());
+        RdmaProbe probe = new RdmaProbe(sys);
+        assertEquals(List.of("mlx5_0", "rxe0"), List.of(probe.devices()));
+        String why = probe.cannotRun().orElseThrow();
+        assertTrue(why.contains("mlx5_0,rxe0 present"), why);
+        assertTrue(why.contains("no RDMA generators"), why);
+        // the client library does bind librdmacm through JNA, so "not bundled" would be untrue
+        assertFalse(why.contains("not bundled") || why.contains("DiSNI"), why);
     }
 }

@@ -1,17 +1,16 @@
 package io.saba.controller.topology.infiniband;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import io.saba.controller.StartupException;
+import io.saba.process.CommandResult;
+import io.saba.process.ProcessRunner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs infiniband-diags tools ({@code ibnetdiscover}, {@code dump_fts}, …) with an environment of their own (under
@@ -25,6 +24,7 @@ public final class IbTools {
     private final String ca;
     private final int caPort;
     private final long timeoutMillis;
+    private final ProcessRunner runner;
 
     /**
      * @param ca     HCA name for {@code -C}, null for the tools' default
@@ -35,6 +35,7 @@ public final class IbTools {
         this.ca = ca;
         this.caPort = caPort;
         this.timeoutMillis = timeoutMillis;
+        this.runner = new ProcessRunner(Duration.ofMillis(timeoutMillis), this.env);
     }
 
     /** The environment that sends umad to an ibsim instance listening under {@code socketName}. */
@@ -103,48 +104,22 @@ public final class IbTools {
             cmd.add(String.valueOf(caPort));
         }
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().putAll(env);
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
+        CommandResult r = runner.run(cmd);
+        if (r.notStarted()) {
             throw new UncheckedIOException("cannot run " + tool + " (Debian package infiniband-diags): "
-                    + e.getMessage(), e);
+                    + r.whyNotStarted(), new IOException(r.whyNotStarted()));
         }
-        try {
-            p.getOutputStream().close();
-        } catch (IOException e) {
-            // the tool reads no input
+        if (r.timedOut()) {
+            throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + timeoutMillis + " ms");
         }
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        try {
-            if (!p.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + timeoutMillis
-                        + " ms");
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", cmd) + " failed (exit " + p.exitValue() + "): "
-                        + err.get().strip());
-            }
-            return out.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            throw new IllegalStateException("interrupted while running " + tool, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("reading " + tool + "'s output failed", e);
+        if (r.interrupted()) {
+            throw new IllegalStateException("interrupted while running " + tool);
         }
-    }
-
-    private static String read(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
+        if (!r.ok()) {
+            throw new IllegalStateException(String.join(" ", cmd) + " failed (exit " + r.exitCode() + "): "
+                    + r.stderr().strip());
         }
+        return r.stdout();
     }
 
     /** Discovers the subnet and every switch's forwarding table. */

@@ -1,6 +1,6 @@
 package io.saba.controller.fabric.linux;
 
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.wire.DscpMap;
 import io.saba.core.alloc.PortId;
 import java.util.HashMap;

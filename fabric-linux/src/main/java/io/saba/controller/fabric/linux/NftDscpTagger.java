@@ -1,7 +1,7 @@
 package io.saba.controller.fabric.linux;
 
-import io.saba.controller.shell.CommandResult;
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandResult;
+import io.saba.process.CommandRunner;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.saba.controller.fabric.linux;
 
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandRunner;
 
 /**
  * A device shaped to its link rate with a single FIFO class: the first three nodes of the backend's tree and

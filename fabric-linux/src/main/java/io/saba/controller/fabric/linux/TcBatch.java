@@ -1,7 +1,7 @@
 package io.saba.controller.fabric.linux;
 
-import io.saba.controller.shell.CommandResult;
-import io.saba.controller.shell.CommandRunner;
+import io.saba.process.CommandResult;
+import io.saba.process.CommandRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.controller.fabric.PortOriginals;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.wire.DscpMap;

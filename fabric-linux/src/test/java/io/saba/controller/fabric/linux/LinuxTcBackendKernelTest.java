@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.wire.DscpMap;
 import io.saba.controller.fabric.ApplyResult;
-import io.saba.controller.shell.CommandException;
-import io.saba.controller.shell.CommandResult;
-import io.saba.controller.shell.CommandRunner;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.CommandException;
+import io.saba.process.CommandResult;
+import io.saba.process.CommandRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.saba.controller.fabric.linux;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.saba.controller.shell.CommandResult;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.CommandResult;
+import io.saba.process.ProcessRunner;
 import java.util.List;
 
 /** Skips a test, saying why, unless it can build namespaces and run the given tools (CI runs as root). */

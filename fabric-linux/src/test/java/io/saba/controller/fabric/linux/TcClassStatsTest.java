@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

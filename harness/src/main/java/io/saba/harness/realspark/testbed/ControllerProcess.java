@@ -1,7 +1,7 @@
 package io.saba.harness.realspark.testbed;
 
-import io.saba.controller.shell.CommandResult;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.CommandResult;
+import io.saba.process.ProcessRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;
 import java.io.IOException;

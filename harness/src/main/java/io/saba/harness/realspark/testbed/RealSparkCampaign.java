@@ -1,6 +1,6 @@
 package io.saba.harness.realspark.testbed;
 
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedSpec;
 import io.saba.core.table.SensitivityTable;

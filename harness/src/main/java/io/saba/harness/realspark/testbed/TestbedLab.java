@@ -3,7 +3,7 @@ package io.saba.harness.realspark.testbed;
 import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.LinuxPortResolver;
 import io.saba.controller.fabric.linux.PlainLink;
-import io.saba.controller.shell.ProcessRunner;
+import io.saba.process.ProcessRunner;
 import io.saba.testbed.Testbed;
 import io.saba.testbed.TestbedPorts;
 import io.saba.testbed.TestbedSpec;

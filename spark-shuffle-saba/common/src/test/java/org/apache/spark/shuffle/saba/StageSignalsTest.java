@@ -55,6 +55,7 @@ class StageSignalsTest {
                         add(spark, "remote", m.shuffleReadMetrics().remoteBytesRead());
                         add(spark, "written", m.shuffleWriteMetrics().bytesWritten());
                         add(spark, "tasks", 1);
+                        add(spark, e.stageId() + " fetch wait", m.shuffleReadMetrics().fetchWaitTime());
                         // what crossed into each host in each stage: remote reads where the task ran, results at
                         // the driver
                         add(spark, e.stageId() + " into " + e.taskInfo().host(),
@@ -87,7 +88,9 @@ class StageSignalsTest {
                 assertTrue(reduce.count("shuffle_remote_blocks") > 0);
                 assertEquals(60_000, reduce.count("shuffle_records_read"));
                 assertTrue(reduce.bytes("task_result") > 0, "collect returns results");
-                assertTrue(reduce.networkWaitMillis() >= 0);
+                // the network wait is Spark's fetch wait summed over the stage's tasks; the map stage fetches nothing
+                assertEquals(0, map.networkWaitMillis(), map.toString());
+                assertEquals(spark.get("1 fetch wait").get(), reduce.networkWaitMillis(), "Spark's fetch wait: " + spark);
                 for (int stage = 0; stage < 2; stage++) {
                     String prefix = stage + " into ";
                     long busiest = spark.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))

@@ -1,4 +1,4 @@
-package io.saba.controller.shell;
+package io.saba.process;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.saba.controller.shell;
+package io.saba.process;
 
 /** A command exited non-zero (or could not be started); the message says which, how, and what it printed. */
 public final class CommandException extends RuntimeException {
