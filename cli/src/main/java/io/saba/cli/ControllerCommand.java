@@ -157,13 +157,16 @@ final class ControllerCommand implements Callable<Integer> {
 
     /** --fabric, --ibsim, --ib-*, --listen, --http and --sensitivity written into the configuration tree. */
     void applyFlags(ObjectNode root) {
+        // a flag's mistake is the flag's, not the configuration file's it overrides
         if (listen != null) {
+            ControllerConfig.address(listen, "--listen");
             root.put("listen", listen);
         }
         if (sensitivity != null) {
             root.put("sensitivity", SensitivityMode.parse(sensitivity, "--sensitivity").label());
         }
         if (http != null) {
+            ControllerConfig.httpAddress(http, "--http");
             root.put("http", http);
         }
         boolean ibFlags = ibsim != null || !ibAddresses.isEmpty() || ibRefresh != null || ibSubnetWait != null;
