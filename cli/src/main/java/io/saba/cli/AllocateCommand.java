@@ -73,6 +73,11 @@ final class AllocateCommand implements Callable<Integer> {
         if (!(floorPercent >= 0 && floorPercent < 100)) {
             throw new IllegalArgumentException("--floor must be in [0, 100), got " + floorPercent);
         }
+        if (floorPercent * apps.size() > capacityPercent) {
+            // the solver would fall back to the equal split without saying so
+            throw new IllegalArgumentException("--floor " + percent(floorPercent) + " % for each of " + apps.size()
+                    + " applications exceeds --capacity " + percent(capacityPercent) + " %");
+        }
         SensitivityTable t = SensitivityTableCodec.parse(Files.readString(table), table.toString());
         List<String> names = new ArrayList<>();
         List<SensitivityModel> models = new ArrayList<>();
@@ -162,6 +167,10 @@ final class AllocateCommand implements Callable<Integer> {
         }
         o.flush();
         return 0;
+    }
+
+    private static String percent(double p) {
+        return new java.math.BigDecimal(p).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     private static void printPrediction(PrintWriter o, String label, double[] w, List<CorunProfile> profiles) {
