@@ -332,7 +332,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         apps.forEach(a -> models.computeIfAbsent(a.workload(), replica::modelOf)); // the model in force, learnt or not
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,
                 replica.connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models,
-                replica.sensitivity(), replica.estimates());
+                replica.sensitivity(), replica.estimates(), replica.rejectedConnections(registered));
     }
 
     public AppView app(String appId) {

@@ -127,6 +127,12 @@ final class DashboardPage {
                 .append(esc(access)).append("</p></section>");
     }
 
+    /** " (3 rejected: REASON)": connections the controller refused, with the latest reason; "" when none. */
+    private static String rejectedText(io.saba.controller.ConnectionRejections r) {
+        return r == null ? "" : " <span class=\"bad\">(" + Human.count(r.count()) + " rejected: "
+                + esc(r.lastReason()) + ")</span>";
+    }
+
     private static String card(String value, String what) {
         return "<span class=\"card\"><b>" + value + "</b> " + esc(what) + "</span>";
     }
@@ -243,6 +249,7 @@ final class DashboardPage {
                     .append("</td><td class=\"slowdown\">").append(Human.slowdown(StatusView.predictedSlowdown(mine)))
                     .append("</td><td>").append(Human.count(a.connections()))
                     .append(a.unrouted() > 0 ? " (" + Human.count(a.unrouted()) + " waiting for a route)" : "")
+                    .append(rejectedText(v.rejected().get(a.appId())))
                     .append("</td><td>").append(Human.duration(Duration.ofMillis(a.leaseRemainingMillis())))
                     .append("</td><td>").append(signalsCell(v.signals().get(a.appId()))).append("</td><td>")
                     .append(modelCell(a, v.estimateOf(a))).append("</td><td>");
