@@ -51,6 +51,16 @@ class ConfigFileMistakesTest {
     }
 
     @Test
+    void aValueOfTheWrongShapeSaysWhatWasExpected(@TempDir Path dir) throws Exception {
+        String line = refusal(dir, "listen: 127.0.0.1:0\ntopology: {shape: single-switch:2}\nadmin-tenants: ops\n");
+        assertTrue(line.endsWith("saba.yaml: admin-tenants: expected a list"), line);
+        line = refusal(dir, "listen: 127.0.0.1:0\ntopology: {shape: single-switch:2, queues: [8]}\n");
+        assertTrue(line.endsWith("saba.yaml: topology.queues: expected an integer"), line);
+        line = refusal(dir, "listen: 127.0.0.1:0\ntopology: {shape: single-switch:2}\ntls: on\n");
+        assertTrue(line.endsWith("saba.yaml: tls: expected a mapping"), line);
+    }
+
+    @Test
     void misspeltNestedKeysAreRefusedLikeTopLevelOnes(@TempDir Path dir) throws Exception {
         String line = refusal(dir, "listen: 127.0.0.1:0\ntopology: {shape: single-switch:2, gpbs: 10}\n");
         assertTrue(line.contains("saba.yaml: unknown key 'topology.gpbs'; known keys: [address-base, addresses,"),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.util.TreeSet;
@@ -63,18 +64,37 @@ public final class ConfigBinding {
             throw new IllegalArgumentException(source + ": unknown key '" + path(prefix, e) + "'; known keys: " + known,
                     e);
         } catch (InvalidFormatException e) {
-            Class<?> type = e.getTargetType();
-            String expected = type == Integer.class || type == Long.class || type == int.class || type == long.class
-                    ? "an integer" : Number.class.isAssignableFrom(type) || type.isPrimitive() ? "a number"
-                    : type.getSimpleName();
             throw new IllegalArgumentException(source + ": " + path(prefix, e) + ": '" + e.getValue() + "' is not "
-                    + expected, e);
+                    + expected(e.getTargetType()), e);
+        } catch (MismatchedInputException e) {
+            throw new IllegalArgumentException(source + ": " + path(prefix, e) + ": expected "
+                    + expected(e.getTargetType()), e);
         } catch (JsonMappingException e) {
             throw new IllegalArgumentException(source + ": " + path(prefix, e) + ": "
                     + e.getOriginalMessage().lines().findFirst().orElse("not valid here"), e);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(source + ": " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** What a value of this type is called in a configuration. */
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return "another kind of value";
+        }
+        if (type == Integer.class || type == Long.class || type == int.class || type == long.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+            return "a number";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        if (type == String.class) {
+            return "a single value";
+        }
+        return "a mapping";
     }
 
     private static String path(String prefix, JsonMappingException e) {
