@@ -62,8 +62,20 @@ final class AllocateCommand implements Callable<Integer> {
     List<String> evaluate = new ArrayList<>();
 
     @Option(names = "--levels", description = "Print the priority level the controller gives each workload when "
-            + "these are the workloads registered (one 'workload level' line each), instead of weights.")
+            + "applications of these workloads register in this order (one 'workload level' line each), instead of "
+            + "weights.")
     boolean levels;
+
+    /**
+     * Where traffic records come from: the checkout's measured table (all ten workloads) when {@code saba.home} has
+     * it, and how to record one's own.
+     */
+    private static final java.util.function.Supplier<String> TRAFFIC_RECORDS_HINT = () -> {
+        String home = System.getProperty("saba.home");
+        Path shipped = home == null ? null : Path.of(home, "examples", "testbed-campaign", "table.json");
+        return (shipped != null && Files.isReadable(shipped) ? "try " + shipped + " (measured, all ten workloads), or "
+                : "") + "record your own with saba profile --testbed NAME (see profiler/README.md)";
+    };
 
     @Override
     public Integer call() throws IOException {
@@ -72,6 +84,11 @@ final class AllocateCommand implements Callable<Integer> {
         }
         if (!(floorPercent >= 0 && floorPercent < 100)) {
             throw new IllegalArgumentException("--floor must be in [0, 100), got " + floorPercent);
+        }
+        if (floorPercent * apps.size() > capacityPercent) {
+            // the solver would fall back to the equal split without saying so
+            throw new IllegalArgumentException("--floor " + percent(floorPercent) + " % for each of " + apps.size()
+                    + " applications exceeds --capacity " + percent(capacityPercent) + " %");
         }
         SensitivityTable t = SensitivityTableCodec.parse(Files.readString(table), table.toString());
         List<String> names = new ArrayList<>();
@@ -88,16 +105,7 @@ final class AllocateCommand implements Callable<Integer> {
         }
         PrintWriter o = spec.commandLine().getOut();
         if (levels) {
-            // the controller clusters the distinct workloads present (core's pipeline, as EmbeddedController builds
-            // it: 8 levels, queues as on the example topologies)
-            Map<String, SensitivityModel> byWorkload = new java.util.TreeMap<>();
-            for (int i = 0; i < names.size(); i++) {
-                byWorkload.put(names.get(i).replaceFirst("#\\d+$", ""), models.get(i));
-            }
-            Map<String, Integer> level = new io.saba.core.alloc.Allocator(new MinSlowdownSolver(), 8, capacityPercent / 100)
-                    .planLevels(byWorkload, 8).levelOfWorkload();
-            byWorkload.keySet().forEach(w -> o.println(w + " " + level.get(w)));
-            o.flush();
+            printLevels(names, models, o);
             return 0;
         }
         if ("corun".equals(method)) {
@@ -121,6 +129,24 @@ final class AllocateCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The levels a controller (8 levels, as EmbeddedController builds it) gives the workloads when they register in
+     * {@code --apps} order: each registration re-plans around the levels already handed out, which stay.
+     */
+    private void printLevels(List<String> names, List<SensitivityModel> models, PrintWriter o) {
+        var allocator = new io.saba.core.alloc.Allocator(new MinSlowdownSolver(), 8, capacityPercent / 100);
+        io.saba.core.alloc.LevelPlan plan = io.saba.core.alloc.LevelPlan.none();
+        Map<String, SensitivityModel> present = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (present.putIfAbsent(names.get(i).replaceFirst("#\\d+$", ""), models.get(i)) == null) {
+                plan = allocator.planLevels(present, plan, 8);
+            }
+        }
+        Map<String, Integer> level = plan.levelOfWorkload();
+        present.keySet().forEach(w -> o.println(w + " " + level.get(w)));
+        o.flush();
+    }
+
     /** The co-run predictor's choice and its predictions for the weightings asked about. */
     private int corun(SensitivityTable t, List<String> names, PrintWriter o) {
         List<CorunProfile> profiles = new ArrayList<>();
@@ -129,7 +155,7 @@ final class AllocateCommand implements Callable<Integer> {
             CorunProfile p = t.find(key).orElseThrow().corunProfile();
             if (p == null) {
                 throw new IllegalArgumentException("--method corun: workload '" + key + "' in " + table
-                        + " has no traffic record (profile it with saba profile --testbed)");
+                        + " has no traffic record; " + TRAFFIC_RECORDS_HINT.get());
             }
             profiles.add(p);
         }
@@ -164,6 +190,10 @@ final class AllocateCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static String percent(double p) {
+        return new java.math.BigDecimal(p).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+    }
+
     private static void printPrediction(PrintWriter o, String label, double[] w, List<CorunProfile> profiles) {
         double[] d = CorunPredictor.slowdowns(profiles, w);
         StringBuilder ws = new StringBuilder();
@@ -183,7 +213,7 @@ final class AllocateCommand implements Callable<Integer> {
         ObjectNode weights = root.putObject("weights");
         ObjectNode slowdown = root.putObject("predicted_slowdown");
         for (int i = 0; i < names.size(); i++) {
-            weights.put(names.get(i), 100 * s.weights()[i]);
+            weights.put(names.get(i), s.weights()[i]); // fractions of the link, as /status.json gives them
             slowdown.put(names.get(i), models.get(i).slowdown(s.weights()[i]));
         }
         root.put("objective", s.objective());

@@ -88,13 +88,17 @@ final class ControllerCommand implements Callable<Integer> {
     String group;
 
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile EmbeddedController controller;
 
     /** Stops a running controller (the shutdown hook's job in production; tests call it). */
     void stop() {
         EmbeddedController c = controller;
-        if (c != null) {
+        if (c != null && stopping.compareAndSet(false, true)) {
             c.close();
+            // the shutdown hook runs this too: an operator sees that the controller stopped, not silence
+            spec.commandLine().getOut().println("saba controller: stopped");
+            spec.commandLine().getOut().flush();
         }
         stopped.countDown();
     }
@@ -157,13 +161,16 @@ final class ControllerCommand implements Callable<Integer> {
 
     /** --fabric, --ibsim, --ib-*, --listen, --http and --sensitivity written into the configuration tree. */
     void applyFlags(ObjectNode root) {
+        // a flag's mistake is the flag's, not the configuration file's it overrides
         if (listen != null) {
+            ControllerConfig.address(listen, "--listen");
             root.put("listen", listen);
         }
         if (sensitivity != null) {
             root.put("sensitivity", SensitivityMode.parse(sensitivity, "--sensitivity").label());
         }
         if (http != null) {
+            ControllerConfig.httpAddress(http, "--http");
             root.put("http", http);
         }
         boolean ibFlags = ibsim != null || !ibAddresses.isEmpty() || ibRefresh != null || ibSubnetWait != null;

@@ -104,7 +104,8 @@ final class ProfileCommand implements Callable<Integer> {
     long timeoutSeconds;
     @Option(names = "--scale", defaultValue = "small", description = "built-in workloads' scale (default ${DEFAULT-VALUE})")
     String scale;
-    @Option(names = "--factor", defaultValue = "1")
+    @Option(names = "--factor", defaultValue = "1",
+            description = "built-in workloads' dataset size, a multiple of --scale's (default ${DEFAULT-VALUE})")
     String factor;
     @Option(names = "--master", description = "Spark master for built-in workloads (default: the testbed's, "
             + "else local-cluster[2,1,1024])")

@@ -60,7 +60,7 @@ public final class SabaCli {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException || e instanceof java.io.IOException
                     || e instanceof StartupException) {
-                cmd.getErr().println("saba " + cmd.getCommandName() + ": " + describe(e));
+                cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + describe(e));
                 cmd.getErr().flush();
                 return 2;
             }
@@ -70,11 +70,31 @@ public final class SabaCli {
         // usage's exit status (2), not picocli's message followed by the whole usage. --help shows the usage.
         cl.setParameterExceptionHandler((e, args) -> {
             CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+            cmd.getErr().println(CommandLineMistakes.describe(e, args));
             cmd.getErr().flush();
             return cmd.getCommandSpec().exitCodeOnInvalidInput();
         });
+        trimOptions(cl, false);
         return cl;
+    }
+
+    /**
+     * Leaves {@code --version} on {@code saba} alone, and {@code --progress} only where runs are long enough to show
+     * progress (campaigns and benchmarks), so that a subcommand's usage lists what it takes.
+     */
+    private static void trimOptions(CommandLine cl, boolean showsProgress) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            CommandSpec s = sub.getCommandSpec();
+            boolean progress = showsProgress || sub.getCommandName().equals("campaign")
+                    || sub.getCommandName().equals("bench");
+            if (s.findOption("--version") != null) {
+                s.remove(s.findOption("--version"));
+            }
+            if (!progress && s.findOption("--progress") != null) {
+                s.remove(s.findOption("--progress"));
+            }
+            trimOptions(sub, progress);
+        }
     }
 
     private static String describe(Exception e) {

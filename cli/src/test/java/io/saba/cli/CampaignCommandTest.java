@@ -118,7 +118,7 @@ class CampaignCommandTest {
         assertTrue(lines.get(0).startsWith("saba campaign: ") && lines.get(0).contains("'many'"), lines.get(0));
         err.getBuffer().setLength(0);
         assertEquals(2, run("campaign", "--no-such-option"));
-        assertEquals(List.of("saba campaign: Unknown option: '--no-such-option'"),
+        assertEquals(List.of("saba campaign: unknown option '--no-such-option'; did you mean --no-fluid?"),
                 err.toString().strip().lines().toList());
         assertTrue(out.toString().isEmpty(), "no usage: " + out);
     }

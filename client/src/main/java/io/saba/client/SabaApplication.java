@@ -98,6 +98,32 @@ public final class SabaApplication {
         client.enqueueDeregister(this);
     }
 
+    private final java.util.concurrent.atomic.AtomicLong rejectedConnections = new java.util.concurrent.atomic.AtomicLong();
+    private volatile String lastRejection;
+
+    /**
+     * The controller refused one of this application's connection reports (an endpoint outside its topology, such
+     * as the 127.0.0.1 of a local job): said once per application at WARN, since every connection would repeat it.
+     */
+    void connectionRejected(String reason) {
+        lastRejection = reason;
+        if (rejectedConnections.getAndIncrement() == 0) {
+            org.slf4j.LoggerFactory.getLogger(SabaApplication.class).warn("Saba controller refused a connection of"
+                    + " application {}: {} (said once per application; the controller's /status counts them)",
+                    spec.appId(), reason);
+        }
+    }
+
+    /** Connection reports the controller refused as invalid. */
+    public long rejectedConnections() {
+        return rejectedConnections.get();
+    }
+
+    /** Why the controller refused the latest of them, or null. */
+    public String lastRejection() {
+        return lastRejection;
+    }
+
     public synchronized int openConnections() {
         return open.size();
     }

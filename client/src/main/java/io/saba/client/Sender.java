@@ -323,6 +323,12 @@ final class Sender implements Runnable {
         client.signalsDropped(call.getSignalsCount() - (int) Math.min(ack.getSignalsStored(),
                 call.getSignalsCount()));
         learnFromAck(call.getSignalsCount(), ack);
+        for (io.saba.proto.v1.RejectedConnection r : ack.getRejectedConnectionsList()) {
+            SabaApplication app = client.application(r.getAppId());
+            if (app != null) {
+                app.connectionRejected(r.getReason());
+            }
+        }
         for (String appId : ack.getUnknownAppsList()) {
             SabaApplication app = client.application(appId);
             if (app != null && app.refusal() == null) {

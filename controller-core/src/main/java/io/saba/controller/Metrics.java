@@ -34,16 +34,22 @@ public final class Metrics {
     private final Map<String, Labelled> labelled = new LinkedHashMap<>();
     public final SecondsHistogram recomputeSeconds = new SecondsHistogram();
     public final LagRecorder pushLag = new LagRecorder();
-    private final Map<String, Supplier<String>> gauges = new LinkedHashMap<>();
+    /** The jar's version, "dev" when run from classes (tests, an IDE). */
+    private static final String VERSION = java.util.Objects.requireNonNullElse(
+            Metrics.class.getPackage().getImplementationVersion(), "dev");
+    private final Map<String, Gauge> gauges = new LinkedHashMap<>();
 
-    /** Registers a gauge read at scrape time. */
-    public synchronized void gauge(String name, LongSupplier value) {
-        gauges.put(name, () -> Long.toString(value.getAsLong()));
+    private record Gauge(String help, Supplier<String> value) {
+    }
+
+    /** Registers a gauge read at scrape time; {@code help} is its {@code # HELP} text. */
+    public synchronized void gauge(String name, String help, LongSupplier value) {
+        gauges.put(name, new Gauge(help, () -> Long.toString(value.getAsLong())));
     }
 
     /** Registers a gauge with a fractional value (a ratio), read at scrape time. */
-    public synchronized void ratioGauge(String name, DoubleSupplier value) {
-        gauges.put(name, () -> Double.toString(value.getAsDouble()));
+    public synchronized void ratioGauge(String name, String help, DoubleSupplier value) {
+        gauges.put(name, new Gauge(help, () -> Double.toString(value.getAsDouble())));
     }
 
     /** A gauge with one series per value of one label, read at scrape time. */
@@ -63,6 +69,10 @@ public final class Metrics {
 
     public synchronized String prometheus() {
         StringBuilder s = new StringBuilder(2048);
+        s.append("# HELP saba_build_info the controller's version and the Java it runs on\n")
+                .append("# TYPE saba_build_info gauge\n")
+                .append("saba_build_info{version=\"").append(VERSION).append("\",java=\"")
+                .append(System.getProperty("java.version")).append("\"} 1\n");
         counter(s, "saba_registrations_total", "Register calls accepted", registrations);
         counter(s, "saba_deregistrations_total", "applications deregistered", deregistrations);
         counter(s, "saba_lease_expirations_total", "applications dropped because their lease ran out",
@@ -90,14 +100,17 @@ public final class Metrics {
         s.append("# HELP saba_push_lag_seconds time from a state change to its backend push\n");
         s.append("# TYPE saba_push_lag_seconds summary\n");
         for (double q : new double[] {0.5, 0.99, 0.999}) {
+            // nothing measured is not a lag of 0 s
             s.append("saba_push_lag_seconds{quantile=\"").append(q).append("\"} ")
-                    .append(lag.getValueAtPercentile(q * 100) / 1e9).append('\n');
+                    .append(lag.getTotalCount() == 0 ? "NaN" : Double.toString(lag.getValueAtPercentile(q * 100) / 1e9))
+                    .append('\n');
         }
         s.append("saba_push_lag_seconds_sum ").append(pushLag.sumNanos() / 1e9).append('\n');
         s.append("saba_push_lag_seconds_count ").append(lag.getTotalCount()).append('\n');
-        for (Map.Entry<String, Supplier<String>> g : gauges.entrySet()) {
+        for (Map.Entry<String, Gauge> g : gauges.entrySet()) {
+            s.append("# HELP ").append(g.getKey()).append(' ').append(g.getValue().help()).append('\n');
             s.append("# TYPE ").append(g.getKey()).append(" gauge\n");
-            s.append(g.getKey()).append(' ').append(g.getValue().get()).append('\n');
+            s.append(g.getKey()).append(' ').append(g.getValue().value().get()).append('\n');
         }
         for (Map.Entry<String, Labelled> g : labelled.entrySet()) {
             s.append("# HELP ").append(g.getKey()).append(' ').append(g.getValue().help()).append('\n');

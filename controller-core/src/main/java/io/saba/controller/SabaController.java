@@ -90,17 +90,20 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         if (backend.countsQueueBytes()) {
             counters.start(shares::ports, backend::queueBytes);
         }
-        metrics.gauge("saba_applications", replica::appCount);
-        metrics.gauge("saba_connections", replica::connectionCount);
-        metrics.gauge("saba_connections_unrouted", replica::unroutedCount);
-        metrics.gauge("saba_ports_configured", () -> recomputer.current().size());
+        metrics.gauge("saba_applications", "applications registered", replica::appCount);
+        metrics.gauge("saba_connections", "connections open", replica::connectionCount);
+        metrics.gauge("saba_connections_unrouted", "connections waiting for a route (a path the topology does not"
+                + " know yet)", replica::unroutedCount);
+        metrics.gauge("saba_ports_configured", "ports holding an allocation", () -> recomputer.current().size());
         metrics.labelledGauge("saba_sensitivity_drift", "1 while a profiled workload's observations contradict its "
                 + "profile beyond the estimate's error, 0 otherwise", "workload", () -> drift(false));
         metrics.labelledGauge("saba_sensitivity_deviation", "the online estimate's slowdown against the table's, "
                 + "relative, at the share where it lies furthest off (profiled workloads with an estimate)",
                 "workload", () -> drift(true));
-        metrics.gauge("saba_ports_retrying", () -> recomputer.retrying().size());
-        metrics.gauge("saba_ports_drifted", () -> backend.drift().size());
+        metrics.gauge("saba_ports_retrying", "ports whose push failed and is being retried",
+                () -> recomputer.retrying().size());
+        metrics.gauge("saba_ports_drifted", "ports another agent rewrote since the backend last wrote them",
+                () -> backend.drift().size());
     }
 
     /** Per profiled workload with an estimate: the drift flag (1 or 0), or the relative deviation. */
@@ -329,7 +332,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         apps.forEach(a -> models.computeIfAbsent(a.workload(), replica::modelOf)); // the model in force, learnt or not
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,
                 replica.connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models,
-                replica.sensitivity(), replica.estimates());
+                replica.sensitivity(), replica.estimates(), replica.rejectedConnections(registered));
     }
 
     public AppView app(String appId) {

@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
 public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, long version, FabricStatus fabric,
                          long connections, String table, GroupView group, Map<String, AppSignals> signals,
                          Map<String, SensitivityModel> models, SensitivityMode sensitivity,
-                         Map<String, WorkloadEstimateView> estimates) {
+                         Map<String, WorkloadEstimateView> estimates, Map<String, ConnectionRejections> rejected) {
 
     /** What was learnt of an application's workload, or null when it reported no unit. */
     public WorkloadEstimateView estimateOf(AppView app) {
@@ -61,8 +61,10 @@ public record StatusView(List<AppView> apps, Map<PortId, PortAllocation> ports, 
         Set<String> workloads = own.stream().map(a -> SensitivityTable.key(a.workload())).collect(Collectors.toSet());
         Map<String, WorkloadEstimateView> ownEstimates = new TreeMap<>(estimates);
         ownEstimates.keySet().retainAll(workloads);
+        Map<String, ConnectionRejections> ownRejected = new TreeMap<>(rejected);
+        ownRejected.keySet().retainAll(ids);
         return new StatusView(own, visible, version, fabric.onlyPorts(visible.keySet()), connectionsOfTenant, table,
-                group, ownSignals, ownModels, sensitivity, ownEstimates);
+                group, ownSignals, ownModels, sensitivity, ownEstimates, ownRejected);
     }
 
     /**

@@ -35,6 +35,12 @@ public final class DryRunBackend implements FabricBackend {
     private final Deque<Push> history = new ArrayDeque<>();
     private final AtomicLong pushes = new AtomicLong();
 
+    /** Shares as a reader wants them: "[0.1000, 0.9000]", not 0.09999999999999998. */
+    private static String weights(double[] w) {
+        return Arrays.stream(w).mapToObj(x -> String.format(java.util.Locale.ROOT, "%.4f", x))
+                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+    }
+
     public DryRunBackend(boolean log, int historyLimit) {
         this.log = log;
         this.historyLimit = historyLimit;
@@ -54,7 +60,7 @@ public final class DryRunBackend implements FabricBackend {
             applied.add(a.port());
             if (log) {
                 LOG.info("dry-run: port {} level->queue {} queue weights {}", a.port(),
-                        new TreeMap<>(a.queueOfLevel()), Arrays.toString(a.queueWeights()));
+                        new TreeMap<>(a.queueOfLevel()), weights(a.queueWeights()));
             }
         }
         return new ApplyResult(applied, Map.of());

@@ -1,6 +1,7 @@
 package io.saba.controller.log;
 
 import io.saba.controller.BatchResult;
+import io.saba.controller.ConnectionRejections;
 import io.saba.controller.Metrics;
 import io.saba.controller.Registration;
 import io.saba.controller.alloc.Recomputer;
@@ -300,6 +301,7 @@ public final class Replica {
         int rejected = 0;
         String first = "";
         Set<String> unknown = new LinkedHashSet<>();
+        List<BatchResult.Rejected> refusedConnections = new ArrayList<>();
         long now = System.nanoTime();
         count(metrics.connectionEvents, events.size());
         for (Mutation m : events) {
@@ -307,6 +309,9 @@ public final class Replica {
                 state.check(m, tenant);
             } catch (ControllerException e) {
                 rejected++; // counted by the transport that answers the batch (see commit)
+                if (noteRejected(m, e)) {
+                    refusedConnections.add(new BatchResult.Rejected(m.appId(), e.getMessage()));
+                }
                 if (e.kind() == ControllerException.Kind.NOT_FOUND) {
                     unknown.add(m.appId());
                 }
@@ -318,7 +323,7 @@ public final class Replica {
             applied += state.apply(m, now, leaseNanos);
         }
         count(metrics.connectionEventsApplied, applied);
-        return new BatchResult(applied, rejected, first, unknown);
+        return new BatchResult(applied, rejected, first, unknown, refusedConnections);
     }
 
     /**
@@ -327,8 +332,29 @@ public final class Replica {
      * so every member of a group applying the same entry does not count it again.
      */
     private int commit(Mutation m, String tenant) {
-        state.check(m, tenant);
+        try {
+            state.check(m, tenant);
+        } catch (ControllerException e) {
+            noteRejected(m, e);
+            throw e;
+        }
         return state.apply(m, System.nanoTime(), leaseNanos);
+    }
+
+    /** A registered application's connection report refused as invalid: kept for its status; true if it was one. */
+    private boolean noteRejected(Mutation m, ControllerException e) {
+        if (e.kind() == ControllerException.Kind.INVALID_ARGUMENT
+                && (m instanceof Mutation.Opened || m instanceof Mutation.Sync)) {
+            rejectedConnections.compute(m.appId(), (id, before) -> ConnectionRejections.after(before, e.getMessage()));
+            return true;
+        }
+        return false;
+    }
+
+    /** Per registered application, the connection reports refused; applications gone are forgotten here. */
+    public Map<String, ConnectionRejections> rejectedConnections(Set<String> registered) {
+        rejectedConnections.keySet().retainAll(registered);
+        return new java.util.TreeMap<>(rejectedConnections);
     }
 
     private void expire(Set<String> apps) {
@@ -409,6 +435,8 @@ public final class Replica {
             return new Recomputer.Snapshot(state.plan(), at);
         }
     }
+
+    private final Map<String, ConnectionRejections> rejectedConnections = new java.util.concurrent.ConcurrentHashMap<>();
 
     public List<AppView> views(boolean withConnections) {
         synchronized (lock) {

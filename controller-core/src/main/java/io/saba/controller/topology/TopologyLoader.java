@@ -1,8 +1,7 @@
 package io.saba.controller.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.saba.controller.ConfigBinding;
 import io.saba.core.topology.Topologies;
 import io.saba.core.topology.Topology;
 import java.io.IOException;
@@ -44,18 +43,26 @@ import java.util.Map;
  * </pre>
  */
 public final class TopologyLoader {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
     private TopologyLoader() {
     }
 
     /** Reads a topology file. */
     public static TopologyResolver load(Path file) throws IOException {
-        JsonNode root = YAML.readTree(Files.readString(file));
+        JsonNode root = ConfigBinding.readTree(Files.readString(file), file.toString());
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(file + ": a topology file is a YAML mapping");
         }
+        TopologySection.check(root, file.toString(), "");
         return fromNode(root, file.toString(), file.getParent());
+    }
+
+    /**
+     * Checks a configuration's topology section (its keys and their types at every level) before it is read.
+     *
+     * @param source names the configuration; {@code prefix} is the section's path in it, e.g. "topology"
+     */
+    public static void check(JsonNode node, String source, String prefix) {
+        TopologySection.check(node, source, prefix);
     }
 
     /**

@@ -160,10 +160,13 @@ public final class ControllerService extends ControllerGrpc.ControllerImplBase {
             int skipped = r.rejected() + kept.rejected() + malformed;
             controller.metrics().requestsRejected.add(skipped);
             noteSkipped(skipped, first.isEmpty() ? firstInController : first);
-            return EventAck.newBuilder().setApplied(r.applied())
+            EventAck.Builder ack = EventAck.newBuilder().setApplied(r.applied())
                     .setRejected(skipped)
                     .setFirstRejection(first.isEmpty() ? firstInController : first)
-                    .addAllUnknownApps(unknown).setSignalsStored(kept.applied()).build();
+                    .addAllUnknownApps(unknown).setSignalsStored(kept.applied());
+            r.rejectedConnections().forEach(x -> ack.addRejectedConnections(
+                    io.saba.proto.v1.RejectedConnection.newBuilder().setAppId(x.appId()).setReason(x.reason())));
+            return ack.build();
         });
     }
 

@@ -48,13 +48,16 @@ final class DashboardPage {
 
     private final StatusView v;
     private final String access;
+    private final String grpc;
     private final DashboardQuery q;
     private final Instant now;
     private final Map<String, AppView> appById = new HashMap<>();
     private final Map<String, List<PortShare>> shares;
     private final StringBuilder h = new StringBuilder(16_384);
 
-    DashboardPage(StatusView v, String access, DashboardQuery q, Instant now) {
+    /** @param grpc the address clients reach this controller at (for the hint an empty page gives), or null */
+    DashboardPage(StatusView v, String access, DashboardQuery q, Instant now, String grpc) {
+        this.grpc = grpc == null ? "HOST:PORT" : grpc;
         this.v = v;
         this.access = access;
         this.q = q;
@@ -115,12 +118,19 @@ final class DashboardPage {
                 .append(card(Human.count(v.apps().size()), "applications"))
                 .append(card(Human.count(v.connections()), "connections"
                         + (unrouted > 0 ? " (" + Human.count(unrouted) + " waiting for a route)" : "")))
-                .append(card(Human.count(v.ports().size()), "ports configured"))
+                .append(card(Human.count(v.ports().size()), v.ports().size() == 1 ? "port configured"
+                        : "ports configured"))
                 .append(card(Human.count(v.version()), "allocation version"))
                 .append(card(esc(v.fabric().backend()), "backend"))
                 .append("</p><p>sensitivity table: ").append(esc(v.table())).append(" · models: ")
                 .append(esc(v.sensitivity().label())).append("</p><p>access: ")
                 .append(esc(access)).append("</p></section>");
+    }
+
+    /** " (3 rejected: REASON)": connections the controller refused, with the latest reason; "" when none. */
+    private static String rejectedText(io.saba.controller.ConnectionRejections r) {
+        return r == null ? "" : " <span class=\"bad\">(" + Human.count(r.count()) + " rejected: "
+                + esc(r.lastReason()) + ")</span>";
     }
 
     private static String card(String value, String what) {
@@ -216,6 +226,12 @@ final class DashboardPage {
         }
         DashboardQuery.Page<AppView> page = q.page(matching, q.appPage());
         h.append("<section id=\"apps\"><h2>Applications</h2>");
+        if (v.apps().isEmpty()) {
+            h.append("<p class=\"hint\">No application has registered yet. A Spark job joins with <code>--conf ")
+                    .append("spark.saba.controller.address=").append(esc(grpc)).append("</code> beside Saba's shuffle")
+                    .append(" manager, a Flink job with <code>saba.controller.address: ").append(esc(grpc))
+                    .append("</code> in its configuration (the README shows both).</p>");
+        }
         counted(page, v.apps().size(), "application", "applications");
         pager(page, "apps-page");
         h.append("<table class=\"apps\"><tr><th>app</th><th>workload</th><th>framework</th><th>user</th>")
@@ -233,6 +249,7 @@ final class DashboardPage {
                     .append("</td><td class=\"slowdown\">").append(Human.slowdown(StatusView.predictedSlowdown(mine)))
                     .append("</td><td>").append(Human.count(a.connections()))
                     .append(a.unrouted() > 0 ? " (" + Human.count(a.unrouted()) + " waiting for a route)" : "")
+                    .append(rejectedText(v.rejected().get(a.appId())))
                     .append("</td><td>").append(Human.duration(Duration.ofMillis(a.leaseRemainingMillis())))
                     .append("</td><td>").append(signalsCell(v.signals().get(a.appId()))).append("</td><td>")
                     .append(modelCell(a, v.estimateOf(a))).append("</td><td>");

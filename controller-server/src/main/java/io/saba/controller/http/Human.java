@@ -23,6 +23,11 @@ final class Human {
         return String.format(Locale.ROOT, "%.1f %%", 100 * fraction);
     }
 
+    /** A sum of slowdowns, a plain number (a sum of factors is not a factor): 4.4199 → "4.42"; "–" when unknown. */
+    static String sum(double slowdowns) {
+        return Double.isNaN(slowdowns) ? "–" : String.format(Locale.ROOT, "%.2f", slowdowns);
+    }
+
     /** A predicted slowdown: 1.2345 → "1.23×"; "–" when unknown. */
     static String slowdown(double factor) {
         return Double.isNaN(factor) ? "–" : String.format(Locale.ROOT, "%.2f×", factor);

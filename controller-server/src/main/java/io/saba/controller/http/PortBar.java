@@ -45,7 +45,7 @@ final class PortBar {
         h.append("<div class=\"port\" data-port=\"").append(esc(p.port())).append("\"><div class=\"port-head\">")
                 .append("<span class=\"name\">").append(esc(p.port())).append("</span> <span class=\"meta\">")
                 .append(Human.count(p.appWeights().size(), "application", "applications"))
-                .append(" · predicted slowdown, summed: ").append(Human.slowdown(p.predictedSlowdown()))
+                .append(" · predicted slowdowns, summed: ").append(Human.sum(p.predictedSlowdown()))
                 .append("</span>").append(drifted ? " <span class=\"badge bad\">drifted</span>" : "")
                 .append(retrying ? " <span class=\"badge bad\">retrying</span>" : "").append("</div>");
         h.append("<div class=\"bar\">");

@@ -36,9 +36,15 @@ public final class StatusHttpServer implements AutoCloseable {
     private final ExecutorService executor;
     private final ControllerApi controller;
     private final Tenants tenants;
+    private volatile String grpcAddress;
     /** Records (the work signals) with the saba.v1 message's field names: network_wait_millis, not networkWaitMillis. */
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+
+    /** The address clients reach the controller at, shown on an empty dashboard; set before {@link #start}. */
+    public void grpcAddress(String hostPort) {
+        this.grpcAddress = hostPort;
+    }
 
     public StatusHttpServer(InetSocketAddress listen, ControllerApi controller, Tenants tenants) {
         this.controller = controller;
@@ -153,7 +159,7 @@ public final class StatusHttpServer implements AutoCloseable {
     /** The dashboard for the filter and page in the URL; {@code part=live} asks for the part its script swaps. */
     private String dashboard(HttpExchange x, String tenant) {
         DashboardQuery q = DashboardQuery.parse(x.getRequestURI().getRawQuery());
-        DashboardPage page = new DashboardPage(statusOf(tenant), access(), q, Instant.now());
+        DashboardPage page = new DashboardPage(statusOf(tenant), access(), q, Instant.now(), grpcAddress);
         return "live".equals(partOf(x.getRequestURI().getRawQuery())) ? page.live() : page.page();
     }
 

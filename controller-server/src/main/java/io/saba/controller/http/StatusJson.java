@@ -39,7 +39,12 @@ final class StatusJson {
         Map<String, List<StatusView.PortShare>> shares = v.sharesOfApps();
         List<Map<String, Object>> apps = new ArrayList<>();
         for (AppView a : v.apps()) {
-            apps.add(app(a, shares.getOrDefault(a.appId(), List.of()), v.signals().get(a.appId()), v.estimateOf(a)));
+            Map<String, Object> m = app(a, shares.getOrDefault(a.appId(), List.of()), v.signals().get(a.appId()),
+                    v.estimateOf(a));
+            io.saba.controller.ConnectionRejections r = v.rejected().get(a.appId());
+            m.put("connections_rejected", r == null ? 0 : r.count());
+            m.put("last_rejection", r == null ? null : r.lastReason());
+            apps.add(m);
         }
         root.put("applications", apps);
         // per workload as well: an estimate outlives the applications it was learnt from (a finished job's last

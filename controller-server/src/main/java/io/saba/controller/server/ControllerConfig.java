@@ -1,8 +1,7 @@
 package io.saba.controller.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.saba.controller.ConfigBinding;
 import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.fabric.FabricBackend;
@@ -17,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -57,11 +55,6 @@ import java.util.Set;
  * </pre>
  */
 public final class ControllerConfig {
-    private static final Set<String> KEYS = Set.of("listen", "http", "topology", "table", "c-saba", "levels",
-            "backend", "backend-options", "lease-timeout-seconds", "journal-dir", "journal-fsync",
-            "journal-fsync-millis", "tls", "tokens", "admin-tenants", "grpc-threads", "recompute-interval-millis",
-            "group", "cluster", "allocation", "corun-margin", "sensitivity");
-
     private ControllerConfig() {
     }
 
@@ -77,7 +70,7 @@ public final class ControllerConfig {
 
     /** The file as a mutable tree (what the command line adjusts with flags such as {@code --fabric}). */
     public static com.fasterxml.jackson.databind.node.ObjectNode read(Path file) throws IOException {
-        JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
+        JsonNode root = ConfigBinding.readTree(Files.readString(file), file.toString());
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(file + ": the configuration is a YAML mapping");
         }
@@ -96,12 +89,9 @@ public final class ControllerConfig {
      * @param src  names the configuration in error messages
      */
     public static EmbeddedController.Builder builder(JsonNode root, Path base, String src) throws IOException {
-        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            if (!KEYS.contains(k)) {
-                throw new IllegalArgumentException(src + ": unknown key '" + k + "'; known keys: "
-                        + new java.util.TreeSet<>(KEYS));
-            }
+        ConfigBinding.check(root, ConfigShape.class, src, "");
+        if (root.path("topology").isObject() && !root.get("topology").hasNonNull("discover")) {
+            TopologyLoader.check(root.get("topology"), src, "topology");
         }
         EmbeddedController.Builder b = EmbeddedController.builder();
         b.listen(address(root.path("listen").asText("127.0.0.1:7070"), src + ": listen"));
@@ -194,7 +184,7 @@ public final class ControllerConfig {
      * The status pages' address: "host:port", or a port alone (or ":port") for loopback. Loopback by default
      * because without tokens the pages are open to whoever reaches them.
      */
-    static InetSocketAddress httpAddress(String s, String what) {
+    public static InetSocketAddress httpAddress(String s, String what) {
         String t = s.trim();
         if (t.startsWith(":")) {
             t = t.substring(1);
@@ -206,7 +196,7 @@ public final class ControllerConfig {
     }
 
     /** "host:port" or "[v6]:port". */
-    static InetSocketAddress address(String s, String what) {
+    public static InetSocketAddress address(String s, String what) {
         int colon = s.lastIndexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException(what + ": '" + s + "' is not host:port");

@@ -185,6 +185,7 @@ public final class EmbeddedController implements AutoCloseable {
             b.group.join(controller, b.table);
         }
         if (http != null) {
+            http.grpcAddress(address().getHostString() + ":" + address().getPort());
             http.start();
             if (tenants.authenticating() || http.address().getAddress().isLoopbackAddress()) {
                 LOG.info("status pages and /metrics on http://{}:{}: {}", http.address().getHostString(),

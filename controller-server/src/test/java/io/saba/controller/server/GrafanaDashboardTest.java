@@ -39,6 +39,8 @@ class GrafanaDashboardTest {
         Set<String> queried = new TreeSet<>();
         for (JsonNode p : d.get("panels")) {
             assertTrue(ids.add(p.get("id").asInt()), "panel ids are unique: " + p.get("id"));
+            assertFalse(p.get("title").asText().matches("(?i).*(\\bissue\\b|#\\d).*"),
+                    "a title says what the panel shows, not which issue asked for it: " + p.get("title"));
             JsonNode g = p.get("gridPos");
             assertTrue(g.get("x").asInt() + g.get("w").asInt() <= 24, p.get("title") + " fits the grid");
             for (int x = g.get("x").asInt(); x < g.get("x").asInt() + g.get("w").asInt(); x++) {

@@ -133,12 +133,17 @@ public final class ZkControllerGroup implements GroupMembership {
             latch = new LeaderLatch(zk, ZkPaths.LEADER, settings.id());
             latch.start();
             controller.describeGroup(this::view);
-            controller.metrics().gauge("saba_group_leader", () -> isLeader() ? 1 : 0);
-            controller.metrics().gauge("saba_group_members", () -> ownership.members().size());
-            controller.metrics().gauge("saba_group_switches_programmed", () -> ownership.programming().size());
-            controller.metrics().gauge("saba_group_switches_meant", () -> ownership.targets().values().stream()
+            controller.metrics().gauge("saba_group_leader",
+                    "1 while this member leads the controller group, 0 otherwise", () -> isLeader() ? 1 : 0);
+            controller.metrics().gauge("saba_group_members", "members of the controller group",
+                    () -> ownership.members().size());
+            controller.metrics().gauge("saba_group_switches_programmed", "switches this member programs",
+                    () -> ownership.programming().size());
+            controller.metrics().gauge("saba_group_switches_meant", "switches the group's split gives this member",
+                    () -> ownership.targets().values().stream()
                     .filter(settings.id()::equals).count());
-            controller.metrics().ratioGauge("saba_group_split_imbalance", () -> view().imbalance());
+            controller.metrics().ratioGauge("saba_group_split_imbalance",
+                    "the largest member's share of switches over the fair share", () -> view().imbalance());
             duties = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "saba-group-duties-" + settings.id());
                 t.setDaemon(true);
