@@ -16,6 +16,7 @@ public final class HostNode extends Node {
     private final List<Generator> generators = new ArrayList<>();
     private final FifoQueue acks = new FifoQueue();
     private final List<PacketQueue> queues = new ArrayList<>();
+    private PacketQueue[] queueArray = new PacketQueue[0];
     /** Every queue: a host has one output, which looks at all of them. */
     private final BitSet all = new BitSet();
 
@@ -24,12 +25,14 @@ public final class HostNode extends Node {
         this.hostId = hostId;
         outputs.add(new OutputPort(this, 0, net.params(), net.clock(), Policy.RR, vlArb, vls));
         queues.add(acks);
+        queueArray = queues.toArray(new PacketQueue[0]);
         all.set(0);
     }
 
     void addGenerator(Generator g) {
         generators.add(g);
         queues.add(g);
+        queueArray = queues.toArray(new PacketQueue[0]);
         all.set(queues.size() - 1);
     }
 
@@ -41,6 +44,11 @@ public final class HostNode extends Node {
     @Override
     List<PacketQueue> queues() {
         return Collections.unmodifiableList(queues);
+    }
+
+    @Override
+    PacketQueue[] queueArray() {
+        return queueArray;
     }
 
     @Override
@@ -56,6 +64,11 @@ public final class HostNode extends Node {
     @Override
     OutputPort route(Packet p) {
         return outputs.get(0);
+    }
+
+    @Override
+    int routeIndex(Packet p) {
+        return 0;
     }
 
     @Override

@@ -46,9 +46,7 @@ final class InputBuffer implements PacketQueue {
         if (p != null) {
             usedBytes -= p.wireBytes;
             if (upstream != null) {
-                OutputPort up = upstream;
-                int bytes = p.wireBytes;
-                clock.at(now + creditDelayPs, () -> up.returnCredits(vl, bytes));
+                clock.credit(now + creditDelayPs, upstream, vl, p.wireBytes);
             }
         }
         return p;

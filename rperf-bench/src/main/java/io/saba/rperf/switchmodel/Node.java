@@ -24,6 +24,9 @@ abstract class Node implements Receiver {
     /** Queues in a fixed order (round-robin walks this order). */
     abstract List<PacketQueue> queues();
 
+    /** {@link #queues()} as an array, for the output ports' arbitration (the same queues in the same order). */
+    abstract PacketQueue[] queueArray();
+
     /**
      * The indices (in {@link #queues()} order) of the queues whose head may want output {@code o}: a superset of the
      * queues whose head is routed there. Output arbitration scans only these, so a switch with many ports keeps one
@@ -37,14 +40,21 @@ abstract class Node implements Receiver {
     /** The output this packet leaves by. */
     abstract OutputPort route(Packet p);
 
+    /** The index of the output this packet leaves by. */
+    abstract int routeIndex(Packet p);
+
     /** The SL-to-VL table every output port of this node starts with. */
     int[] defaultSl2Vl() {
         return sl2vl.clone();
     }
 
-    void kickAll() {
-        for (OutputPort o : outputs) {
-            o.kick();
+    /** Every output port tries to start a packet (those busy sending at {@code now} cannot). */
+    void kickAll(long now) {
+        for (int i = 0, n = outputs.size(); i < n; i++) {
+            OutputPort o = outputs.get(i);
+            if (!o.busy(now)) {
+                o.kick();
+            }
         }
     }
 

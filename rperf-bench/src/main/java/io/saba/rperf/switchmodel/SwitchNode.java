@@ -15,6 +15,7 @@ public final class SwitchNode extends Node {
     private final InputBuffer[][] buffers; // [port][vl]
     private final int vls;
     private final List<PacketQueue> queueOrder;
+    private final PacketQueue[] queueArray;
     /** Per output port: the buffers (as queue indices, port × vls + vl) whose head is routed there. */
     private final BitSet[] contenders;
     /** Output port per destination host id; -1 where there is no route. */
@@ -38,6 +39,7 @@ public final class SwitchNode extends Node {
             contenders[port] = new BitSet();
         }
         this.queueOrder = Collections.unmodifiableList(order);
+        this.queueArray = order.toArray(new PacketQueue[0]);
     }
 
     /** Packets for host {@code dstHost} leave by {@code port}. */
@@ -83,6 +85,11 @@ public final class SwitchNode extends Node {
     }
 
     @Override
+    PacketQueue[] queueArray() {
+        return queueArray;
+    }
+
+    @Override
     BitSet contenders(OutputPort o) {
         return contenders[o.index];
     }
@@ -90,7 +97,7 @@ public final class SwitchNode extends Node {
     @Override
     void polled(int queue, OutputPort from) {
         contenders[from.index].clear(queue);
-        Packet next = queueOrder.get(queue).head(net.clock().now());
+        Packet next = queueArray[queue].head(net.clock().now());
         if (next != null) {
             contenders[routePort(next)].set(queue);
         }
@@ -110,6 +117,11 @@ public final class SwitchNode extends Node {
     }
 
     @Override
+    int routeIndex(Packet p) {
+        return routePort(p);
+    }
+
+    @Override
     public void receive(Packet p, int port, long now) {
         p.arrivedAt = now;
         p.eligibleAt = now + latencyPs;
@@ -119,7 +131,10 @@ public final class SwitchNode extends Node {
         if (b.size() == 1) {
             contenders[out.index].set(port * vls + p.vl);
         }
-        net.clock().at(p.eligibleAt, out::kick);
+        // A port still sending when the packet becomes eligible would ignore the kick: it tries again when done.
+        if (!out.busy(p.eligibleAt)) {
+            net.clock().kick(p.eligibleAt, out);
+        }
     }
 
     @Override
