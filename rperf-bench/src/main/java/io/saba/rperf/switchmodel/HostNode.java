@@ -17,8 +17,11 @@ public final class HostNode extends Node {
     private final FifoQueue acks = new FifoQueue();
     private final List<PacketQueue> queues = new ArrayList<>();
     private PacketQueue[] queueArray = new PacketQueue[0];
-    /** Every queue: a host has one output, which looks at all of them. */
-    private final BitSet all = new BitSet();
+    /**
+     * The queues that may have a packet: a host has one output, which looks at all of them, but a queue pair with
+     * nothing to send and an empty ACK queue are left out until they have something (their head would be null).
+     */
+    private final BitSet active = new BitSet();
 
     HostNode(String name, Network net, int hostId, int vls, int[] sl2vl, VlArbitration vlArb) {
         super(name, net, sl2vl);
@@ -26,14 +29,16 @@ public final class HostNode extends Node {
         outputs.add(new OutputPort(this, 0, net.params(), net.clock(), Policy.RR, vlArb, vls));
         queues.add(acks);
         queueArray = queues.toArray(new PacketQueue[0]);
-        all.set(0);
     }
 
     void addGenerator(Generator g) {
         generators.add(g);
         queues.add(g);
         queueArray = queues.toArray(new PacketQueue[0]);
-        all.set(queues.size() - 1);
+        g.queueIndex = queues.size() - 1;
+        if (!g.idle()) {
+            active.set(g.queueIndex);
+        }
     }
 
     /** Sets the NIC port's SL-to-VL table and VL arbitration (null: none), as for a switch port. */
@@ -53,12 +58,19 @@ public final class HostNode extends Node {
 
     @Override
     BitSet contenders(OutputPort o) {
-        return all;
+        return active;
+    }
+
+    /** {@code g} has something to send. */
+    void activate(Generator g) {
+        active.set(g.queueIndex);
     }
 
     @Override
     void polled(int queue, OutputPort from) {
-        // one output: every queue stays a contender
+        if (queue == 0 ? acks.size() == 0 : generators.get(queue - 1).idle()) {
+            active.clear(queue);
+        }
     }
 
     @Override
@@ -84,6 +96,7 @@ public final class HostNode extends Node {
             ack.arrivedAt = now;
             ack.eligibleAt = now;
             acks.add(ack);
+            active.set(0);
             outputs.get(0).kick();
         } else {
             net.generator(p.flow).onAck(p, now);

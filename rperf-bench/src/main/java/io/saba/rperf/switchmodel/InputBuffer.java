@@ -46,7 +46,13 @@ final class InputBuffer implements PacketQueue {
         if (p != null) {
             usedBytes -= p.wireBytes;
             if (upstream != null) {
-                clock.credit(now + creditDelayPs, upstream, vl, p.wireBytes);
+                long at = now + creditDelayPs;
+                if (upstream.busy(at)) {
+                    // The sender cannot look at its credits before it is done sending, after they arrive anyway.
+                    upstream.addCredits(vl, p.wireBytes);
+                } else {
+                    clock.credit(at, upstream, vl, p.wireBytes);
+                }
             }
         }
         return p;

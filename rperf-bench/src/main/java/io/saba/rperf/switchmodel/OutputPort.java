@@ -85,10 +85,15 @@ public final class OutputPort {
     }
 
     void returnCredits(int vl, int bytes) {
+        addCredits(vl, bytes);
+        kick();
+    }
+
+    /** Credits back without a try to send: for a port that is sending until after they arrive. */
+    void addCredits(int vl, int bytes) {
         if (credits[vl] != Long.MAX_VALUE) {
             credits[vl] += bytes;
         }
-        kick();
     }
 
     long credits(int vl) {
