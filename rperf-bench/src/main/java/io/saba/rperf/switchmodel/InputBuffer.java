@@ -40,6 +40,11 @@ final class InputBuffer implements PacketQueue {
         return packets.peekFirst();
     }
 
+    /** The packet at the head, or null. */
+    Packet head() {
+        return packets.peekFirst();
+    }
+
     @Override
     public Packet poll(long now) {
         Packet p = packets.pollFirst();

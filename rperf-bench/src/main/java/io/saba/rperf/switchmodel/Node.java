@@ -50,12 +50,21 @@ abstract class Node implements Receiver {
 
     /** Every output port tries to start a packet (those busy sending at {@code now} cannot). */
     void kickAll(long now) {
-        for (int i = 0, n = outputs.size(); i < n; i++) {
-            OutputPort o = outputs.get(i);
+        for (OutputPort o : outputArray()) {
             if (!o.busy(now)) {
                 o.kick();
             }
         }
+    }
+
+    private OutputPort[] outputArray = new OutputPort[0];
+
+    /** {@link #outputs} as an array, made once the ports are all there. */
+    private OutputPort[] outputArray() {
+        if (outputArray.length != outputs.size()) {
+            outputArray = outputs.toArray(new OutputPort[0]);
+        }
+        return outputArray;
     }
 
     OutputPort output(int port) {

@@ -35,12 +35,17 @@ public final class OutputPort {
     private int[] readyQueue = new int[16];
     private int[] readyVl = new int[16];
     private Packet[] readyHead = new Packet[16];
+    private int readyCount;
+    private int vlMask;
+    /** The node when it is a switch (its queues are input buffers and heads are routed), else null. */
+    private final SwitchNode switchNode;
     /** Serialization time by wire size, filled as sizes are seen. */
     private final long[] serialization;
 
     OutputPort(Node node, int index, ModelParams params, EventQueue clock, Policy policy, VlArbitration vlArb,
                int vls) {
         this.node = node;
+        this.switchNode = node instanceof SwitchNode s ? s : null;
         this.index = index;
         this.params = params;
         this.clock = clock;
@@ -110,34 +115,31 @@ public final class OutputPort {
         if (contenders.isEmpty()) {
             return; // nothing to send and nothing to wait for
         }
-        PacketQueue[] queues = node.queueArray();
-        boolean oneOutput = node.outputs.size() == 1;
-        int readyCount = 0;
-        int vlMask = 0;
+        readyCount = 0;
+        vlMask = 0;
         long earliest = Long.MAX_VALUE;
-        for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
-            Packet h = queues[i].head(now);
-            if (h == null || (!oneOutput && node.routeIndex(h) != index)) {
-                continue;
+        PacketQueue[] queues;
+        if (switchNode != null) {
+            // A switch: input buffers, each head routed to one of its ports.
+            InputBuffer[] buffers = switchNode.bufferArray();
+            queues = buffers;
+            for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
+                Packet h = buffers[i].head();
+                if (h != null && switchNode.routePort(h) == index) {
+                    earliest = consider(i, h, now, earliest);
+                }
             }
-            if (h.eligibleAt > now) {
-                earliest = Math.min(earliest, h.eligibleAt);
-                continue;
+        } else {
+            // A host: one port, every queue's head goes out by it.
+            queues = node.queueArray();
+            for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
+                Packet h = queues[i].head(now);
+                if (h != null) {
+                    earliest = consider(i, h, now, earliest);
+                }
             }
-            int vl = sl2vl[h.sl];
-            if (credits[vl] < h.wireBytes) {
-                creditStalls++;
-                continue; // woken by returnCredits
-            }
-            if (readyCount == readyQueue.length) {
-                growReady();
-            }
-            readyQueue[readyCount] = i;
-            readyVl[readyCount] = vl;
-            readyHead[readyCount] = h;
-            readyCount++;
-            vlMask |= 1 << vl;
         }
+        int readyCount = this.readyCount;
         if (readyCount == 0) {
             scheduleWake(earliest);
             return;
@@ -149,7 +151,7 @@ public final class OutputPort {
         int r = policy == Policy.FCFS ? pickFirstCome(readyCount, vl) : pickRoundRobin(readyCount, vl, queues.length);
         Arrays.fill(readyHead, 0, readyCount, null);
         int chosen = readyQueue[r];
-        Packet p = queues[chosen].poll(now);
+        Packet p = switchNode != null ? ((InputBuffer) queues[chosen]).poll(now) : queues[chosen].poll(now);
         node.polled(chosen, this);
         int pvl = sl2vl[p.sl];
         if (vlArbiter != null) {
@@ -159,6 +161,30 @@ public final class OutputPort {
         transmit(p, pvl, now);
         // The queue's new head may want another port of this node.
         node.kickAll(now);
+    }
+
+    /**
+     * Adds queue {@code i}'s head {@code h} to the ready list if it may start now; returns the earliest time one of
+     * the heads seen so far becomes eligible.
+     */
+    private long consider(int i, Packet h, long now, long earliest) {
+        if (h.eligibleAt > now) {
+            return Math.min(earliest, h.eligibleAt);
+        }
+        int vl = sl2vl[h.sl];
+        if (credits[vl] < h.wireBytes) {
+            creditStalls++;
+            return earliest; // woken by returnCredits
+        }
+        if (readyCount == readyQueue.length) {
+            growReady();
+        }
+        readyQueue[readyCount] = i;
+        readyVl[readyCount] = vl;
+        readyHead[readyCount] = h;
+        readyCount++;
+        vlMask |= 1 << vl;
+        return earliest;
     }
 
     /** Whether this port could not start anything now: it is sending. */
@@ -195,7 +221,10 @@ public final class OutputPort {
      * arbitration), in queue order; the ready queues are listed in that order.
      */
     private int pickRoundRobin(int count, int vl, int queues) {
-        int start = Math.floorMod(rrPointer[vl >= 0 ? vl : 0] + 1, queues);
+        int start = rrPointer[vl >= 0 ? vl : 0] + 1; // the pointer is -1 (none yet) or a queue index
+        if (start >= queues) {
+            start = 0;
+        }
         int wrapped = -1;
         for (int r = 0; r < count; r++) {
             if (vl >= 0 && readyVl[r] != vl) {

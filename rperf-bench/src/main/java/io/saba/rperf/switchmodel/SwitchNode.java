@@ -15,7 +15,7 @@ public final class SwitchNode extends Node {
     private final InputBuffer[][] buffers; // [port][vl]
     private final int vls;
     private final List<PacketQueue> queueOrder;
-    private final PacketQueue[] queueArray;
+    private final InputBuffer[] queueArray;
     /** Per output port: the buffers (as queue indices, port × vls + vl) whose head is routed there. */
     private final BitSet[] contenders;
     /** Output port per destination host id; -1 where there is no route. */
@@ -28,7 +28,7 @@ public final class SwitchNode extends Node {
         this.vls = vls;
         this.buffers = new InputBuffer[ports][vls];
         this.contenders = new BitSet[ports];
-        List<PacketQueue> order = new ArrayList<>();
+        List<InputBuffer> order = new ArrayList<>();
         for (int port = 0; port < ports; port++) {
             for (int vl = 0; vl < vls; vl++) {
                 buffers[port][vl] = new InputBuffer(port, vl, net.params().inputBufferBytes(), net.clock(),
@@ -38,8 +38,8 @@ public final class SwitchNode extends Node {
             outputs.add(new OutputPort(this, port, net.params(), net.clock(), policy, vlArb, vls));
             contenders[port] = new BitSet();
         }
-        this.queueOrder = Collections.unmodifiableList(order);
-        this.queueArray = order.toArray(new PacketQueue[0]);
+        this.queueOrder = Collections.unmodifiableList(new ArrayList<>(order));
+        this.queueArray = order.toArray(new InputBuffer[0]);
     }
 
     /** Packets for host {@code dstHost} leave by {@code port}. */
@@ -89,6 +89,11 @@ public final class SwitchNode extends Node {
         return queueArray;
     }
 
+    /** The input buffers in queue order (port × VLs + VL). */
+    InputBuffer[] bufferArray() {
+        return queueArray;
+    }
+
     @Override
     BitSet contenders(OutputPort o) {
         return contenders[o.index];
@@ -97,13 +102,13 @@ public final class SwitchNode extends Node {
     @Override
     void polled(int queue, OutputPort from) {
         contenders[from.index].clear(queue);
-        Packet next = queueArray[queue].head(net.clock().now());
+        Packet next = queueArray[queue].head();
         if (next != null) {
             contenders[routePort(next)].set(queue);
         }
     }
 
-    private int routePort(Packet p) {
+    int routePort(Packet p) {
         int port = p.dstHost < routes.length ? routes[p.dstHost] : -1;
         if (port < 0) {
             throw new IllegalStateException(name() + " has no route to host " + p.dstHost);
