@@ -9,6 +9,8 @@ import java.util.Arrays;
  * <p>The engine schedules millions of events a second, so the queue is a binary heap over primitive arrays (time,
  * sequence, and the slot holding the event), and the engine's own events are typed (an output port and what to do
  * there) instead of a lambda each: no object is allocated per event. Any {@link Runnable} can still be scheduled.
+ * Events for the current time (credits returned without delay) come after every event pending now, so they wait
+ * in a FIFO beside the heap instead of going through it.
  */
 public final class EventQueue {
     private static final byte RUN = 0;
@@ -29,6 +31,11 @@ public final class EventQueue {
     private long[] arg = new long[256];
     private int[] free = new int[256];
     private int freeCount;
+    // Events scheduled for the time that was current when they were scheduled, in sequence order: a ring.
+    private int[] nowSlot = new int[64];
+    private long[] nowSeq = new long[64];
+    private int nowHead;
+    private int nowCount;
     private int slots;
     private long seq;
     private long now;
@@ -80,12 +87,21 @@ public final class EventQueue {
         target[slot] = t;
         payload[slot] = p;
         arg[slot] = a;
+        long s = seq++;
+        if (at == now) {
+            if (nowCount == nowSlot.length) {
+                growNow();
+            }
+            int tail = (nowHead + nowCount++) & (nowSlot.length - 1);
+            nowSlot[tail] = slot;
+            nowSeq[tail] = s;
+            return;
+        }
         if (size == heapTime.length) {
             heapTime = Arrays.copyOf(heapTime, size * 2);
             heapSeq = Arrays.copyOf(heapSeq, size * 2);
             heapSlot = Arrays.copyOf(heapSlot, size * 2);
         }
-        long s = seq++;
         int i = size++;
         while (i > 0) {
             int parent = (i - 1) >>> 1;
@@ -112,13 +128,34 @@ public final class EventQueue {
         free = Arrays.copyOf(free, n);
     }
 
+    private void growNow() {
+        int n = nowSlot.length;
+        int[] slots2 = new int[2 * n];
+        long[] seqs2 = new long[2 * n];
+        for (int k = 0; k < nowCount; k++) {
+            slots2[k] = nowSlot[(nowHead + k) & (n - 1)];
+            seqs2[k] = nowSeq[(nowHead + k) & (n - 1)];
+        }
+        nowSlot = slots2;
+        nowSeq = seqs2;
+        nowHead = 0;
+    }
+
     /** Removes the earliest event, sets the clock to its time and runs it. */
     private void runFirst() {
-        int slot = heapSlot[0];
-        now = heapTime[0];
-        int last = --size;
-        if (last > 0) {
-            siftDown(heapTime[last], heapSeq[last], heapSlot[last], last);
+        int slot;
+        if (nowCount > 0 && (size == 0 || heapTime[0] > now || heapSeq[0] > nowSeq[nowHead])) {
+            // Every event in the FIFO is at the current time, after the heap's events at that time.
+            slot = nowSlot[nowHead];
+            nowHead = (nowHead + 1) & (nowSlot.length - 1);
+            nowCount--;
+        } else {
+            slot = heapSlot[0];
+            now = heapTime[0];
+            int last = --size;
+            if (last > 0) {
+                siftDown(heapTime[last], heapSeq[last], heapSlot[last], last);
+            }
         }
         byte c = code[slot];
         Object t = target[slot];
@@ -168,7 +205,7 @@ public final class EventQueue {
 
     /** Runs every event with time {@code <= end}, then leaves the clock at {@code end}. */
     public void runUntil(long end) {
-        while (size > 0 && heapTime[0] <= end) {
+        while ((nowCount > 0 && now <= end) || (size > 0 && heapTime[0] <= end)) {
             runFirst();
         }
         now = Math.max(now, end);
@@ -176,7 +213,7 @@ public final class EventQueue {
 
     /** Runs every event, including those the events schedule, until none is left; returns the last one's time. */
     public long runAll() {
-        while (size > 0) {
+        while (size > 0 || nowCount > 0) {
             runFirst();
         }
         return now;
@@ -184,6 +221,6 @@ public final class EventQueue {
 
     /** Number of events still pending (for tests). */
     public int pending() {
-        return size;
+        return size + nowCount;
     }
 }

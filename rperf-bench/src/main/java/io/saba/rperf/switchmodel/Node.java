@@ -60,7 +60,7 @@ abstract class Node implements Receiver {
     private OutputPort[] outputArray = new OutputPort[0];
 
     /** {@link #outputs} as an array, made once the ports are all there. */
-    private OutputPort[] outputArray() {
+    OutputPort[] outputArray() {
         if (outputArray.length != outputs.size()) {
             outputArray = outputs.toArray(new OutputPort[0]);
         }

@@ -99,6 +99,16 @@ public final class SwitchNode extends Node {
         return contenders[o.index];
     }
 
+    /** Kicks only the ports that could start something: idle, with a head routed to them. */
+    @Override
+    void kickAll(long now) {
+        for (OutputPort o : outputArray()) {
+            if (!contenders[o.index].isEmpty() && !o.busy(now)) {
+                o.kick();
+            }
+        }
+    }
+
     @Override
     void polled(int queue, OutputPort from) {
         contenders[from.index].clear(queue);
