@@ -1,7 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 
@@ -21,7 +20,7 @@ public final class HostNode extends Node {
      * The queues that may have a packet: a host has one output, which looks at all of them, but a queue pair with
      * nothing to send and an empty ACK queue are left out until they have something (their head would be null).
      */
-    private final BitSet active = new BitSet();
+    private final QueueSet active = new QueueSet();
 
     HostNode(String name, Network net, int hostId, int vls, int[] sl2vl, VlArbitration vlArb) {
         super(name, net, sl2vl);
@@ -57,7 +56,7 @@ public final class HostNode extends Node {
     }
 
     @Override
-    BitSet contenders(OutputPort o) {
+    QueueSet contenders(OutputPort o) {
         return active;
     }
 

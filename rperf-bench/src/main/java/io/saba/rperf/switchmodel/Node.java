@@ -1,7 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 
 /** A switch or a host: queues that feed its output ports, routing, and the SL-to-VL table its ports start with. */
@@ -32,7 +31,7 @@ abstract class Node implements Receiver {
      * queues whose head is routed there. Output arbitration scans only these, so a switch with many ports keeps one
      * set per output instead of making every output look at every input buffer.
      */
-    abstract BitSet contenders(OutputPort o);
+    abstract QueueSet contenders(OutputPort o);
 
     /** Queue {@code queue} lost its head to output {@code from}: its next head may want another output. */
     abstract void polled(int queue, OutputPort from);

@@ -1,7 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.Arrays;
-import java.util.BitSet;
 
 /**
  * An output port and the link behind it: arbitrates among the queues of its node whose head packet is routed
@@ -111,7 +110,7 @@ public final class OutputPort {
         if (busyUntil > now || downstream == null) {
             return;
         }
-        BitSet contenders = node.contenders(this);
+        QueueSet contenders = node.contenders(this);
         if (contenders.isEmpty()) {
             return; // nothing to send and nothing to wait for
         }
@@ -149,7 +148,6 @@ public final class OutputPort {
             vl = vlArbiter.choose(vlMask);
         }
         int r = policy == Policy.FCFS ? pickFirstCome(readyCount, vl) : pickRoundRobin(readyCount, vl, queues.length);
-        Arrays.fill(readyHead, 0, readyCount, null);
         int chosen = readyQueue[r];
         Packet p = switchNode != null ? ((InputBuffer) queues[chosen]).poll(now) : queues[chosen].poll(now);
         node.polled(chosen, this);

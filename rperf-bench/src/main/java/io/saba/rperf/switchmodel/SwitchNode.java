@@ -2,7 +2,6 @@ package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 
@@ -17,7 +16,7 @@ public final class SwitchNode extends Node {
     private final List<PacketQueue> queueOrder;
     private final InputBuffer[] queueArray;
     /** Per output port: the buffers (as queue indices, port × vls + vl) whose head is routed there. */
-    private final BitSet[] contenders;
+    private final QueueSet[] contenders;
     /** Output port per destination host id; -1 where there is no route. */
     private int[] routes = new int[0];
     private final long latencyPs;
@@ -27,7 +26,7 @@ public final class SwitchNode extends Node {
         this.latencyPs = net.params().switchLatencyPs();
         this.vls = vls;
         this.buffers = new InputBuffer[ports][vls];
-        this.contenders = new BitSet[ports];
+        this.contenders = new QueueSet[ports];
         List<InputBuffer> order = new ArrayList<>();
         for (int port = 0; port < ports; port++) {
             for (int vl = 0; vl < vls; vl++) {
@@ -36,7 +35,7 @@ public final class SwitchNode extends Node {
                 order.add(buffers[port][vl]);
             }
             outputs.add(new OutputPort(this, port, net.params(), net.clock(), policy, vlArb, vls));
-            contenders[port] = new BitSet();
+            contenders[port] = new QueueSet();
         }
         this.queueOrder = Collections.unmodifiableList(new ArrayList<>(order));
         this.queueArray = order.toArray(new InputBuffer[0]);
@@ -95,7 +94,7 @@ public final class SwitchNode extends Node {
     }
 
     @Override
-    BitSet contenders(OutputPort o) {
+    QueueSet contenders(OutputPort o) {
         return contenders[o.index];
     }
 
