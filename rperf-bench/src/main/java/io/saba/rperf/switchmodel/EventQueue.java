@@ -9,8 +9,12 @@ import java.util.Arrays;
  * <p>The engine schedules millions of events a second, so the queue is a binary heap over primitive arrays (time,
  * sequence, and the slot holding the event), and the engine's own events are typed (an output port and what to do
  * there) instead of a lambda each: no object is allocated per event. Any {@link Runnable} can still be scheduled.
- * Events for the current time (credits returned without delay) come after every event pending now, so they wait
- * in a FIFO beside the heap instead of going through it.
+ *
+ * <p>Most events come a fixed delay after the event that schedules them: a packet's end of sending one serialization
+ * time after its start (the same for every full packet), a packet's eligibility one switch latency after its
+ * arrival, a credit one credit delay after the packet left. Scheduled at now + d with the same d, such events come
+ * in (time, sequence) order, so each such delay has a FIFO lane beside the heap, and the next event is the first of
+ * the heap's and the lanes' heads. The order is exactly the heap's alone.
  */
 public final class EventQueue {
     private static final byte RUN = 0;
@@ -31,14 +35,20 @@ public final class EventQueue {
     private long[] arg = new long[256];
     private int[] free = new int[256];
     private int freeCount;
-    // Events scheduled for the time that was current when they were scheduled, in sequence order: a ring.
-    private int[] nowSlot = new int[64];
-    private long[] nowSeq = new long[64];
-    private int nowHead;
-    private int nowCount;
+    /** Lanes of events a fixed delay after their scheduling; lane 0 has delay 0. */
+    private static final int MAX_LANES = 8;
+    private final Lane[] lanes = new Lane[MAX_LANES];
+    private int laneCount;
+    private int laned;
+    /** Time of the event {@link #select} found. */
+    private long firstTime;
     private int slots;
     private long seq;
     private long now;
+
+    public EventQueue() {
+        lanes[laneCount++] = new Lane(0);
+    }
 
     /** Current simulated time in picoseconds. */
     public long now() {
@@ -55,25 +65,55 @@ public final class EventQueue {
         push(at, KICK, port, null, 0);
     }
 
+    /** {@code port} tries to start a packet at {@code at}, a delay after now that recurs (a switch's latency). */
+    void kickAfterFixedDelay(long at, OutputPort port) {
+        pushLaned(at, KICK, port, null, 0);
+    }
+
     /** {@code port} finished sending {@code p} at {@code at}: it tries to start its next packet, then p arrives. */
     void sent(long at, OutputPort port, Packet p) {
-        push(at, SENT, port, p, 0);
+        pushLaned(at, SENT, port, p, 0);
     }
 
     /** {@code p}, sent by {@code port}, arrives at the other end of the link at {@code at}. */
     void arrive(long at, OutputPort port, Packet p) {
-        push(at, ARRIVE, port, p, 0);
+        pushLaned(at, ARRIVE, port, p, 0);
     }
 
     /** {@code port} gets {@code bytes} of credits back for {@code vl} at {@code at}. */
     void credit(long at, OutputPort port, int vl, int bytes) {
-        push(at, CREDIT, port, null, ((long) vl << 32) | (bytes & 0xffffffffL));
+        pushLaned(at, CREDIT, port, null, ((long) vl << 32) | (bytes & 0xffffffffL));
     }
 
-    private void push(long at, byte c, Object t, Object p, long a) {
-        if (at < now) {
+    /** Schedules into the lane of its delay, opening one if there is room, else into the heap. */
+    private void pushLaned(long at, byte c, Object t, Object p, long a) {
+        long delay = at - now;
+        if (delay < 0) {
             throw new IllegalArgumentException("event in the past: " + at + " < " + now);
         }
+        Lane lane = lane(delay);
+        if (lane == null && laneCount < MAX_LANES && delay > 0) {
+            lane = new Lane(delay);
+            lanes[laneCount++] = lane;
+        }
+        if (lane == null) {
+            push(at, c, t, p, a);
+        } else {
+            lane.add(at, seq++, store(c, t, p, a));
+            laned++;
+        }
+    }
+
+    private Lane lane(long delay) {
+        for (int l = 0; l < laneCount; l++) {
+            if (lanes[l].delay == delay) {
+                return lanes[l];
+            }
+        }
+        return null;
+    }
+
+    private int store(byte c, Object t, Object p, long a) {
         int slot;
         if (freeCount > 0) {
             slot = free[--freeCount];
@@ -87,14 +127,19 @@ public final class EventQueue {
         target[slot] = t;
         payload[slot] = p;
         arg[slot] = a;
+        return slot;
+    }
+
+    /** Schedules into the heap, or into lane 0 for the current time. */
+    private void push(long at, byte c, Object t, Object p, long a) {
+        if (at < now) {
+            throw new IllegalArgumentException("event in the past: " + at + " < " + now);
+        }
+        int slot = store(c, t, p, a);
         long s = seq++;
         if (at == now) {
-            if (nowCount == nowSlot.length) {
-                growNow();
-            }
-            int tail = (nowHead + nowCount++) & (nowSlot.length - 1);
-            nowSlot[tail] = slot;
-            nowSeq[tail] = s;
+            lanes[0].add(at, s, slot);
+            laned++;
             return;
         }
         if (size == heapTime.length) {
@@ -128,30 +173,45 @@ public final class EventQueue {
         free = Arrays.copyOf(free, n);
     }
 
-    private void growNow() {
-        int n = nowSlot.length;
-        int[] slots2 = new int[2 * n];
-        long[] seqs2 = new long[2 * n];
-        for (int k = 0; k < nowCount; k++) {
-            slots2[k] = nowSlot[(nowHead + k) & (n - 1)];
-            seqs2[k] = nowSeq[(nowHead + k) & (n - 1)];
+    /**
+     * Finds the first pending event: returns the lane holding it, or -1 for the heap's top, or -2 if none is left;
+     * its time is then in {@link #firstTime}.
+     */
+    private int select() {
+        int best = -2;
+        long bt = Long.MAX_VALUE;
+        long bs = Long.MAX_VALUE;
+        if (size > 0) {
+            best = -1;
+            bt = heapTime[0];
+            bs = heapSeq[0];
         }
-        nowSlot = slots2;
-        nowSeq = seqs2;
-        nowHead = 0;
+        if (laned > 0) {
+            for (int l = 0; l < laneCount; l++) {
+                Lane lane = lanes[l];
+                if (lane.count > 0) {
+                    long t = lane.time[lane.head];
+                    if (t < bt || (t == bt && lane.seq[lane.head] < bs)) {
+                        best = l;
+                        bt = t;
+                        bs = lane.seq[lane.head];
+                    }
+                }
+            }
+        }
+        firstTime = bt;
+        return best;
     }
 
-    /** Removes the earliest event, sets the clock to its time and runs it. */
-    private void runFirst() {
+    /** Removes the event {@link #select} found, sets the clock to its time and runs it. */
+    private void run(int from) {
         int slot;
-        if (nowCount > 0 && (size == 0 || heapTime[0] > now || heapSeq[0] > nowSeq[nowHead])) {
-            // Every event in the FIFO is at the current time, after the heap's events at that time.
-            slot = nowSlot[nowHead];
-            nowHead = (nowHead + 1) & (nowSlot.length - 1);
-            nowCount--;
+        now = firstTime;
+        if (from >= 0) {
+            slot = lanes[from].poll();
+            laned--;
         } else {
             slot = heapSlot[0];
-            now = heapTime[0];
             int last = --size;
             if (last > 0) {
                 siftDown(heapTime[last], heapSeq[last], heapSlot[last], last);
@@ -205,22 +265,70 @@ public final class EventQueue {
 
     /** Runs every event with time {@code <= end}, then leaves the clock at {@code end}. */
     public void runUntil(long end) {
-        while ((nowCount > 0 && now <= end) || (size > 0 && heapTime[0] <= end)) {
-            runFirst();
+        for (int from = select(); from != -2 && firstTime <= end; from = select()) {
+            run(from);
         }
         now = Math.max(now, end);
     }
 
     /** Runs every event, including those the events schedule, until none is left; returns the last one's time. */
     public long runAll() {
-        while (size > 0 || nowCount > 0) {
-            runFirst();
+        for (int from = select(); from != -2; from = select()) {
+            run(from);
         }
         return now;
     }
 
     /** Number of events still pending (for tests). */
     public int pending() {
-        return size + nowCount;
+        return size + laned;
+    }
+
+    /** Events at now + delay for one delay, in the order they were scheduled (which is their time order): a ring. */
+    private static final class Lane {
+        final long delay;
+        long[] time = new long[64];
+        long[] seq = new long[64];
+        int[] slot = new int[64];
+        int head;
+        int count;
+
+        Lane(long delay) {
+            this.delay = delay;
+        }
+
+        void add(long t, long s, int sl) {
+            if (count == time.length) {
+                grow();
+            }
+            int tail = (head + count++) & (time.length - 1);
+            time[tail] = t;
+            seq[tail] = s;
+            slot[tail] = sl;
+        }
+
+        int poll() {
+            int sl = slot[head];
+            head = (head + 1) & (time.length - 1);
+            count--;
+            return sl;
+        }
+
+        private void grow() {
+            int n = time.length;
+            long[] t2 = new long[2 * n];
+            long[] s2 = new long[2 * n];
+            int[] sl2 = new int[2 * n];
+            for (int k = 0; k < count; k++) {
+                int i = (head + k) & (n - 1);
+                t2[k] = time[i];
+                s2[k] = seq[i];
+                sl2[k] = slot[i];
+            }
+            time = t2;
+            seq = s2;
+            slot = sl2;
+            head = 0;
+        }
     }
 }

@@ -147,7 +147,7 @@ public final class SwitchNode extends Node {
         }
         // A port still sending when the packet becomes eligible would ignore the kick: it tries again when done.
         if (!out.busy(p.eligibleAt)) {
-            net.clock().kick(p.eligibleAt, out);
+            net.clock().kickAfterFixedDelay(p.eligibleAt, out);
         }
     }
 
