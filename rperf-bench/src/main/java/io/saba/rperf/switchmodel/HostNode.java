@@ -78,11 +78,6 @@ public final class HostNode extends Node {
     }
 
     @Override
-    int routeIndex(Packet p) {
-        return 0;
-    }
-
-    @Override
     public void receive(Packet p, int port, long now) {
         if (p.kind == Packet.Kind.DATA) {
             net.stats().delivered(p, now);

@@ -39,9 +39,6 @@ abstract class Node implements Receiver {
     /** The output this packet leaves by. */
     abstract OutputPort route(Packet p);
 
-    /** The index of the output this packet leaves by. */
-    abstract int routeIndex(Packet p);
-
     /** The SL-to-VL table every output port of this node starts with. */
     int[] defaultSl2Vl() {
         return sl2vl.clone();

@@ -131,11 +131,6 @@ public final class SwitchNode extends Node {
     }
 
     @Override
-    int routeIndex(Packet p) {
-        return routePort(p);
-    }
-
-    @Override
     public void receive(Packet p, int port, long now) {
         p.arrivedAt = now;
         p.eligibleAt = now + latencyPs;
