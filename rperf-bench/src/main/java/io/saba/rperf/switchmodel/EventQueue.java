@@ -40,6 +40,8 @@ public final class EventQueue {
     private final Lane[] lanes = new Lane[MAX_LANES];
     private int laneCount;
     private int laned;
+    /** Bit l set: lane l holds an event. */
+    private int nonEmptyLanes;
     /** Time of the event {@link #select} found. */
     private long firstTime;
     private int slots;
@@ -47,7 +49,7 @@ public final class EventQueue {
     private long now;
 
     public EventQueue() {
-        lanes[laneCount++] = new Lane(0);
+        lanes[laneCount++] = new Lane(0, 0);
     }
 
     /** Current simulated time in picoseconds. */
@@ -93,7 +95,7 @@ public final class EventQueue {
         }
         Lane lane = lane(delay);
         if (lane == null && laneCount < MAX_LANES && delay > 0) {
-            lane = new Lane(delay);
+            lane = new Lane(delay, laneCount);
             lanes[laneCount++] = lane;
         }
         if (lane == null) {
@@ -101,6 +103,7 @@ public final class EventQueue {
         } else {
             lane.add(at, seq++, store(c, t, p, a));
             laned++;
+            nonEmptyLanes |= lane.bit;
         }
     }
 
@@ -140,6 +143,7 @@ public final class EventQueue {
         if (at == now) {
             lanes[0].add(at, s, slot);
             laned++;
+            nonEmptyLanes |= 1;
             return;
         }
         if (size == heapTime.length) {
@@ -186,17 +190,14 @@ public final class EventQueue {
             bt = heapTime[0];
             bs = heapSeq[0];
         }
-        if (laned > 0) {
-            for (int l = 0; l < laneCount; l++) {
-                Lane lane = lanes[l];
-                if (lane.count > 0) {
-                    long t = lane.time[lane.head];
-                    if (t < bt || (t == bt && lane.seq[lane.head] < bs)) {
-                        best = l;
-                        bt = t;
-                        bs = lane.seq[lane.head];
-                    }
-                }
+        for (int m = nonEmptyLanes; m != 0; m &= m - 1) {
+            int l = Integer.numberOfTrailingZeros(m);
+            Lane lane = lanes[l];
+            long t = lane.time[lane.head];
+            if (t < bt || (t == bt && lane.seq[lane.head] < bs)) {
+                best = l;
+                bt = t;
+                bs = lane.seq[lane.head];
             }
         }
         firstTime = bt;
@@ -208,8 +209,12 @@ public final class EventQueue {
         int slot;
         now = firstTime;
         if (from >= 0) {
-            slot = lanes[from].poll();
+            Lane lane = lanes[from];
+            slot = lane.poll();
             laned--;
+            if (lane.count == 0) {
+                nonEmptyLanes &= ~lane.bit;
+            }
         } else {
             slot = heapSlot[0];
             int last = --size;
@@ -287,14 +292,16 @@ public final class EventQueue {
     /** Events at now + delay for one delay, in the order they were scheduled (which is their time order): a ring. */
     private static final class Lane {
         final long delay;
+        final int bit;
         long[] time = new long[64];
         long[] seq = new long[64];
         int[] slot = new int[64];
         int head;
         int count;
 
-        Lane(long delay) {
+        Lane(long delay, int index) {
             this.delay = delay;
+            this.bit = 1 << index;
         }
 
         void add(long t, long s, int sl) {
