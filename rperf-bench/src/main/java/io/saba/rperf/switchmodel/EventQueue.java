@@ -37,7 +37,7 @@ public final class EventQueue {
     private int freeCount;
     /** Lanes of events a fixed delay after their scheduling; lane 0 has delay 0. */
     private static final int MAX_LANES = 8;
-    private final Lane[] lanes = new Lane[MAX_LANES];
+    private final EventLane[] lanes = new EventLane[MAX_LANES];
     private int laneCount;
     private int laned;
     /** Bit l set: lane l holds an event. */
@@ -49,7 +49,7 @@ public final class EventQueue {
     private long now;
 
     public EventQueue() {
-        lanes[laneCount++] = new Lane(0, 0);
+        lanes[laneCount++] = new EventLane(0, 0);
     }
 
     /** Current simulated time in picoseconds. */
@@ -93,9 +93,9 @@ public final class EventQueue {
         if (delay < 0) {
             throw new IllegalArgumentException("event in the past: " + at + " < " + now);
         }
-        Lane lane = lane(delay);
+        EventLane lane = lane(delay);
         if (lane == null && laneCount < MAX_LANES && delay > 0) {
-            lane = new Lane(delay, laneCount);
+            lane = new EventLane(delay, laneCount);
             lanes[laneCount++] = lane;
         }
         if (lane == null) {
@@ -107,7 +107,7 @@ public final class EventQueue {
         }
     }
 
-    private Lane lane(long delay) {
+    private EventLane lane(long delay) {
         for (int l = 0; l < laneCount; l++) {
             if (lanes[l].delay == delay) {
                 return lanes[l];
@@ -192,7 +192,7 @@ public final class EventQueue {
         }
         for (int m = nonEmptyLanes; m != 0; m &= m - 1) {
             int l = Integer.numberOfTrailingZeros(m);
-            Lane lane = lanes[l];
+            EventLane lane = lanes[l];
             long t = lane.time[lane.head];
             if (t < bt || (t == bt && lane.seq[lane.head] < bs)) {
                 best = l;
@@ -209,7 +209,7 @@ public final class EventQueue {
         int slot;
         now = firstTime;
         if (from >= 0) {
-            Lane lane = lanes[from];
+            EventLane lane = lanes[from];
             slot = lane.poll();
             laned--;
             if (lane.count == 0) {
@@ -287,55 +287,5 @@ public final class EventQueue {
     /** Number of events still pending (for tests). */
     public int pending() {
         return size + laned;
-    }
-
-    /** Events at now + delay for one delay, in the order they were scheduled (which is their time order): a ring. */
-    private static final class Lane {
-        final long delay;
-        final int bit;
-        long[] time = new long[64];
-        long[] seq = new long[64];
-        int[] slot = new int[64];
-        int head;
-        int count;
-
-        Lane(long delay, int index) {
-            this.delay = delay;
-            this.bit = 1 << index;
-        }
-
-        void add(long t, long s, int sl) {
-            if (count == time.length) {
-                grow();
-            }
-            int tail = (head + count++) & (time.length - 1);
-            time[tail] = t;
-            seq[tail] = s;
-            slot[tail] = sl;
-        }
-
-        int poll() {
-            int sl = slot[head];
-            head = (head + 1) & (time.length - 1);
-            count--;
-            return sl;
-        }
-
-        private void grow() {
-            int n = time.length;
-            long[] t2 = new long[2 * n];
-            long[] s2 = new long[2 * n];
-            int[] sl2 = new int[2 * n];
-            for (int k = 0; k < count; k++) {
-                int i = (head + k) & (n - 1);
-                t2[k] = time[i];
-                s2[k] = seq[i];
-                sl2[k] = slot[i];
-            }
-            time = t2;
-            seq = s2;
-            slot = sl2;
-            head = 0;
-        }
     }
 }
