@@ -8,6 +8,8 @@ public abstract class Generator implements PacketQueue {
     final int dstHost;
     final int sl;
     final int payloadBytes;
+    /** This generator's place among its host's queues. */
+    int queueIndex;
 
     Generator(int flow, String name, HostNode host, int dstHost, int sl, int payloadBytes) {
         this.flow = flow;
@@ -16,6 +18,14 @@ public abstract class Generator implements PacketQueue {
         this.dstHost = dstHost;
         this.sl = sl;
         this.payloadBytes = payloadBytes;
+    }
+
+    /**
+     * Whether the generator has nothing to send until something tells its host ({@link HostNode#activate}): its head
+     * is null meanwhile. Generators that may have a packet at any time say false.
+     */
+    boolean idle() {
+        return false;
     }
 
     /** Called once when the simulation starts. */

@@ -1,7 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 
@@ -16,21 +15,29 @@ public final class HostNode extends Node {
     private final List<Generator> generators = new ArrayList<>();
     private final FifoQueue acks = new FifoQueue();
     private final List<PacketQueue> queues = new ArrayList<>();
-    /** Every queue: a host has one output, which looks at all of them. */
-    private final BitSet all = new BitSet();
+    private PacketQueue[] queueArray = new PacketQueue[0];
+    /**
+     * The queues that may have a packet: a host has one output, which looks at all of them, but a queue pair with
+     * nothing to send and an empty ACK queue are left out until they have something (their head would be null).
+     */
+    private final QueueSet active = new QueueSet();
 
     HostNode(String name, Network net, int hostId, int vls, int[] sl2vl, VlArbitration vlArb) {
         super(name, net, sl2vl);
         this.hostId = hostId;
         outputs.add(new OutputPort(this, 0, net.params(), net.clock(), Policy.RR, vlArb, vls));
         queues.add(acks);
-        all.set(0);
+        queueArray = queues.toArray(new PacketQueue[0]);
     }
 
     void addGenerator(Generator g) {
         generators.add(g);
         queues.add(g);
-        all.set(queues.size() - 1);
+        queueArray = queues.toArray(new PacketQueue[0]);
+        g.queueIndex = queues.size() - 1;
+        if (!g.idle()) {
+            active.set(g.queueIndex);
+        }
     }
 
     /** Sets the NIC port's SL-to-VL table and VL arbitration (null: none), as for a switch port. */
@@ -44,13 +51,25 @@ public final class HostNode extends Node {
     }
 
     @Override
-    BitSet contenders(OutputPort o) {
-        return all;
+    PacketQueue[] queueArray() {
+        return queueArray;
+    }
+
+    @Override
+    QueueSet contenders(OutputPort o) {
+        return active;
+    }
+
+    /** {@code g} has something to send. */
+    void activate(Generator g) {
+        active.set(g.queueIndex);
     }
 
     @Override
     void polled(int queue, OutputPort from) {
-        // one output: every queue stays a contender
+        if (queue == 0 ? acks.size() == 0 : generators.get(queue - 1).idle()) {
+            active.clear(queue);
+        }
     }
 
     @Override
@@ -72,6 +91,7 @@ public final class HostNode extends Node {
             ack.eligibleAt = now;
             ack.becn = p.fecn;
             acks.add(ack);
+            active.set(0);
             outputs.get(0).kick();
         } else {
             net.generator(p.flow).onAck(p, now);

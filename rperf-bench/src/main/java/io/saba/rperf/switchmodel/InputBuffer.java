@@ -40,15 +40,24 @@ final class InputBuffer implements PacketQueue {
         return packets.peekFirst();
     }
 
+    /** The packet at the head, or null. */
+    Packet head() {
+        return packets.peekFirst();
+    }
+
     @Override
     public Packet poll(long now) {
         Packet p = packets.pollFirst();
         if (p != null) {
             usedBytes -= p.wireBytes;
             if (upstream != null) {
-                OutputPort up = upstream;
-                int bytes = p.wireBytes;
-                clock.at(now + creditDelayPs, () -> up.returnCredits(vl, bytes));
+                long at = now + creditDelayPs;
+                if (upstream.busy(at)) {
+                    // The sender cannot look at its credits before it is done sending, after they arrive anyway.
+                    upstream.addCredits(vl, p.wireBytes);
+                } else {
+                    clock.credit(at, upstream, vl, p.wireBytes);
+                }
             }
         }
         return p;

@@ -1,6 +1,7 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,8 +14,9 @@ import org.HdrHistogram.Histogram;
 public final class Measurements {
     private final long windowStart;
     private final Map<Integer, Histogram> rtts = new TreeMap<>();
-    private final Map<Integer, Long> deliveredBytes = new TreeMap<>();
-    private final Map<Integer, Long> deliveredPackets = new TreeMap<>();
+    /** Per flow id (flows are numbered from 0). */
+    private long[] deliveredBytes = new long[16];
+    private long[] deliveredPackets = new long[16];
     private final Map<Integer, List<Histogram>> waits = new TreeMap<>();
 
     Measurements(long windowStart) {
@@ -23,8 +25,13 @@ public final class Measurements {
 
     void delivered(Packet p, long now) {
         if (now >= windowStart) {
-            deliveredBytes.merge(p.flow, (long) p.payloadBytes, Long::sum);
-            deliveredPackets.merge(p.flow, 1L, Long::sum);
+            if (p.flow >= deliveredBytes.length) {
+                int n = Math.max(p.flow + 1, 2 * deliveredBytes.length);
+                deliveredBytes = Arrays.copyOf(deliveredBytes, n);
+                deliveredPackets = Arrays.copyOf(deliveredPackets, n);
+            }
+            deliveredBytes[p.flow] += p.payloadBytes;
+            deliveredPackets[p.flow]++;
         }
     }
 
@@ -62,11 +69,11 @@ public final class Measurements {
     }
 
     public long deliveredBytes(int flow) {
-        return deliveredBytes.getOrDefault(flow, 0L);
+        return flow >= 0 && flow < deliveredBytes.length ? deliveredBytes[flow] : 0;
     }
 
     public long deliveredPackets(int flow) {
-        return deliveredPackets.getOrDefault(flow, 0L);
+        return flow >= 0 && flow < deliveredPackets.length ? deliveredPackets[flow] : 0;
     }
 
     long windowStart() {

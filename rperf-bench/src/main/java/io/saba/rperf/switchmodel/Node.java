@@ -1,7 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 
 /** A switch or a host: queues that feed its output ports, routing, and the SL-to-VL table its ports start with. */
@@ -24,12 +23,15 @@ abstract class Node implements Receiver {
     /** Queues in a fixed order (round-robin walks this order). */
     abstract List<PacketQueue> queues();
 
+    /** {@link #queues()} as an array, for the output ports' arbitration (the same queues in the same order). */
+    abstract PacketQueue[] queueArray();
+
     /**
      * The indices (in {@link #queues()} order) of the queues whose head may want output {@code o}: a superset of the
      * queues whose head is routed there. Output arbitration scans only these, so a switch with many ports keeps one
      * set per output instead of making every output look at every input buffer.
      */
-    abstract BitSet contenders(OutputPort o);
+    abstract QueueSet contenders(OutputPort o);
 
     /** Queue {@code queue} lost its head to output {@code from}: its next head may want another output. */
     abstract void polled(int queue, OutputPort from);
@@ -46,10 +48,23 @@ abstract class Node implements Receiver {
         return sl2vl.clone();
     }
 
-    void kickAll() {
-        for (OutputPort o : outputs) {
-            o.kick();
+    /** Every output port tries to start a packet (those busy sending at {@code now} cannot). */
+    void kickAll(long now) {
+        for (OutputPort o : outputArray()) {
+            if (!o.busy(now)) {
+                o.kick();
+            }
         }
+    }
+
+    private OutputPort[] outputArray = new OutputPort[0];
+
+    /** {@link #outputs} as an array, made once the ports are all there. */
+    OutputPort[] outputArray() {
+        if (outputArray.length != outputs.size()) {
+            outputArray = outputs.toArray(new OutputPort[0]);
+        }
+        return outputArray;
     }
 
     OutputPort output(int port) {

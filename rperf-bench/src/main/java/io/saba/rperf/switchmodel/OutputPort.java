@@ -1,8 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.Arrays;
-import java.util.BitSet;
-import java.util.List;
 
 /**
  * An output port and the link behind it: arbitrates among the queues of its node whose head packet is routed
@@ -32,13 +30,21 @@ public final class OutputPort {
     final long[] sentBytes;
     /** Times a ready packet could not start for lack of credits (a credit stall), for tests. */
     long creditStalls;
-    /** Scratch for {@link #kick}: queues whose head could start now, and the VLs they are on. */
-    private final BitSet ready = new BitSet();
-    private final boolean[] vlReady;
+    /** Scratch for {@link #kick}: the queues whose head could start now, in queue order, their VLs and heads. */
+    private int[] readyQueue = new int[16];
+    private int[] readyVl = new int[16];
+    private Packet[] readyHead = new Packet[16];
+    private int readyCount;
+    private int vlMask;
+    /** The node when it is a switch (its queues are input buffers and heads are routed), else null. */
+    private final SwitchNode switchNode;
+    /** Serialization time by wire size, filled as sizes are seen. */
+    private final long[] serialization;
 
     OutputPort(Node node, int index, ModelParams params, EventQueue clock, Policy policy, VlArbitration vlArb,
                int vls) {
         this.node = node;
+        this.switchNode = node instanceof SwitchNode s ? s : null;
         this.index = index;
         this.params = params;
         this.clock = clock;
@@ -49,7 +55,7 @@ public final class OutputPort {
         this.rrPointer = new int[vls];
         Arrays.fill(rrPointer, -1);
         this.sentBytes = new long[vls];
-        this.vlReady = new boolean[vls];
+        this.serialization = new long[params.dataWireBytes(params.mtuBytes()) + 1];
     }
 
     void connect(Receiver receiver, int port) {
@@ -83,10 +89,15 @@ public final class OutputPort {
     }
 
     void returnCredits(int vl, int bytes) {
+        addCredits(vl, bytes);
+        kick();
+    }
+
+    /** Credits back without a try to send: for a port that is sending until after they arrive. */
+    void addCredits(int vl, int bytes) {
         if (credits[vl] != Long.MAX_VALUE) {
             credits[vl] += bytes;
         }
-        kick();
     }
 
     long credits(int vl) {
@@ -104,40 +115,48 @@ public final class OutputPort {
         if (busyUntil > now || downstream == null) {
             return;
         }
-        List<PacketQueue> queues = node.queues();
-        BitSet contenders = node.contenders(this);
-        ready.clear();
-        Arrays.fill(vlReady, false);
-        long earliest = Long.MAX_VALUE;
-        for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
-            Packet h = queues.get(i).head(now);
-            if (h == null || node.route(h) != this) {
-                continue;
-            }
-            if (h.eligibleAt > now) {
-                earliest = Math.min(earliest, h.eligibleAt);
-                continue;
-            }
-            int vl = vlOf(h);
-            if (credits[vl] < h.wireBytes) {
-                creditStalls++;
-                continue; // woken by returnCredits
-            }
-            ready.set(i);
-            vlReady[vl] = true;
+        QueueSet contenders = node.contenders(this);
+        if (contenders.isEmpty()) {
+            return; // nothing to send and nothing to wait for
         }
-        if (ready.isEmpty()) {
+        readyCount = 0;
+        vlMask = 0;
+        long earliest = Long.MAX_VALUE;
+        PacketQueue[] queues;
+        if (switchNode != null) {
+            // A switch: input buffers, each head routed to one of its ports.
+            InputBuffer[] buffers = switchNode.bufferArray();
+            queues = buffers;
+            for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
+                Packet h = buffers[i].head();
+                if (h != null && switchNode.routePort(h) == index) {
+                    earliest = consider(i, h, now, earliest);
+                }
+            }
+        } else {
+            // A host: one port, every queue's head goes out by it.
+            queues = node.queueArray();
+            for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
+                Packet h = queues[i].head(now);
+                if (h != null) {
+                    earliest = consider(i, h, now, earliest);
+                }
+            }
+        }
+        int readyCount = this.readyCount;
+        if (readyCount == 0) {
             scheduleWake(earliest);
             return;
         }
         int vl = -1;
         if (vlArbiter != null) {
-            vl = vlArbiter.choose(vlReady);
+            vl = vlArbiter.choose(vlMask);
         }
-        int chosen = pick(queues, vl, now);
-        Packet p = queues.get(chosen).poll(now);
+        int r = policy == Policy.FCFS ? pickFirstCome(readyCount, vl) : pickRoundRobin(readyCount, vl, queues.length);
+        int chosen = readyQueue[r];
+        Packet p = switchNode != null ? ((InputBuffer) queues[chosen]).poll(now) : queues[chosen].poll(now);
         node.polled(chosen, this);
-        int pvl = vlOf(p);
+        int pvl = sl2vl[p.sl];
         node.departing(p, this, pvl);
         if (vlArbiter != null) {
             vlArbiter.charge(p.wireBytes);
@@ -145,55 +164,131 @@ public final class OutputPort {
         rrPointer[vlArbiter != null ? pvl : 0] = chosen;
         transmit(p, pvl, now);
         // The queue's new head may want another port of this node.
-        node.kickAll();
+        node.kickAll(now);
     }
 
-    private int pick(List<PacketQueue> queues, int vl, long now) {
-        if (policy == Policy.FCFS) {
-            int best = -1;
-            Packet bp = null;
-            for (int i = ready.nextSetBit(0); i >= 0; i = ready.nextSetBit(i + 1)) {
-                Packet h = queues.get(i).head(now);
-                if (vl >= 0 && vlOf(h) != vl) {
-                    continue;
-                }
-                if (bp == null || h.arrivedAt < bp.arrivedAt || (h.arrivedAt == bp.arrivedAt && h.id < bp.id)) {
-                    bp = h;
-                    best = i;
-                }
-            }
-            return best;
+    /**
+     * Adds queue {@code i}'s head {@code h} to the ready list if it may start now; returns the earliest time one of
+     * the heads seen so far becomes eligible.
+     */
+    private long consider(int i, Packet h, long now, long earliest) {
+        if (h.eligibleAt > now) {
+            return Math.min(earliest, h.eligibleAt);
         }
-        // Round-robin: first ready queue after the last one served on this VL (VL 0 when no VL arbitration).
-        int start = Math.floorMod(rrPointer[vl >= 0 ? vl : 0] + 1, queues.size());
-        for (int i = ready.nextSetBit(start); i >= 0; i = ready.nextSetBit(i + 1)) {
-            if (vl < 0 || vlOf(queues.get(i).head(now)) == vl) {
-                return i;
+        int vl = sl2vl[h.sl];
+        if (credits[vl] < h.wireBytes) {
+            creditStalls++;
+            return earliest; // woken by returnCredits
+        }
+        if (readyCount == readyQueue.length) {
+            growReady();
+        }
+        readyQueue[readyCount] = i;
+        readyVl[readyCount] = vl;
+        readyHead[readyCount] = h;
+        readyCount++;
+        vlMask |= 1 << vl;
+        return earliest;
+    }
+
+    /** Whether this port could not start anything now: it is sending. */
+    boolean busy(long now) {
+        return busyUntil > now;
+    }
+
+    private void growReady() {
+        int n = readyQueue.length * 2;
+        readyQueue = Arrays.copyOf(readyQueue, n);
+        readyVl = Arrays.copyOf(readyVl, n);
+        readyHead = Arrays.copyOf(readyHead, n);
+    }
+
+    /** FCFS: the ready head (on {@code vl}, if ≥ 0) that arrived first, the lower packet id among equals. */
+    private int pickFirstCome(int count, int vl) {
+        int best = -1;
+        Packet bp = null;
+        for (int r = 0; r < count; r++) {
+            if (vl >= 0 && readyVl[r] != vl) {
+                continue;
+            }
+            Packet h = readyHead[r];
+            if (bp == null || h.arrivedAt < bp.arrivedAt || (h.arrivedAt == bp.arrivedAt && h.id < bp.id)) {
+                bp = h;
+                best = r;
             }
         }
-        for (int i = ready.nextSetBit(0); i >= 0 && i < start; i = ready.nextSetBit(i + 1)) {
-            if (vl < 0 || vlOf(queues.get(i).head(now)) == vl) {
-                return i;
+        return best;
+    }
+
+    /**
+     * Round robin: the first ready queue (on {@code vl}, if ≥ 0) after the last one served on this VL (VL 0 when no VL
+     * arbitration), in queue order; the ready queues are listed in that order.
+     */
+    private int pickRoundRobin(int count, int vl, int queues) {
+        int start = rrPointer[vl >= 0 ? vl : 0] + 1; // the pointer is -1 (none yet) or a queue index
+        if (start >= queues) {
+            start = 0;
+        }
+        int wrapped = -1;
+        for (int r = 0; r < count; r++) {
+            if (vl >= 0 && readyVl[r] != vl) {
+                continue;
+            }
+            if (readyQueue[r] >= start) {
+                return r;
+            }
+            if (wrapped < 0) {
+                wrapped = r;
             }
         }
-        throw new IllegalStateException("round-robin found nothing among " + ready);
+        if (wrapped < 0) {
+            throw new IllegalStateException("round-robin found nothing among " + count + " ready queues");
+        }
+        return wrapped;
     }
 
     private void transmit(Packet p, int vl, long now) {
         if (p.switchWaitsPs != null && node instanceof SwitchNode && p.switchesCrossed < p.switchWaitsPs.length) {
             p.switchWaitsPs[p.switchesCrossed++] = now - p.eligibleAt;
         }
-        long ser = params.serializationPs(p.wireBytes);
+        long ser = serializationPs(p.wireBytes);
         if (credits[vl] != Long.MAX_VALUE) {
             credits[vl] -= p.wireBytes;
         }
         sentBytes[vl] += p.wireBytes;
         p.vl = vl;
         busyUntil = now + ser;
-        clock.at(busyUntil, this::kick);
-        Receiver r = downstream;
-        int port = downstreamPort;
-        clock.at(busyUntil + params.propagationPs(), () -> r.receive(p, port, clock.now()));
+        long propagation = params.propagationPs();
+        if (propagation == 0) {
+            // One event for both: the kick and the arrival would be consecutive events at the same time.
+            clock.sent(busyUntil, this, p);
+        } else {
+            clock.kick(busyUntil, this);
+            clock.arrive(busyUntil + propagation, this, p);
+        }
+    }
+
+    /** The end of sending {@code p} when the link has no propagation delay: try the next packet, then deliver p. */
+    void sent(Packet p) {
+        kick();
+        downstream.receive(p, downstreamPort, clock.now());
+    }
+
+    /** {@code p} has crossed the link. */
+    void arrive(Packet p) {
+        downstream.receive(p, downstreamPort, clock.now());
+    }
+
+    private long serializationPs(int wireBytes) {
+        if (wireBytes >= serialization.length) {
+            return params.serializationPs(wireBytes);
+        }
+        long ser = serialization[wireBytes];
+        if (ser == 0) {
+            ser = params.serializationPs(wireBytes);
+            serialization[wireBytes] = ser;
+        }
+        return ser;
     }
 
     private void scheduleWake(long at) {
@@ -202,7 +297,7 @@ public final class OutputPort {
             return; // nothing to wait for, or an earlier wake-up is already pending
         }
         wakeAt = at;
-        clock.at(at, this::kick);
+        clock.kick(at, this);
     }
 
     /** Bytes this port has put on its link, all VLs together. */

@@ -24,12 +24,18 @@ public final class QueuePair extends Generator {
             throw new IllegalArgumentException(name + ": post a positive number of bytes, not " + bytes);
         }
         unsentBytes += bytes;
+        host.activate(this);
         host.output(0).kick();
     }
 
     /** Bytes posted that have not started on the wire yet. */
     public long unsentBytes() {
         return unsentBytes;
+    }
+
+    @Override
+    boolean idle() {
+        return unsentBytes == 0 && next == null;
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 
@@ -15,8 +14,9 @@ public final class SwitchNode extends Node {
     private final InputBuffer[][] buffers; // [port][vl]
     private final int vls;
     private final List<PacketQueue> queueOrder;
+    private final InputBuffer[] queueArray;
     /** Per output port: the buffers (as queue indices, port × vls + vl) whose head is routed there. */
-    private final BitSet[] contenders;
+    private final QueueSet[] contenders;
     /** Output port per destination host id; -1 where there is no route. */
     private int[] routes = new int[0];
     private final long latencyPs;
@@ -30,8 +30,8 @@ public final class SwitchNode extends Node {
         this.latencyPs = net.params().switchLatencyPs();
         this.vls = vls;
         this.buffers = new InputBuffer[ports][vls];
-        this.contenders = new BitSet[ports];
-        List<PacketQueue> order = new ArrayList<>();
+        this.contenders = new QueueSet[ports];
+        List<InputBuffer> order = new ArrayList<>();
         for (int port = 0; port < ports; port++) {
             for (int vl = 0; vl < vls; vl++) {
                 buffers[port][vl] = new InputBuffer(port, vl, net.params().inputBufferBytes(), net.clock(),
@@ -39,9 +39,10 @@ public final class SwitchNode extends Node {
                 order.add(buffers[port][vl]);
             }
             outputs.add(new OutputPort(this, port, net.params(), net.clock(), policy, vlArb, vls));
-            contenders[port] = new BitSet();
+            contenders[port] = new QueueSet();
         }
-        this.queueOrder = Collections.unmodifiableList(order);
+        this.queueOrder = Collections.unmodifiableList(new ArrayList<>(order));
+        this.queueArray = order.toArray(new InputBuffer[0]);
         this.queuedFor = new long[ports][vls];
         this.sentCongested = new long[ports][vls];
     }
@@ -89,20 +90,40 @@ public final class SwitchNode extends Node {
     }
 
     @Override
-    BitSet contenders(OutputPort o) {
+    PacketQueue[] queueArray() {
+        return queueArray;
+    }
+
+    /** The input buffers in queue order (port × VLs + VL). */
+    InputBuffer[] bufferArray() {
+        return queueArray;
+    }
+
+    @Override
+    QueueSet contenders(OutputPort o) {
         return contenders[o.index];
+    }
+
+    /** Kicks only the ports that could start something: idle, with a head routed to them. */
+    @Override
+    void kickAll(long now) {
+        for (OutputPort o : outputArray()) {
+            if (!contenders[o.index].isEmpty() && !o.busy(now)) {
+                o.kick();
+            }
+        }
     }
 
     @Override
     void polled(int queue, OutputPort from) {
         contenders[from.index].clear(queue);
-        Packet next = queueOrder.get(queue).head(net.clock().now());
+        Packet next = queueArray[queue].head();
         if (next != null) {
             contenders[routePort(next)].set(queue);
         }
     }
 
-    private int routePort(Packet p) {
+    int routePort(Packet p) {
         int port = p.dstHost < routes.length ? routes[p.dstHost] : -1;
         if (port < 0) {
             throw new IllegalStateException(name() + " has no route to host " + p.dstHost);
@@ -126,7 +147,10 @@ public final class SwitchNode extends Node {
         if (b.size() == 1) {
             contenders[out.index].set(port * vls + p.vl);
         }
-        net.clock().at(p.eligibleAt, out::kick);
+        // A port still sending when the packet becomes eligible would ignore the kick: it tries again when done.
+        if (!out.busy(p.eligibleAt)) {
+            net.clock().kickAfterFixedDelay(p.eligibleAt, out);
+        }
     }
 
     @Override

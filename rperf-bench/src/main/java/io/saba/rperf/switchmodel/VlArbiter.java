@@ -25,8 +25,8 @@ final class VlArbiter {
         this.low = new Table(config.low());
     }
 
-    /** Picks the VL to serve among {@code ready} (indexed by VL), or -1. Call {@link #charge} after sending. */
-    int choose(boolean[] ready) {
+    /** Picks the VL to serve among {@code ready} (bit v set: VL v is ready), or -1. Call {@link #charge} after sending. */
+    int choose(int ready) {
         boolean highReady = high.hasReady(ready);
         boolean lowReady = low.hasReady(ready);
         if (highReady && (!lowReady || highAllowed())) {
@@ -41,6 +41,17 @@ final class VlArbiter {
     }
 
     private boolean lastFromHigh;
+
+    /** {@link #choose(int)} with the ready VLs as flags indexed by VL. */
+    int choose(boolean[] ready) {
+        int mask = 0;
+        for (int vl = 0; vl < ready.length && vl < 32; vl++) {
+            if (ready[vl]) {
+                mask |= 1 << vl;
+            }
+        }
+        return choose(mask);
+    }
 
     /** Records that a packet of {@code bytes} left on the VL last returned by {@link #choose}. */
     void charge(int bytes) {
@@ -60,37 +71,48 @@ final class VlArbiter {
 
     /** One weighted round-robin table. */
     private static final class Table {
-        private final List<VlArbitration.Entry> entries;
+        private final int[] vls;
+        private final int[] weights;
+        /** The VLs of the entries with a positive weight, as bits. */
+        private final long weighted;
         private int current;
         private long remaining;
 
         Table(List<VlArbitration.Entry> entries) {
-            this.entries = entries;
-            this.current = 0;
-            this.remaining = entries.isEmpty() ? 0 : entries.get(0).weight() * 64L;
-        }
-
-        boolean hasReady(boolean[] ready) {
-            for (VlArbitration.Entry e : entries) {
-                if (e.weight() > 0 && e.vl() < ready.length && ready[e.vl()]) {
-                    return true;
+            this.vls = new int[entries.size()];
+            this.weights = new int[entries.size()];
+            long w = 0;
+            for (int i = 0; i < vls.length; i++) {
+                vls[i] = entries.get(i).vl();
+                weights[i] = entries.get(i).weight();
+                if (weights[i] > 0 && vls[i] < 64) {
+                    w |= 1L << vls[i];
                 }
             }
-            return false;
+            this.weighted = w;
+            this.current = 0;
+            this.remaining = entries.isEmpty() ? 0 : weights[0] * 64L;
         }
 
-        int choose(boolean[] ready) {
-            VlArbitration.Entry cur = entries.get(current);
-            if (remaining > 0 && cur.vl() < ready.length && ready[cur.vl()]) {
-                return cur.vl();
+        boolean hasReady(int ready) {
+            return (weighted & ready) != 0;
+        }
+
+        private static boolean isReady(int ready, int vl) {
+            return vl < 32 && (ready & (1 << vl)) != 0;
+        }
+
+        int choose(int ready) {
+            if (remaining > 0 && isReady(ready, vls[current])) {
+                return vls[current];
             }
-            for (int step = 1; step <= entries.size(); step++) {
-                int i = (current + step) % entries.size();
-                VlArbitration.Entry e = entries.get(i);
-                if (e.weight() > 0 && e.vl() < ready.length && ready[e.vl()]) {
+            int n = vls.length;
+            for (int step = 1; step <= n; step++) {
+                int i = (current + step) % n;
+                if (weights[i] > 0 && isReady(ready, vls[i])) {
                     current = i;
-                    remaining = e.weight() * 64L;
-                    return e.vl();
+                    remaining = weights[i] * 64L;
+                    return vls[i];
                 }
             }
             return -1;
