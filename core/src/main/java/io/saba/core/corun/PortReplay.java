@@ -26,6 +26,26 @@ final class PortReplay {
      * @return each application's finish time, seconds from now
      */
     static double[] finishTimes(List<CorunProfile> apps, double[] weights, double[] offsets) {
+        return finishTimes(apps, weights, offsets, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * As {@link #finishTimes(List, double[], double[])}, but gives up, returning null, as soon as the applications'
+     * total slowdown ({@link CorunPredictor#total}) is certain to be at least {@code limit}: a weight search only
+     * needs a candidate's total when it beats the best so far, and most candidates lose long before their replay
+     * ends. When it does not give up, the finish times are those of the full replay, bit for bit (the same steps
+     * run; the check only reads them).
+     *
+     * <p>The bound: an application never goes faster than alone (computing at its own pace, sending at most at
+     * its burst rate), so it cannot finish before now plus what it has left of its alone run. Each unfinished
+     * application's slowdown is bounded below by that, each finished one's is known, and a sum of lower bounds
+     * taken in the same order as the total's is a lower bound of the total also in floating point (rounding is
+     * monotonic). The bound is shrunk by {@link #SAFE} for the replay's own tolerances (a phase counts as done
+     * {@link #EPS} early), so giving up never drops a candidate the full replay would have kept.
+     *
+     * @param limit the total at or above which the caller does not need the finish times (+∞: never give up)
+     */
+    static double[] finishTimes(List<CorunProfile> apps, double[] weights, double[] offsets, double limit) {
         int n = apps.size();
         double[][] phases = new double[n][]; // alternating compute seconds, transfer bytes
         int[] at = new int[n];
@@ -48,7 +68,26 @@ final class PortReplay {
         double now = 0;
         double[] rate = new double[n];
         boolean[] fixed = new boolean[n];
+        boolean bounded = limit < Double.POSITIVE_INFINITY;
+        double[] alone = null;
+        double[][] rest = null;
+        if (bounded) {
+            alone = new double[n];
+            rest = new double[n][];
+            for (int i = 0; i < n; i++) {
+                double offset = offsets == null ? 0 : offsets[i];
+                alone[i] = aloneSeconds(apps.get(i), offset);
+                rest[i] = offset <= 0 ? apps.get(i).aloneAfterFromStart() : aloneAfter(phases[i], burst[i]);
+            }
+        }
+        int untilCheck = CHECK_EVERY;
         while (running > 0) {
+            if (bounded && --untilCheck == 0) {
+                untilCheck = CHECK_EVERY;
+                if (totalAtLeast(phases, at, left, finish, burst, alone, rest, now) >= limit) {
+                    return null;
+                }
+            }
             share(weight, burst, at, live, running, fixed, rate);
             double step = Double.POSITIVE_INFINITY;
             for (int k = 0; k < running; k++) {
@@ -72,6 +111,49 @@ final class PortReplay {
             running = kept;
         }
         return finish;
+    }
+
+    /** Steps of a bounded replay between two checks of its bound (a check costs about as much as a step). */
+    private static final int CHECK_EVERY = 4;
+    /**
+     * How much the bound is shrunk: a replay ends a phase when what is left is within {@link #EPS} of the time, so
+     * it may finish up to (phases × EPS × time / the least burst rate) early; with burst rates of at least 0.05 and
+     * a few thousand phases that is below 1e-6 of the time, as are the rounding errors of its sums.
+     */
+    private static final double SAFE = 1 - 1e-6;
+
+    /**
+     * A lower bound of the total slowdown, summed in the order {@link CorunPredictor#total} sums: the finished
+     * applications' slowdowns, and for the others their slowdown if they ran alone from {@code now} on.
+     */
+    private static double totalAtLeast(double[][] phases, int[] at, double[] left, double[] finish, double[] burst,
+                                       double[] alone, double[][] rest, double now) {
+        double sum = 0;
+        for (int i = 0; i < phases.length; i++) {
+            double d;
+            if (alone[i] <= 0) {
+                d = 1;
+            } else if (at[i] >= phases[i].length) {
+                d = Math.max(1, finish[i] / alone[i]);
+            } else {
+                double here = (at[i] & 1) == 0 ? left[i] : left[i] / burst[i];
+                d = Math.max(1, (now + here + rest[i][at[i] + 1]) * SAFE / alone[i]);
+            }
+            sum += d;
+        }
+        return sum;
+    }
+
+    /**
+     * Seconds alone each suffix of {@code phases} takes: {@code out[k]} for phases k onwards (computation at its
+     * own pace, bytes at the burst rate); one entry longer than {@code phases}, the last 0.
+     */
+    static double[] aloneAfter(double[] phases, double burst) {
+        double[] out = new double[phases.length + 1];
+        for (int k = phases.length - 1; k >= 0; k--) {
+            out[k] = out[k + 1] + ((k & 1) == 0 ? phases[k] : phases[k] / burst);
+        }
+        return out;
     }
 
     /**
