@@ -67,7 +67,6 @@ final class PortReplay {
         }
         double now = 0;
         double[] rate = new double[n];
-        boolean[] fixed = new boolean[n];
         boolean bounded = limit < Double.POSITIVE_INFINITY;
         double[] alone = null;
         double[][] rest = null;
@@ -80,6 +79,23 @@ final class PortReplay {
                 rest[i] = offset <= 0 ? apps.get(i).aloneAfterFromStart() : aloneAfter(phases[i], burst[i]);
             }
         }
+        // The applications sending (in index order) and the sum of their weights, and the least time any computing
+        // one has left: gathered in the pass that moves every application on, so each step reads the live ones
+        // once more, not once per question.
+        int[] sending = new int[n];
+        int[] unfixed = new int[n];
+        int senders = 0;
+        double sendingWeight = 0;
+        double computeLeast = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < running; k++) {
+            int i = live[k];
+            if ((at[i] & 1) == 1) {
+                sending[senders++] = i;
+                sendingWeight += weight[i];
+            } else {
+                computeLeast = Math.min(computeLeast, left[i]);
+            }
+        }
         int untilCheck = CHECK_EVERY;
         while (running > 0) {
             if (bounded && --untilCheck == 0) {
@@ -88,24 +104,28 @@ final class PortReplay {
                     return null;
                 }
             }
-            share(weight, burst, at, live, running, fixed, rate);
-            double step = Double.POSITIVE_INFINITY;
-            for (int k = 0; k < running; k++) {
-                int i = live[k];
-                if ((at[i] & 1) == 0) {
-                    rate[i] = 1; // computing: time passes at its own pace
-                }
-                step = Math.min(step, left[i] / rate[i]);
-            }
+            double step = Math.min(computeLeast,
+                    share(weight, burst, sending, senders, sendingWeight, unfixed, rate, left));
             now += step;
             int kept = 0;
+            senders = 0;
+            sendingWeight = 0;
+            computeLeast = Double.POSITIVE_INFINITY;
+            double done = EPS * Math.max(1, now);
             for (int k = 0; k < running; k++) {
                 int i = live[k];
-                left[i] -= rate[i] * step;
-                if (left[i] <= EPS * Math.max(1, now) && !advance(phases[i], at, left, i)) {
+                // computing: time passes at its own pace (rate 1, and left − 1·step is left − step exactly)
+                left[i] -= (at[i] & 1) == 0 ? step : rate[i] * step;
+                if (left[i] <= done && !advance(phases[i], at, left, i)) {
                     finish[i] = now;
+                    continue;
+                }
+                live[kept++] = i;
+                if ((at[i] & 1) == 1) {
+                    sending[senders++] = i;
+                    sendingWeight += weight[i];
                 } else {
-                    live[kept++] = i;
+                    computeLeast = Math.min(computeLeast, left[i]);
                 }
             }
             running = kept;
@@ -158,44 +178,54 @@ final class PortReplay {
 
     /**
      * Weighted max-min with caps: the sending applications split the link by weight, none above its burst rate,
-     * and what a capped one leaves goes to the others by weight (water-filling). Called at every step of a replay,
-     * so it reads the live applications only and allocates nothing.
+     * and what a capped one leaves goes to the others by weight (water-filling). Sets the senders' rates and returns
+     * the least time any of them has left of its phase. Called at every step of a replay, so it reads the senders
+     * only and allocates nothing; each round sums and caps in index order, as its sums' rounding must not change.
+     *
+     * @param sending the applications sending, in index order
+     * @param count   how many of {@code sending} are used
+     * @param w       the sum of their weights, in index order
+     * @param unfixed scratch space, as long as {@code sending}
      */
-    private static void share(double[] weight, double[] cap, int[] at, int[] live, int running, boolean[] fixed,
-                              double[] rate) {
-        for (int k = 0; k < running; k++) {
-            fixed[live[k]] = false;
+    private static double share(double[] weight, double[] cap, int[] sending, int count, double w, int[] unfixed,
+                                double[] rate, double[] bytesLeft) {
+        double least = Double.POSITIVE_INFINITY;
+        if (count == 0) {
+            return least;
         }
+        int[] from = sending;
+        int m = count;
         double left = 1;
         while (true) {
-            double w = 0;
-            for (int k = 0; k < running; k++) {
-                int i = live[k];
-                if ((at[i] & 1) == 1 && !fixed[i]) {
-                    w += weight[i];
-                }
-            }
-            if (w == 0) {
-                return;
-            }
             boolean capped = false;
-            for (int k = 0; k < running; k++) {
-                int i = live[k];
-                if ((at[i] & 1) == 1 && !fixed[i] && left * weight[i] / w >= cap[i]) {
+            int kept = 0;
+            for (int k = 0; k < m; k++) {
+                int i = from[k];
+                if (left * weight[i] / w >= cap[i]) {
                     rate[i] = cap[i];
-                    fixed[i] = true;
+                    least = Math.min(least, bytesLeft[i] / cap[i]);
                     left -= cap[i];
                     capped = true;
+                } else {
+                    unfixed[kept++] = i;
                 }
             }
             if (!capped) {
-                for (int k = 0; k < running; k++) {
-                    int i = live[k];
-                    if ((at[i] & 1) == 1 && !fixed[i]) {
-                        rate[i] = left * weight[i] / w;
-                    }
+                for (int k = 0; k < m; k++) {
+                    int i = from[k];
+                    rate[i] = left * weight[i] / w;
+                    least = Math.min(least, bytesLeft[i] / rate[i]);
                 }
-                return;
+                return least;
+            }
+            m = kept;
+            from = unfixed;
+            w = 0;
+            for (int k = 0; k < m; k++) {
+                w += weight[from[k]];
+            }
+            if (w == 0) {
+                return least;
             }
         }
     }

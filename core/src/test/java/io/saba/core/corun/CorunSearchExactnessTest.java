@@ -35,6 +35,28 @@ class CorunSearchExactnessTest {
     }
 
     @Test
+    void theReplayFinishesEveryApplicationWhenTheReferenceReplayDoesBitForBit() {
+        Random r = new Random(3);
+        for (int trial = 0; trial < 400; trial++) {
+            int n = 1 + r.nextInt(16);
+            List<CorunProfile> apps = randomApps(r, n);
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                // zero weights, equal weights, and weights large enough to push senders to their burst rates
+                w[i] = switch (trial % 4) {
+                    case 0 -> 1;
+                    case 1 -> r.nextInt(5) == 0 ? 0 : r.nextDouble();
+                    case 2 -> i == 0 ? 0.95 : 0.05 / n;
+                    default -> 0.05 + r.nextDouble();
+                };
+            }
+            double[] offsets = trial % 5 == 0 ? r.doubles(n, 0, 20).toArray() : null;
+            assertArrayEquals(ReferenceReplay.finishTimes(apps, w, offsets), PortReplay.finishTimes(apps, w, offsets),
+                    0, "trial " + trial);
+        }
+    }
+
+    @Test
     void theSearchDecidesBitForBitWhatItDecidesWithoutGivingUpEarly() {
         Random r = new Random(47);
         for (int trial = 0; trial < 60; trial++) {
