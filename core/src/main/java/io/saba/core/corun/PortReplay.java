@@ -201,7 +201,7 @@ final class PortReplay {
             int kept = 0;
             for (int k = 0; k < m; k++) {
                 int i = from[k];
-                if (left * weight[i] / w >= cap[i]) {
+                if (atLeast(left * weight[i], w, cap[i])) {
                     rate[i] = cap[i];
                     least = Math.min(least, bytesLeft[i] / cap[i]);
                     left -= cap[i];
@@ -211,12 +211,20 @@ final class PortReplay {
                 }
             }
             if (!capped) {
+                // the least of bytesLeft / rate, dividing only where a comparison by products is too close to call
+                double num = Double.NaN;
+                double den = Double.NaN;
                 for (int k = 0; k < m; k++) {
                     int i = from[k];
-                    rate[i] = left * weight[i] / w;
-                    least = Math.min(least, bytesLeft[i] / rate[i]);
+                    double r = left * weight[i] / w;
+                    rate[i] = r;
+                    double b = bytesLeft[i];
+                    if (k == 0 || lessThan(b, r, num, den)) {
+                        num = b;
+                        den = r;
+                    }
                 }
-                return least;
+                return Math.min(least, num / den);
             }
             m = kept;
             from = unfixed;
@@ -228,6 +236,41 @@ final class PortReplay {
                 return least;
             }
         }
+    }
+
+    /** Relative margin beyond which a comparison of products decides what the rounded quotients would. */
+    private static final double CLEAR = 1e-12;
+
+    /**
+     * {@code q / w >= c} as the rounded division decides it, with a multiplication where the answer is clear (a
+     * division costs several multiplications): when q and c·w differ by more than {@link #CLEAR}, rounding cannot
+     * carry the quotient across c; otherwise the division decides.
+     */
+    private static boolean atLeast(double q, double w, double c) {
+        double p = c * w;
+        if (q > p * (1 + CLEAR)) {
+            return true;
+        }
+        if (q < p * (1 - CLEAR)) {
+            return false;
+        }
+        return q / w >= c;
+    }
+
+    /**
+     * Whether the rounded quotient a / r is below b / s (all positive, finite, r and s above 0), by products where
+     * they differ clearly and by the divisions otherwise; equal quotients are not below each other.
+     */
+    private static boolean lessThan(double a, double r, double b, double s) {
+        double x = a * s;
+        double y = b * r;
+        if (x < y * (1 - CLEAR)) {
+            return true;
+        }
+        if (x > y * (1 + CLEAR)) {
+            return false;
+        }
+        return a / r < b / s;
     }
 
     /** Moves application i to its next non-empty phase; false when it has none left. */
