@@ -19,7 +19,7 @@ trap 'git -C "$here" worktree remove --force "$work/base-src" >/dev/null 2>&1 ||
 
 [[ -f "$here/cli/target/saba-cli.jar" ]] || { echo "build this checkout first: mvn -B -q -o -DskipTests package" >&2; exit 2; }
 echo "building $base in $work/base-src ..." >&2
-git -C "$here" worktree add --detach "$work/base-src" "$base" >/dev/null
+git -C "$here" worktree add --quiet --detach "$work/base-src" "$base" >/dev/null 2>&1
 (cd "$work/base-src" && mvn -B -q -o -DskipTests package -pl cli -am >/dev/null)
 # copies, so that a rebuild of either checkout during the benchmark changes nothing
 mkdir -p "$work/base" "$work/new"

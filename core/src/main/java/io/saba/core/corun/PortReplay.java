@@ -133,8 +133,9 @@ final class PortReplay {
         return finish;
     }
 
-    /** Steps of a bounded replay between two checks of its bound (a check costs about as much as a step). */
-    private static final int CHECK_EVERY = 4;
+    /** Steps of a bounded replay between two checks of its bound: a check costs about as much as a step, and checking
+     * every step costs more than giving up a few steps sooner saves. */
+    private static final int CHECK_EVERY = 16;
     /**
      * How much the bound is shrunk: a replay ends a phase when what is left is within {@link #EPS} of the time, so
      * it may finish up to (phases × EPS × time / the least burst rate) early; with burst rates of at least 0.05 and
