@@ -50,8 +50,8 @@ public final class CorunAllocator {
 
     /**
      * As above; with {@code prune} a candidate's replay stops once it cannot beat what it is compared with
-     * ({@link CorunPredictor#total(List, double[], double[], double)}), which decides the same, bit for bit, in a
-     * fraction of the time. Without, every replay runs to its end (what a test compares against).
+     * ({@link CorunPredictor#total(List, double[], double[], double)}), which decides the same, bit for bit, in
+     * fewer replay steps. Without, every replay runs to its end (what a test compares against).
      */
     static Decision choose(List<CorunProfile> apps, double capacity, double floor, double[] offsets,
                            List<double[]> starts, boolean prune) {

@@ -57,8 +57,8 @@ public final class CorunPredictor {
 
     /**
      * {@link #total(List, double[], double[])} when it is below {@code limit}, bit for bit; otherwise a value at
-     * least {@code limit} (+∞ when the replay gave up early). What a search that only keeps candidates below the
-     * best so far needs, at a fraction of the replays' cost.
+     * least {@code limit} (+∞ when the replay gave up early): what a search that only keeps candidates below the
+     * best so far needs.
      */
     static double total(List<CorunProfile> apps, double[] weights, double[] offsets, double limit) {
         double[] slowdowns = slowdowns(apps, weights, offsets, limit);

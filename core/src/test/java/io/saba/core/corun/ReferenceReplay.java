@@ -3,8 +3,8 @@ package io.saba.core.corun;
 import java.util.List;
 
 /**
- * The replay as first written, kept as the reference {@link PortReplay} must match bit for bit: a straightforward
- * fluid replay, every pass over every live application. Test code only.
+ * The straightforward replay, every pass reading every live application: the reference {@link PortReplay} must
+ * match bit for bit. Test code only.
  *
  * <p>Replays applications' traffic records through one work-conserving weighted port, as a fluid: each application
  * alternates computing (which the port does not affect) and waiting for bytes, which it sends at up to its burst
