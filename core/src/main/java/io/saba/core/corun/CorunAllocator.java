@@ -45,6 +45,16 @@ public final class CorunAllocator {
      */
     public static Decision choose(List<CorunProfile> apps, double capacity, double floor, double[] offsets,
                                   List<double[]> starts) {
+        return choose(apps, capacity, floor, offsets, starts, true);
+    }
+
+    /**
+     * As above; with {@code prune} a candidate's replay stops once it cannot beat what it is compared with
+     * ({@link CorunPredictor#total(List, double[], double[], double)}), which decides the same, bit for bit, in
+     * fewer replay steps. Without, every replay runs to its end (what a test compares against).
+     */
+    static Decision choose(List<CorunProfile> apps, double capacity, double floor, double[] offsets,
+                           List<double[]> starts, boolean prune) {
         int n = apps.size();
         if (n == 0) {
             return new Decision(new double[0], 0, 0);
@@ -64,7 +74,7 @@ public final class CorunAllocator {
                 candidates.add(new double[] {x, 1 - x});
             }
         } else if (n <= 4) {
-            candidates.addAll(bestOfSimplexGrid(apps, n, f, offsets));
+            candidates.addAll(bestOfSimplexGrid(apps, n, f, offsets, prune));
         } else {
             for (int i = 0; i < n; i++) {
                 double[] first = new double[n];
@@ -78,19 +88,21 @@ public final class CorunAllocator {
         }
         if (n > 4) {
             // a local search costs n(n-1) replays a move: refine only the most promising starts
-            candidates = bestOf(apps, candidates, offsets);
+            candidates = bestOf(apps, candidates, offsets, prune);
         }
         for (double[] c : candidates) {
-            double[] x = n == 2 ? c : improve(apps, c, f, offsets);
-            double t = CorunPredictor.total(apps, x, offsets);
-            if (t < bestTotal - 1e-12) {
-                best = x;
-                bestTotal = t;
+            double limit = bestTotal - 1e-12;
+            Point x = n == 2 ? new Point(c, total(apps, c, offsets, prune ? limit : Double.POSITIVE_INFINITY))
+                    : improve(apps, c, f, offsets, prune);
+            if (x.total() < limit) {
+                best = x.weights();
+                bestTotal = x.total();
             }
         }
         if (n > 2 && best == equal) {
-            best = improve(apps, equal, f, offsets);
-            bestTotal = CorunPredictor.total(apps, best, offsets);
+            Point x = improve(apps, equal, f, offsets, prune);
+            best = x.weights();
+            bestTotal = x.total();
         }
         double[] w = best.clone();
         for (int i = 0; i < n; i++) {
@@ -99,14 +111,37 @@ public final class CorunAllocator {
         return new Decision(w, bestTotal, equalTotal);
     }
 
-    /** The {@link #GRID_REFINED} points with the lowest predicted totals, in that order. */
-    private static List<double[]> bestOf(List<CorunProfile> apps, List<double[]> points, double[] offsets) {
+    /** Weights (fractions of the capacity) and their predicted total. */
+    private record Point(double[] weights, double total) {
+    }
+
+    /** The predicted total, exact below {@code limit}, at least {@code limit} otherwise. */
+    private static double total(List<CorunProfile> apps, double[] x, double[] offsets, double limit) {
+        return CorunPredictor.total(apps, x, offsets, limit);
+    }
+
+    /**
+     * The {@link #GRID_REFINED} points with the lowest predicted totals, in that order (ties: the earlier point
+     * first). With {@code prune}, a point's replay stops once it cannot beat the {@link #GRID_REFINED}-th best of
+     * the points before it: such a point ranks behind those, whatever its exact total.
+     */
+    private static List<double[]> bestOf(List<CorunProfile> apps, List<double[]> points, double[] offsets,
+                                         boolean prune) {
         // each point's total once: a comparator that predicts would replay every point about 2·log2(points) times
         double[] totals = new double[points.size()];
         Integer[] order = new Integer[points.size()];
+        double[] lowest = new double[GRID_REFINED]; // the lowest totals so far, ascending
+        Arrays.fill(lowest, Double.POSITIVE_INFINITY);
         for (int i = 0; i < totals.length; i++) {
-            totals[i] = CorunPredictor.total(apps, points.get(i), offsets);
+            totals[i] = total(apps, points.get(i), offsets, prune ? lowest[GRID_REFINED - 1]
+                    : Double.POSITIVE_INFINITY);
             order[i] = i;
+            for (int k = GRID_REFINED - 1; k >= 0 && totals[i] < lowest[k]; k--) {
+                if (k + 1 < GRID_REFINED) {
+                    lowest[k + 1] = lowest[k];
+                }
+                lowest[k] = totals[i];
+            }
         }
         Arrays.sort(order, java.util.Comparator.comparingDouble(i -> totals[i]));
         List<double[]> best = new ArrayList<>();
@@ -117,11 +152,12 @@ public final class CorunAllocator {
     }
 
     /** The {@link #GRID_REFINED} best points of a grid over the simplex (each coordinate ≥ f). */
-    private static List<double[]> bestOfSimplexGrid(List<CorunProfile> apps, int n, double f, double[] offsets) {
+    private static List<double[]> bestOfSimplexGrid(List<CorunProfile> apps, int n, double f, double[] offsets,
+                                                    boolean prune) {
         List<double[]> points = new ArrayList<>();
         int units = (int) Math.round(1 / SIMPLEX_GRID);
         compositions(new int[n], 0, units, points, f);
-        return bestOf(apps, points, offsets);
+        return bestOf(apps, points, offsets, prune);
     }
 
     private static void compositions(int[] parts, int i, int left, List<double[]> out, double f) {
@@ -145,9 +181,11 @@ public final class CorunAllocator {
      * Local search: move weight while that lowers the total. Up to four applications a move is between two of them
      * (n(n-1) candidates); beyond, one application gains or gives {@code step}, the others sharing the difference in
      * proportion to what they hold above the floor (2n candidates: a replay costs about n² steps, so pairs would make
-     * a search of 16 applications ~8x dearer).
+     * a search of 16 applications ~8x dearer). With {@code prune}, a move's replay stops once it cannot beat the
+     * best move so far; it would not have been taken.
      */
-    private static double[] improve(List<CorunProfile> apps, double[] start, double f, double[] offsets) {
+    private static Point improve(List<CorunProfile> apps, double[] start, double f, double[] offsets,
+                                 boolean prune) {
         double[] x = start.clone();
         double cur = CorunPredictor.total(apps, x, offsets);
         for (double step : STEPS) {
@@ -157,8 +195,9 @@ public final class CorunAllocator {
                 double[] bestX = null;
                 double bestT = cur;
                 for (double[] y : x.length <= 4 ? pairMoves(x, step, f) : oneAgainstAll(x, step, f)) {
-                    double t = CorunPredictor.total(apps, y, offsets);
-                    if (t < bestT - 1e-9) {
+                    double limit = bestT - 1e-9;
+                    double t = total(apps, y, offsets, prune ? limit : Double.POSITIVE_INFINITY);
+                    if (t < limit) {
                         bestT = t;
                         bestX = y;
                     }
@@ -170,7 +209,7 @@ public final class CorunAllocator {
                 }
             }
         }
-        return x;
+        return new Point(x, cur);
     }
 
     /** Every move of {@code step} from one application to another that keeps the floor. */

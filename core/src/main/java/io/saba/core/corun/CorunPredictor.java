@@ -24,6 +24,11 @@ public final class CorunPredictor {
      * @param offsets where each application is in its run, in seconds of its alone run, or null for all at 0
      */
     public static double[] slowdowns(List<CorunProfile> apps, double[] weights, double[] offsets) {
+        return slowdowns(apps, weights, offsets, Double.POSITIVE_INFINITY);
+    }
+
+    /** As above, or null once their sum is certain to be at least {@code limit} ({@link PortReplay}'s bound). */
+    private static double[] slowdowns(List<CorunProfile> apps, double[] weights, double[] offsets, double limit) {
         if (weights.length != apps.size() || (offsets != null && offsets.length != apps.size())) {
             throw new IllegalArgumentException(apps.size() + " applications but " + weights.length + " weights"
                     + (offsets == null ? "" : " and " + offsets.length + " offsets"));
@@ -33,7 +38,10 @@ public final class CorunPredictor {
                 throw new IllegalArgumentException("weights must be finite and ≥ 0, got " + w);
             }
         }
-        double[] finish = PortReplay.finishTimes(apps, weights, offsets);
+        double[] finish = PortReplay.finishTimes(apps, weights, offsets, limit);
+        if (finish == null) {
+            return null;
+        }
         double[] d = new double[apps.size()];
         for (int i = 0; i < d.length; i++) {
             double alone = PortReplay.aloneSeconds(apps.get(i), offsets == null ? 0 : offsets[i]);
@@ -44,8 +52,21 @@ public final class CorunPredictor {
 
     /** The objective the allocator minimises: the sum of the predicted slowdowns. */
     public static double total(List<CorunProfile> apps, double[] weights, double[] offsets) {
+        return total(apps, weights, offsets, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * {@link #total(List, double[], double[])} when it is below {@code limit}, bit for bit; otherwise a value at
+     * least {@code limit} (+∞ when the replay gave up early): what a search that only keeps candidates below the
+     * best so far needs.
+     */
+    static double total(List<CorunProfile> apps, double[] weights, double[] offsets, double limit) {
+        double[] slowdowns = slowdowns(apps, weights, offsets, limit);
+        if (slowdowns == null) {
+            return Double.POSITIVE_INFINITY;
+        }
         double s = 0;
-        for (double d : slowdowns(apps, weights, offsets)) {
+        for (double d : slowdowns) {
             s += d;
         }
         return s;

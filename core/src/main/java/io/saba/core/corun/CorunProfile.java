@@ -23,6 +23,8 @@ public final class CorunProfile {
     private final double burstRate;
     /** {@link PortReplay#phasesOf} from the start: read, never written, by every replay. */
     private final double[] phasesFromStart;
+    /** {@link PortReplay#aloneAfter} of {@link #phasesFromStart}: read by every bounded replay. */
+    private final double[] aloneAfterFromStart;
 
     /**
      * @param record       when the workload sends, alone at full rate
@@ -39,6 +41,7 @@ public final class CorunProfile {
         this.networkBound = networkBound;
         this.burstRate = burstRate(record);
         this.phasesFromStart = PortReplay.phasesOf(this, 0);
+        this.aloneAfterFromStart = PortReplay.aloneAfter(phasesFromStart, burstRate);
     }
 
     public TrafficRecord record() {
@@ -51,6 +54,10 @@ public final class CorunProfile {
 
     double[] phasesFromStart() {
         return phasesFromStart;
+    }
+
+    double[] aloneAfterFromStart() {
+        return aloneAfterFromStart;
     }
 
     /** A profile whose record is taken at face value (every byte waited on: c = ū/R, the share of time sending). */
