@@ -155,6 +155,37 @@ public final class CampaignCommand implements Callable<Integer> {
             return testbed.run(spec, setups, seed, out);
         }
         String f = figure.toLowerCase(Locale.ROOT);
+        refusePacketOptionsOutside(f);
+        Mechanisms mechanisms = mechanisms(f);
+        if (f.equals("testbed-validation")) {
+            return testbed.validate(spec, measured, measuredFair, mechanisms, out != null ? out
+                    : Path.of("campaign-testbed-validation"));
+        }
+        refuseSimulationOptionsOutside(f);
+        if (f.equals("fig12")) {
+            CommandLine bench = new CommandLine(new BenchCommand.Allocation());
+            bench.setOut(spec.commandLine().getOut()).setErr(spec.commandLine().getErr());
+            return bench.execute();
+        }
+        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        Path dir = out != null ? out : Path.of("campaign-" + figure);
+        ModelChoice model = FitCommand.choice(family, degree);
+        String report = switch (f) {
+            case "fig8" -> fig8(model, mechanisms, t, dir);
+            case "fig9" -> fig9(model, mechanisms, t, dir);
+            case "fig10-packet" -> packet.run(seed, queues, oversubscription, t, dir);
+            case FIG8_PACKET -> fig8Packet(model, t, dir);
+            case "fig10", "fig11a", "fig11b" -> scale(f, model, mechanisms, t, dir);
+            default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
+        };
+        OutputFolder.write(dir.resolve("summary.txt"), report);
+        spec.commandLine().getOut().print(report);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** The packet options name the figures they apply to; any other figure refuses them by name. */
+    private void refusePacketOptionsOutside(String f) {
         List<String> refused = packet.given().stream().filter(o -> switch (f) {
             case "fig10-packet" -> o.equals("--schemes") || o.equals("--congestion-control");
             case FIG8_PACKET -> !List.of("--time-scale", "--schemes", "--congestion-control").contains(o);
@@ -165,11 +196,10 @@ public final class CampaignCommand implements Callable<Integer> {
                     + " (--time-scale: fig8-packet and fig10-packet; --schemes, --congestion-control: fig8-packet; "
                     + "the other packet options: fig10-packet)");
         }
-        Mechanisms mechanisms = mechanisms(f);
-        if (f.equals("testbed-validation")) {
-            return testbed.validate(spec, measured, measuredFair, mechanisms, out != null ? out
-                    : Path.of("campaign-testbed-validation"));
-        }
+    }
+
+    /** Options of one kind of run given to a figure of another: refused by name before anything runs. */
+    private void refuseSimulationOptionsOutside(String f) {
         if (measured != null || measuredFair != null) {
             throw new IllegalArgumentException((measured != null ? "--measured" : "--measured-fair")
                     + " applies to --figure testbed-validation only");
@@ -182,9 +212,6 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new IllegalArgumentException(String.join(", ", testbedOnly) + ": only with --testbed "
                     + "(the real-Spark campaign)");
         }
-        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        Path dir = out != null ? out : Path.of("campaign-" + figure);
-        ModelChoice model = FitCommand.choice(family, degree);
         if ((family != null || degree != null) && !List.of("fig8", FIG8_PACKET, "fig9", "fig10", "fig11a", "fig11b")
                 .contains(f)) {
             throw new IllegalArgumentException("--family and --degree apply to the simulated profiles of fig8, fig9, "
@@ -196,88 +223,64 @@ public final class CampaignCommand implements Callable<Integer> {
         if (master == null && !sparkConf.isEmpty()) {
             throw new IllegalArgumentException("--conf needs --master (the Spark cluster to run the setups on)");
         }
-        switch (f) {
-            case "fig8" -> {
-                TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : FIG8_SETUPS, seed, model,
-                        queues, 1.0, t, dir, mechanisms, testbed.allocation != null
-                                ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.CORUN);
-                TestbedCampaign.Result r;
-                if (master == null) {
-                    r = TestbedCampaign.run(cfg, System.err);
-                } else {
-                    try (SparkSetupRunner spark = SparkSetupRunner.start(master, sparkConf)) {
-                        r = TestbedCampaign.run(cfg, System.err, spark);
-                    }
-                }
-                String report = TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
-                        "%nsimulated with %s; ran %d setups now (%d resumed) in %.1f s on %s; output in %s%n",
-                        mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(),
-                        master == null ? t + " threads" : "Spark " + master, dir);
-                TestbedCampaign.writeFigures(dir, r.rows());
-                OutputFolder.write(dir.resolve("summary.txt"), report);
-                spec.commandLine().getOut().print(report);
-                spec.commandLine().getOut().flush();
-                return 0;
+    }
+
+    private String fig8(ModelChoice model, Mechanisms mechanisms, int t, Path dir) {
+        TestbedCampaignConfig cfg = new TestbedCampaignConfig(setups != null ? setups : FIG8_SETUPS, seed, model,
+                queues, 1.0, t, dir, mechanisms, testbed.allocation != null
+                        ? Allocation.parse(testbed.allocation, "--allocation") : Allocation.CORUN);
+        TestbedCampaign.Result r;
+        if (master == null) {
+            r = TestbedCampaign.run(cfg, System.err);
+        } else {
+            try (SparkSetupRunner spark = SparkSetupRunner.start(master, sparkConf)) {
+                r = TestbedCampaign.run(cfg, System.err, spark);
             }
-            case "fig9" -> {
-                OutputFolder.prepare(dir, "fig9 model=" + model + mechanisms.fingerprint());
-                long t0 = System.nanoTime();
-                var variants = SensitivityStudies.run(t, System.err, model, mechanisms);
-                String report = SensitivityStudies.report(variants) + String.format(Locale.ROOT,
-                        "%nsimulated with %s; ran in %.1f s on %d threads; output in %s%n", mechanisms.describe(),
-                        (System.nanoTime() - t0) / 1e9, t, dir);
-                SensitivityStudies.writeFigures(dir, variants);
-                OutputFolder.write(dir.resolve("summary.txt"), report);
-                spec.commandLine().getOut().print(report);
-                spec.commandLine().getOut().flush();
-                return 0;
-            }
-            case "fig10-packet" -> {
-                return packet.run(spec, seed, queues, oversubscription, t, dir);
-            }
-            case FIG8_PACKET -> {
-                Fig8PacketCampaign.Config cfg = new Fig8PacketCampaign.Config(setups != null ? setups
-                        : FIG8_PACKET_SETUPS, seed, packet.timeScale != null ? packet.timeScale
-                        : FIG8_PACKET_TIME_SCALE, model, queues, t, packet.fig8Schemes(),
-                        packet.congestionControl != null ? packet.congestionControl : "default", dir);
-                System.err.println("fig8-packet: " + cfg.describe());
-                Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
-                String report = Fig8PacketReport.text(r, cfg) + "output in " + dir + "\n";
-                if (r.jobs().setups() == 0) {
-                    throw new IllegalStateException("fig8-packet finished no setup");
-                }
-                Fig8PacketReport.writeFigures(dir, r.jobs());
-                OutputFolder.write(dir.resolve("summary.txt"), report);
-                spec.commandLine().getOut().print(report);
-                spec.commandLine().getOut().flush();
-                return 0;
-            }
-            case "fig12" -> {
-                CommandLine bench = new CommandLine(new BenchCommand.Allocation());
-                bench.setOut(spec.commandLine().getOut()).setErr(spec.commandLine().getErr());
-                return bench.execute();
-            }
-            case "fig10", "fig11a", "fig11b" -> {
-                OutputFolder.prepare(dir, f + " seed=" + seed + " model=" + model + " oversubscription=" + oversubscription
-                        + mechanisms.fingerprint());
-                long t0 = System.nanoTime();
-                ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed, model).with(mechanisms);
-                System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
-                        (System.nanoTime() - t0) / 1e9);
-                var schemes = study.run(f, t, System.err);
-                String report = ScaleStudy.report(f, schemes) + "\nthe fabric in the baseline run (share of "
-                        + "the run's time; shared: crossed by 2 or more applications; shared+saturated: also "
-                        + "saturated ≥ 10 % of the time)\n" + study.baselineLoad().report() + String.format(Locale.ROOT,
-                        "%nsimulated with %s; ran in %.1f s on %d threads; output in %s%n", mechanisms.describe(),
-                        (System.nanoTime() - t0) / 1e9, t, dir);
-                ScaleStudy.writeFigures(dir, f, schemes);
-                OutputFolder.write(dir.resolve("summary.txt"), report);
-                spec.commandLine().getOut().print(report);
-                spec.commandLine().getOut().flush();
-                return 0;
-            }
-            default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
         }
+        TestbedCampaign.writeFigures(dir, r.rows());
+        return TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
+                "%nsimulated with %s; ran %d setups now (%d resumed) in %.1f s on %s; output in %s%n",
+                mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(),
+                master == null ? t + " threads" : "Spark " + master, dir);
+    }
+
+    private String fig9(ModelChoice model, Mechanisms mechanisms, int t, Path dir) {
+        OutputFolder.prepare(dir, "fig9 model=" + model + mechanisms.fingerprint());
+        long t0 = System.nanoTime();
+        var variants = SensitivityStudies.run(t, System.err, model, mechanisms);
+        SensitivityStudies.writeFigures(dir, variants);
+        return SensitivityStudies.report(variants) + String.format(Locale.ROOT,
+                "%nsimulated with %s; ran in %.1f s on %d threads; output in %s%n", mechanisms.describe(),
+                (System.nanoTime() - t0) / 1e9, t, dir);
+    }
+
+    private String fig8Packet(ModelChoice model, int t, Path dir) {
+        Fig8PacketCampaign.Config cfg = new Fig8PacketCampaign.Config(setups != null ? setups : FIG8_PACKET_SETUPS,
+                seed, packet.timeScale != null ? packet.timeScale : FIG8_PACKET_TIME_SCALE, model, queues, t,
+                packet.fig8Schemes(), packet.congestionControl != null ? packet.congestionControl : "default", dir);
+        System.err.println("fig8-packet: " + cfg.describe());
+        Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
+        if (r.jobs().setups() == 0) {
+            throw new IllegalStateException("fig8-packet finished no setup");
+        }
+        Fig8PacketReport.writeFigures(dir, r.jobs());
+        return Fig8PacketReport.text(r, cfg) + "output in " + dir + "\n";
+    }
+
+    private String scale(String f, ModelChoice model, Mechanisms mechanisms, int t, Path dir) {
+        OutputFolder.prepare(dir, f + " seed=" + seed + " model=" + model + " oversubscription=" + oversubscription
+                + mechanisms.fingerprint());
+        long t0 = System.nanoTime();
+        ScaleStudy study = ScaleStudy.oversubscribed(oversubscription, seed, model).with(mechanisms);
+        System.err.printf(Locale.ROOT, "profiled 20 synthetic workloads on one rack in %.1f s%n",
+                (System.nanoTime() - t0) / 1e9);
+        var schemes = study.run(f, t, System.err);
+        ScaleStudy.writeFigures(dir, f, schemes);
+        return ScaleStudy.report(f, schemes) + "\nthe fabric in the baseline run (share of the run's time; shared: "
+                + "crossed by 2 or more applications; shared+saturated: also saturated ≥ 10 % of the time)\n"
+                + study.baselineLoad().report() + String.format(Locale.ROOT,
+                "%nsimulated with %s; ran in %.1f s on %d threads; output in %s%n", mechanisms.describe(),
+                (System.nanoTime() - t0) / 1e9, t, dir);
     }
 
     /** A mechanism's option, the figures it applies to and what they have in common, for the refusal. */

@@ -12,7 +12,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -138,7 +137,8 @@ final class PacketCampaignOptions {
                 tiers, !noFluid, threads);
     }
 
-    int run(CommandSpec spec, long seed, int queues, int oversubscription, int threads, Path dir) {
+    /** Runs fig10-packet and returns its report. */
+    String run(long seed, int queues, int oversubscription, int threads, Path dir) {
         PacketStudyConfig cfg = config(seed, queues, oversubscription, threads);
         OutputFolder.prepare(dir, "fig10-packet " + cfg.describe() + " seeds " + cfg.seeds()
                 + (cfg.fluid() ? "" : " no-fluid"));
@@ -146,9 +146,6 @@ final class PacketCampaignOptions {
         PacketStudy.Result r = new PacketStudy(cfg).run(System.err);
         String report = PacketStudy.report(r) + "output in " + dir + "\n";
         OutputFolder.write(dir.resolve("fig10-packet.csv"), PacketStudy.csv(r));
-        OutputFolder.write(dir.resolve("summary.txt"), report);
-        spec.commandLine().getOut().print(report);
-        spec.commandLine().getOut().flush();
-        return 0;
+        return report;
     }
 }
