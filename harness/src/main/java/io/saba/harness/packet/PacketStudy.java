@@ -1,6 +1,7 @@
 package io.saba.harness.packet;
 
 import io.saba.core.solve.MinSlowdownSolver;
+import io.saba.core.stats.Stats;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.campaign.JobOutcome;
 import io.saba.core.progress.Progress;
@@ -353,9 +354,9 @@ public final class PacketStudy {
         };
     }
 
-    static double median(List<Double> sorted) {
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    /** {@link Stats#median}. */
+    static double median(List<Double> values) {
+        return Stats.median(values);
     }
 
     /** Per job, seed and scheme: both times and the speedup. */
