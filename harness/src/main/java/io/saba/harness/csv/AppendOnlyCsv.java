@@ -1,9 +1,5 @@
 package io.saba.harness.csv;
 
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -13,12 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * A results file that a campaign appends to one setup at a time: a header line, then one row per line, quoted as
- * CSV quotes (Jackson's CSV module: a value holding a comma or a quote is quoted, nothing else is). Each append is
+ * CSV quotes ({@link CsvLine}). Each append is
  * forced to disk, so a stopped campaign loses at most the rows in flight.
  *
  * <p>Reading is line by line, so a torn line (a write that was stopped) is skipped on its own and never swallows
@@ -28,11 +23,6 @@ import java.util.List;
  * parse.
  */
 public final class AppendOnlyCsv {
-    private static final CsvMapper MAPPER =
-            CsvMapper.builder().enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
-    private static final ObjectWriter LINE = MAPPER.writer();
-    private static final ObjectReader FIELDS = MAPPER.readerFor(String[].class);
-
     private final Path file;
     private final List<String> header;
 
@@ -64,7 +54,7 @@ public final class AppendOnlyCsv {
         }
         List<List<String>> out = new ArrayList<>();
         for (String line : lines) {
-            List<String> row = parse(line);
+            List<String> row = CsvLine.values(line);
             if (row != null && row.size() == header.size() && !row.equals(header)) {
                 out.add(row);
             }
@@ -80,43 +70,16 @@ public final class AppendOnlyCsv {
                 throw new IllegalArgumentException(file + ": a row of " + row.size() + " values for "
                         + header.size() + " columns: " + row);
             }
-            text.append(line(row));
+            text.append(CsvLine.of(row));
         }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             long size = ch.size();
-            String head = size == 0 ? line(header) : endsTorn(ch) ? "\n" : "";
+            String head = size == 0 ? CsvLine.of(header) : endsTorn(ch) ? "\n" : "";
             ch.write(ByteBuffer.wrap((head + text).getBytes(StandardCharsets.UTF_8)), size);
             ch.force(true);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** One row as a line of CSV, with its newline; a value may not hold a line break (a row is a line). */
-    static String line(List<String> values) {
-        for (String v : values) {
-            if (v.indexOf('\n') >= 0 || v.indexOf('\r') >= 0) {
-                throw new IllegalArgumentException("a line break in a CSV value: " + v);
-            }
-        }
-        try {
-            return LINE.writeValueAsString(values.toArray(String[]::new));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The values of one line, or null for a blank line or one that is not CSV (a torn quoted value). */
-    static List<String> parse(String line) {
-        if (line.isBlank()) {
-            return null;
-        }
-        try {
-            String[] values = FIELDS.readValue(line);
-            return values == null ? null : Arrays.asList(values);
-        } catch (IOException e) {
-            return null;
         }
     }
 
