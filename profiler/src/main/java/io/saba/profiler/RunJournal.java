@@ -65,9 +65,9 @@ public final class RunJournal {
     }
 
     /**
-     * The values of one line. A journal written before details were quoted kept a comma out of the detail (as
-     * {@code ;}), so a line that is not CSV (a detail opening with a quote) is read as those were: the detail is
-     * everything after the fourth comma.
+     * The values of one line. Journals with unquoted details (a comma in a detail written as {@code ;}) stay
+     * readable: a line that is not CSV that way (a detail opening with a quote) is split as they were written, the
+     * detail being everything after the fourth comma.
      */
     static String[] fields(String line) {
         try {

@@ -28,7 +28,7 @@ class RunJournalTest {
     }
 
     @Test
-    void aJournalWrittenBeforeQuotingStillReads() throws Exception {
+    void aJournalWithUnquotedDetailsReads() throws Exception {
         Path file = Files.writeString(dir.resolve("runs.csv"), RunJournal.HEADER + "\n"
                 + "50,0,COMPLETED,3.250,\n"
                 + "10,1,TIMED_OUT,,killed after 2 s; see x.log\n"
