@@ -579,13 +579,8 @@ public final class ControllerOverheadBenchmark {
         return new int[] {lo, n - 1 - lo};
     }
 
+    /** Nearest-rank quantile ({@link io.saba.core.stats.Stats#quantile}); NaN for no values. */
     static double percentile(double[] values, double q) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] v = values.clone();
-        Arrays.sort(v);
-        int idx = (int) Math.ceil(q * v.length) - 1;
-        return v[Math.max(0, Math.min(v.length - 1, idx))];
+        return io.saba.core.stats.Stats.quantile(values, q);
     }
 }

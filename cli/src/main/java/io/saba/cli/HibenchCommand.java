@@ -4,6 +4,7 @@ import io.saba.harness.campaign.PaperFigures;
 import io.saba.harness.campaign.Plots;
 import io.saba.harness.campaign.SetupRules;
 import io.saba.harness.campaign.Speedups;
+import io.saba.harness.csv.CsvLine;
 import io.saba.harness.hibench.CampaignPlan;
 import io.saba.harness.hibench.CampaignResults;
 import java.nio.file.Files;
@@ -80,11 +81,13 @@ final class HibenchCommand {
             System.out.print(CampaignResults.render(j));
             if (out != null && !j.outcomes().isEmpty()) {
                 Files.createDirectories(out);
-                StringBuilder csv = new StringBuilder("setup,job,workload,dataset_scale,instances,baseline_s,saba_s,"
-                        + "speedup\n");
-                j.outcomes().forEach(o -> csv.append(String.format(java.util.Locale.ROOT, "%d,%s,%s,%s,%d,%.3f,%.3f,"
-                        + "%.4f%n", o.setup(), o.job(), o.workload(), o.datasetScale(), o.instances(),
-                        o.baselineSeconds(), o.policySeconds(), o.speedup())));
+                StringBuilder csv = new StringBuilder(CsvLine.of("setup", "job", "workload", "dataset_scale",
+                        "instances", "baseline_s", "saba_s", "speedup"));
+                j.outcomes().forEach(o -> csv.append(CsvLine.of(Integer.toString(o.setup()), o.job(), o.workload(),
+                        String.valueOf(o.datasetScale()), Integer.toString(o.instances()),
+                        String.format(java.util.Locale.ROOT, "%.3f", o.baselineSeconds()),
+                        String.format(java.util.Locale.ROOT, "%.3f", o.policySeconds()),
+                        String.format(java.util.Locale.ROOT, "%.4f", o.speedup()))));
                 Files.writeString(out.resolve("speedups.csv"), csv.toString());
                 Map<String, Double> per = Speedups.perWorkload(j.outcomes());
                 Plots.bars(out.resolve("speedup-per-workload.png"), "Speedup per workload (HiBench campaign)",

@@ -372,10 +372,8 @@ final class ProfileCommand implements Callable<Integer> {
         return b.toString();
     }
 
+    /** {@link io.saba.core.stats.Stats#median}. */
     static double median(double[] v) {
-        double[] s = v.clone();
-        java.util.Arrays.sort(s);
-        int m = s.length / 2;
-        return s.length % 2 == 1 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+        return io.saba.core.stats.Stats.median(v);
     }
 }

@@ -1,8 +1,8 @@
 package io.saba.profiler;
 
 import io.saba.core.model.Sample;
+import io.saba.core.stats.Stats;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -36,10 +36,8 @@ public final class SlowdownSamples {
         return samples;
     }
 
-    static double median(double[] sorted) {
-        double[] v = sorted.clone();
-        Arrays.sort(v);
-        int m = v.length / 2;
-        return v.length % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+    /** {@link Stats#median}. */
+    static double median(double[] values) {
+        return Stats.median(values);
     }
 }

@@ -57,8 +57,6 @@ public record Goodput(List<Interval> intervals) {
         if (bps.isEmpty()) {
             return 0;
         }
-        bps.sort(null);
-        int n = bps.size();
-        return n % 2 == 1 ? bps.get(n / 2) : (bps.get(n / 2 - 1) + bps.get(n / 2)) / 2;
+        return io.saba.core.stats.Stats.median(bps);
     }
 }

@@ -24,19 +24,17 @@ public final class Bootstrap {
         }
     }
 
-    /** Geometric mean of positive values. */
+    /** Geometric mean ({@link Stats#geomean}) of positive values; anything else is refused. */
     public static double geomean(List<Double> xs) {
         if (xs.isEmpty()) {
             throw new IllegalArgumentException("the geometric mean of nothing");
         }
-        double s = 0;
         for (double x : xs) {
             if (!(x > 0)) {
                 throw new IllegalArgumentException("the geometric mean needs positive values, got " + x);
             }
-            s += Math.log(x);
         }
-        return Math.exp(s / xs.size());
+        return Stats.geomean(xs);
     }
 
     /**

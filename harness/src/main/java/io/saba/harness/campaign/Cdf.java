@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.harness.csv.CsvLine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,9 +37,9 @@ public final class Cdf {
 
     /** "speedup,cdf" lines, four decimals. */
     public static String csv(String valueColumn, List<Double> sorted) {
-        StringBuilder b = new StringBuilder(valueColumn + ",cdf\n");
+        StringBuilder b = new StringBuilder(CsvLine.of(valueColumn, "cdf"));
         for (double[] p : points(sorted)) {
-            b.append(String.format(Locale.ROOT, "%.4f,%.4f%n", p[0], p[1]));
+            b.append(CsvLine.of(String.format(Locale.ROOT, "%.4f", p[0]), String.format(Locale.ROOT, "%.4f", p[1])));
         }
         return b.toString();
     }

@@ -1,6 +1,7 @@
 package io.saba.harness.campaign;
 
 import io.saba.core.alloc.PortId;
+import io.saba.core.stats.Stats;
 import io.saba.harness.sim.engine.PortLoads;
 import io.saba.harness.sim.network.TopologyNetwork;
 import java.util.ArrayList;
@@ -68,9 +69,9 @@ public record FabricLoad(List<Tier> tiers) {
         return new FabricLoad(tiers);
     }
 
-    /** Nearest-rank quantile of sorted values. */
-    private static double quantile(double[] sorted, double q) {
-        return sorted[Math.min(sorted.length - 1, Math.max(0, (int) Math.ceil(q * sorted.length) - 1))];
+    /** Nearest-rank quantile ({@link Stats#quantile}). */
+    private static double quantile(double[] values, double q) {
+        return Stats.quantile(values, q);
     }
 
     public String report() {

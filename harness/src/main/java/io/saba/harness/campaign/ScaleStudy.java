@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.harness.csv.CsvLine;
 import io.saba.core.progress.Progress;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.solve.PortSolver;
@@ -236,7 +237,7 @@ public final class ScaleStudy {
     }
 
     public static void writeFigures(Path out, String figure, List<Scheme> schemes) {
-        StringBuilder csv = new StringBuilder("scheme,workload,baseline_s,scheme_s,speedup\n");
+        StringBuilder csv = new StringBuilder(CsvLine.of("scheme", "workload", "baseline_s", "scheme_s", "speedup"));
         List<String> labels = new ArrayList<>();
         List<Double> ours = new ArrayList<>();
         List<Double> paper = new ArrayList<>();
@@ -248,8 +249,9 @@ public final class ScaleStudy {
             ours.add(sc.mean());
             paper.add(sc.paperMean() == null ? Double.NaN : sc.paperMean());
             for (JobOutcome o : sc.rows()) {
-                csv.append(String.format(Locale.ROOT, "%s,%s,%.6f,%.6f,%.6f%n", sc.name(), o.workload(),
-                        o.baselineSeconds(), o.policySeconds(), o.speedup()));
+                csv.append(CsvLine.of(sc.name(), o.workload(), String.format(Locale.ROOT, "%.6f", o.baselineSeconds()),
+                        String.format(Locale.ROOT, "%.6f", o.policySeconds()),
+                        String.format(Locale.ROOT, "%.6f", o.speedup())));
             }
         }
         OutputFolder.write(out.resolve(figure + ".csv"), csv.toString());

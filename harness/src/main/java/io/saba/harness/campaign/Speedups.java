@@ -1,5 +1,6 @@
 package io.saba.harness.campaign;
 
+import io.saba.core.stats.Stats;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -12,12 +13,9 @@ public final class Speedups {
     private Speedups() {
     }
 
+    /** {@link Stats#geomean}: NaN for none. */
     public static double geomean(Collection<Double> xs) {
-        double s = 0;
-        for (double x : xs) {
-            s += Math.log(x);
-        }
-        return xs.isEmpty() ? Double.NaN : Math.exp(s / xs.size());
+        return Stats.geomean(xs);
     }
 
     /** Geometric-mean speedup per workload, by name. */

@@ -3,14 +3,14 @@ package io.saba.harness.hibench;
 import io.saba.harness.campaign.DrawnJob;
 import io.saba.harness.campaign.SetupGenerator;
 import io.saba.harness.campaign.SetupRules;
+import io.saba.harness.csv.CsvLine;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The paper's campaign for a real cluster: setups drawn by the simulator's {@link SetupGenerator} and
- * {@link SetupRules} (same seed, same setups), written as CSV rows that the campaign script turns into
- * spark-submit / HiBench runs. Instance counts follow the paper's rule relative to the profiled node count
+ * {@link SetupRules} (same seed, same setups), written as CSV rows ({@link CsvLine}) that the campaign script
+ * turns into spark-submit / HiBench runs. Instance counts follow the paper's rule relative to the profiled node count
  * (0.5x to 4x), capped by the cluster's size.
  */
 public final class CampaignPlan {
@@ -43,8 +43,8 @@ public final class CampaignPlan {
     public static String toCsv(List<Row> rows) {
         StringBuilder b = new StringBuilder(HEADER).append('\n');
         for (Row r : rows) {
-            b.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%s%n", r.setup(), r.job(), r.workload(),
-                    r.datasetScale(), r.hosts().size(), String.join(";", r.hosts())));
+            b.append(CsvLine.of(Integer.toString(r.setup()), r.job(), r.workload(), String.valueOf(r.datasetScale()),
+                    Integer.toString(r.hosts().size()), String.join(";", r.hosts())));
         }
         return b.toString();
     }
@@ -59,13 +59,16 @@ public final class CampaignPlan {
             if (lines[i].isBlank()) {
                 continue;
             }
-            String[] f = lines[i].strip().split(",");
+            List<String> f = CsvLine.values(lines[i].strip());
             try {
-                List<String> hosts = List.of(f[5].split(";"));
-                if (hosts.size() != Integer.parseInt(f[4])) {
-                    throw new IllegalArgumentException("instances " + f[4] + " but " + hosts.size() + " hosts");
+                if (f == null) {
+                    throw new IllegalArgumentException("not CSV");
                 }
-                rows.add(new Row(Integer.parseInt(f[0]), f[1], f[2], Double.parseDouble(f[3]), hosts));
+                List<String> hosts = List.of(f.get(5).split(";"));
+                if (hosts.size() != Integer.parseInt(f.get(4))) {
+                    throw new IllegalArgumentException("instances " + f.get(4) + " but " + hosts.size() + " hosts");
+                }
+                rows.add(new Row(Integer.parseInt(f.get(0)), f.get(1), f.get(2), Double.parseDouble(f.get(3)), hosts));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(source + ":" + (i + 1) + ": not a plan row (" + HEADER + "): "
                         + e.getMessage());

@@ -1,6 +1,8 @@
 package io.saba.harness.packet;
 
 import io.saba.core.solve.MinSlowdownSolver;
+import io.saba.core.stats.Stats;
+import io.saba.harness.csv.CsvLine;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.campaign.JobOutcome;
 import io.saba.core.progress.Progress;
@@ -353,18 +355,21 @@ public final class PacketStudy {
         };
     }
 
-    static double median(List<Double> sorted) {
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    /** {@link Stats#median}. */
+    static double median(List<Double> values) {
+        return Stats.median(values);
     }
 
     /** Per job, seed and scheme: both times and the speedup. */
     public static String csv(Result r) {
-        StringBuilder s = new StringBuilder("seed,scheme,baseline,job,workload,instances,baseline_s,scheme_s,speedup\n");
+        StringBuilder s = new StringBuilder(CsvLine.of("seed", "scheme", "baseline", "job", "workload", "instances",
+                "baseline_s", "scheme_s", "speedup"));
         for (Scheme sc : r.schemes()) {
-            sc.rowsBySeed().forEach((seed, rows) -> rows.forEach(o -> s.append(String.format(Locale.ROOT,
-                    "%d,%s,%s,%s,%s,%d,%.9f,%.9f,%.6f%n", seed, sc.name(), sc.baseline(), o.job(), o.workload(),
-                    o.instances(), o.baselineSeconds(), o.policySeconds(), o.speedup()))));
+            sc.rowsBySeed().forEach((seed, rows) -> rows.forEach(o -> s.append(CsvLine.of(String.valueOf(seed),
+                    sc.name(), sc.baseline(), o.job(), o.workload(), Integer.toString(o.instances()),
+                    String.format(Locale.ROOT, "%.9f", o.baselineSeconds()),
+                    String.format(Locale.ROOT, "%.9f", o.policySeconds()),
+                    String.format(Locale.ROOT, "%.6f", o.speedup())))));
         }
         return s.toString();
     }

@@ -1,11 +1,7 @@
 package io.saba.harness.realspark;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.saba.harness.csv.AppendOnlyCsv;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,39 +10,30 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * jobs.csv of a real-Spark campaign: one row per job, appended (and forced to disk) one setup at a time, so an
- * interrupted campaign keeps every finished setup. A failed run is written as {@code failed} with its reason in
- * the note. A torn last line is dropped on reading; if a setup appears twice (rerun after a torn write), its last
+ * jobs.csv of a real-Spark campaign (an {@link AppendOnlyCsv}): one row per job, appended (and forced to disk) one
+ * setup at a time, so an interrupted campaign keeps every finished setup. A failed run is written as {@code failed} with its reason in
+ * the note. A torn line is dropped on reading; if a setup appears twice (rerun after a torn write), its last
  * copy wins.
  */
 public final class JobsCsv {
     public static final String HEADER = "setup,job,workload,factor,instances,hosts,baseline_s,saba_s,speedup,note";
     static final String FAILED = "failed";
 
-    private final Path file;
+    private final AppendOnlyCsv csv;
 
     public JobsCsv(Path file) {
-        this.file = file;
+        this.csv = new AppendOnlyCsv(file, List.of(HEADER.split(",")));
     }
 
     public Path file() {
-        return file;
+        return csv.file();
     }
 
     /** Rows already written, by setup (each setup's rows in job order); empty without a file. */
     public Map<Integer, List<JobRow>> read() {
         Map<Integer, Map<String, JobRow>> by = new TreeMap<>();
-        if (!Files.exists(file)) {
-            return Map.of();
-        }
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        for (String line : lines) {
-            JobRow r = parse(line);
+        for (List<String> values : csv.rows()) {
+            JobRow r = parse(values);
             if (r != null) {
                 by.computeIfAbsent(r.setup(), k -> new LinkedHashMap<>()).put(r.job().id(), r);
             }
@@ -58,42 +45,28 @@ public final class JobsCsv {
 
     /** One setup's rows, created with the header if new. */
     public void append(List<JobRow> rows) {
-        StringBuilder b = new StringBuilder();
-        try {
-            if (!Files.exists(file) || Files.size(file) == 0) {
-                b.append(HEADER).append('\n');
-            }
-            rows.forEach(r -> b.append(format(r)).append('\n'));
-            Files.writeString(file, b.toString(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND, StandardOpenOption.SYNC);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        csv.append(rows.stream().map(JobsCsv::values).toList());
     }
 
-    static String format(JobRow r) {
+    static List<String> values(JobRow r) {
         SetupJob j = r.job();
-        return String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%s,%s,%s,%s,%s", r.setup(), j.id(), j.workload(),
-                factor(j.factor()), j.instances(), j.hostList(), seconds(r.baseline()), seconds(r.saba()),
+        return List.of(Integer.toString(r.setup()), j.id(), j.workload(), factor(j.factor()),
+                Integer.toString(j.instances()), j.hostList(), seconds(r.baseline()), seconds(r.saba()),
                 r.complete() ? String.format(Locale.ROOT, "%.4f", r.speedup()) : "", clean(r.note()));
     }
 
-    /** A row, or null for the header, a blank or a torn line. */
-    static JobRow parse(String line) {
-        String[] f = line.split(",", -1);
-        if (f.length != 10 || line.startsWith("setup,")) {
-            return null;
-        }
+    /** A row, or null for one that does not parse (a torn write). */
+    static JobRow parse(List<String> f) {
         try {
             List<Integer> hosts = new ArrayList<>();
-            for (String h : f[5].split(";")) {
+            for (String h : f.get(5).split(";")) {
                 hosts.add(Integer.parseInt(h.substring(1)));
             }
-            SetupJob job = new SetupJob(f[1], f[2], Double.parseDouble(f[3]), hosts);
-            if (job.instances() != Integer.parseInt(f[4])) {
+            SetupJob job = new SetupJob(f.get(1), f.get(2), Double.parseDouble(f.get(3)), hosts);
+            if (job.instances() != Integer.parseInt(f.get(4))) {
                 return null;
             }
-            return new JobRow(Integer.parseInt(f[0]), job, outcome(f[6]), outcome(f[7]), f[9]);
+            return new JobRow(Integer.parseInt(f.get(0)), job, outcome(f.get(6)), outcome(f.get(7)), f.get(9));
         } catch (RuntimeException e) {
             return null; // torn write: the setup counts as not done and is run again
         }
@@ -112,8 +85,8 @@ public final class JobsCsv {
         return f == Math.rint(f) ? Long.toString((long) f) : Double.toString(f);
     }
 
-    /** Notes are free text in the last column: no commas or line breaks. */
+    /** Notes are free text in the last column, quoted when they hold a comma; a line break becomes a space. */
     private static String clean(String note) {
-        return note == null ? "" : note.replace(',', ';').replaceAll("[\\r\\n]+", " ").strip();
+        return note == null ? "" : note.replaceAll("[\\r\\n]+", " ").strip();
     }
 }

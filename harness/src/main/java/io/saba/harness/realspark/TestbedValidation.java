@@ -13,6 +13,7 @@ import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.campaign.PairedRun;
 import io.saba.harness.campaign.Plots;
 import io.saba.harness.campaign.Speedups;
+import io.saba.harness.csv.CsvLine;
 import io.saba.harness.sim.engine.Mechanisms;
 import io.saba.harness.sim.engine.PolicyFactory;
 import io.saba.harness.sim.network.TopologyNetwork;
@@ -328,17 +329,27 @@ public final class TestbedValidation {
 
     /** The validation's rows, for plotting and for a reader's own statistics. */
     public static String csv(Result r) {
-        StringBuilder sb = new StringBuilder("setup,job,workload,factor,instances,measured_speedup,simulated_speedup,"
-                + "measured_baseline_s,simulated_baseline_s" + (r.withFair() ? ",measured_fair_speedup,"
-                + "simulated_fair_speedup" : "") + "\n");
+        List<String> header = new ArrayList<>(List.of("setup", "job", "workload", "factor", "instances",
+                "measured_speedup", "simulated_speedup", "measured_baseline_s", "simulated_baseline_s"));
+        if (r.withFair()) {
+            header.addAll(List.of("measured_fair_speedup", "simulated_fair_speedup"));
+        }
+        StringBuilder sb = new StringBuilder(CsvLine.of(header));
         for (Row x : r.rows()) {
-            sb.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%d,%.4f,%.4f,%.3f,%.3f", x.setup(), x.job(),
-                    x.workload(), JobsCsv.factor(x.factor()), x.instances(), x.measured(), x.simulated(),
-                    x.measuredBaselineSeconds(), x.simulatedBaselineSeconds()));
-            sb.append(r.withFair() ? String.format(Locale.ROOT, ",%.4f,%.4f%n", x.measuredFair(), x.simulatedFair())
-                    : "\n");
+            List<String> v = new ArrayList<>(List.of(Integer.toString(x.setup()), x.job(), x.workload(),
+                    JobsCsv.factor(x.factor()), Integer.toString(x.instances()), fixed(4, x.measured()),
+                    fixed(4, x.simulated()), fixed(3, x.measuredBaselineSeconds()),
+                    fixed(3, x.simulatedBaselineSeconds())));
+            if (r.withFair()) {
+                v.addAll(List.of(fixed(4, x.measuredFair()), fixed(4, x.simulatedFair())));
+            }
+            sb.append(CsvLine.of(v));
         }
         return sb.toString();
+    }
+
+    private static String fixed(int decimals, double v) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
     /** testbed-validation.csv, summary.txt and testbed-validation.png (each job: simulated against measured). */

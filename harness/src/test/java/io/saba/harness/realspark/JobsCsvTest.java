@@ -30,7 +30,7 @@ class JobsCsvTest {
         List<String> lines = Files.readAllLines(csv.file());
         assertEquals(JobsCsv.HEADER, lines.get(0));
         assertEquals("0,s0-j0,sort,0.5,2,h2;h4,10.000,5.000,2.0000,", lines.get(1));
-        assertEquals("0,s0-j1,sort,0.5,2,h2;h4,12.000,failed,,saba failed: exit 1; see x.log", lines.get(2));
+        assertEquals("0,s0-j1,sort,0.5,2,h2;h4,12.000,failed,,\"saba failed: exit 1, see x.log\"", lines.get(2));
         Map<Integer, List<JobRow>> read = csv.read();
         assertEquals(List.of(0, 1), List.copyOf(read.keySet()));
         JobRow ok = read.get(0).get(0);
@@ -41,7 +41,7 @@ class JobsCsvTest {
         assertFalse(failed.complete(), "a failed run is kept as failed");
         assertTrue(Double.isNaN(failed.speedup()));
         assertEquals(12.0, failed.baseline().seconds(), 1e-9);
-        assertTrue(failed.note().contains("saba failed"), failed.note());
+        assertEquals("saba failed: exit 1, see x.log", failed.note());
     }
 
     @Test
@@ -56,6 +56,28 @@ class JobsCsvTest {
         assertEquals(2, s0.size());
         assertEquals(20.0, s0.get(0).baseline().seconds(), 1e-9, "the last copy wins");
         assertEquals(30.0, s0.get(1).baseline().seconds(), 1e-9);
+    }
+
+    @Test
+    void aNoteWithACommaOrAQuoteRoundTrips() {
+        JobsCsv csv = new JobsCsv(dir.resolve("jobs.csv"));
+        String note = "saba failed: exit 1, see \"x.log\", then y";
+        csv.append(List.of(row(0, 0, 10, Double.NaN, note), row(0, 1, 10, 5, "")));
+        List<JobRow> s0 = csv.read().get(0);
+        assertEquals(2, s0.size(), "both rows read back");
+        assertEquals(note, s0.get(0).note());
+        assertEquals("", s0.get(1).note());
+    }
+
+    @Test
+    void anAppendAfterATornLineKeepsTheNewRows() throws Exception {
+        JobsCsv csv = new JobsCsv(dir.resolve("jobs.csv"));
+        csv.append(List.of(row(0, 0, 10, 5, "")));
+        Files.writeString(csv.file(), "1,s1-j0,sort,0.5,2,h2;h4,10.000,5.000,2.0000,\"torn", StandardOpenOption.APPEND);
+        csv.append(List.of(row(1, 0, 20, 5, "")));
+        Map<Integer, List<JobRow>> read = csv.read();
+        assertEquals(List.of(0, 1), List.copyOf(read.keySet()));
+        assertEquals(20.0, read.get(1).get(0).baseline().seconds(), 1e-9);
     }
 
     @Test
