@@ -16,9 +16,9 @@ import java.util.List;
  * CSV quotes ({@link CsvLine}). Each append is
  * forced to disk, so a stopped campaign loses at most the rows in flight.
  *
- * <p>Reading is line by line, so a torn line (a write that was stopped) is skipped on its own and never swallows
- * the lines after it; a line that is not a row of the header's width, and any copy of the header, are skipped too.
- * An append after a torn line starts on a new line. The file kinds built on it ({@code OutcomeCsv},
+ * <p>Reading is line by line, and only lines ended by their newline count: a write stopped inside a row's last value
+ * leaves a line of the right width with a wrong number, which must never be read. An append first cuts such a torn
+ * end off. A line that is not a row of the header's width, and any copy of the header, are skipped too. The file kinds built on it ({@code OutcomeCsv},
  * {@code JobsCsv}) turn their records into the string values of a row and back, and drop rows whose values do not
  * parse.
  */
@@ -46,12 +46,13 @@ public final class AppendOnlyCsv {
         if (!Files.exists(file)) {
             return List.of();
         }
-        List<String> lines;
+        String text;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        List<String> lines = text.substring(0, text.lastIndexOf('\n') + 1).lines().toList();
         List<List<String>> out = new ArrayList<>();
         for (String line : lines) {
             List<String> row = CsvLine.values(line);
@@ -74,8 +75,9 @@ public final class AppendOnlyCsv {
         }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
+            cutTornEnd(ch);
             long size = ch.size();
-            String head = size == 0 ? CsvLine.of(header) : endsTorn(ch) ? "\n" : "";
+            String head = size == 0 ? CsvLine.of(header) : "";
             ch.write(ByteBuffer.wrap((head + text).getBytes(StandardCharsets.UTF_8)), size);
             ch.force(true);
         } catch (IOException e) {
@@ -83,9 +85,17 @@ public final class AppendOnlyCsv {
         }
     }
 
-    private static boolean endsTorn(FileChannel ch) throws IOException {
-        ByteBuffer last = ByteBuffer.allocate(1);
-        ch.read(last, ch.size() - 1);
-        return last.get(0) != '\n';
+    /** Cuts a last line that lacks its newline (a write that was stopped), so it is neither read nor completed. */
+    private static void cutTornEnd(FileChannel ch) throws IOException {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        for (long at = ch.size() - 1; at >= 0; at--) {
+            one.clear();
+            ch.read(one, at);
+            if (one.get(0) == '\n') {
+                ch.truncate(at + 1);
+                return;
+            }
+        }
+        ch.truncate(0);
     }
 }

@@ -1,82 +1,46 @@
 package io.saba.harness.packet;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.saba.harness.csv.AppendOnlyCsv;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code jobs.csv} of a {@code fig8-packet} folder: one {@link Fig8PacketRow} per job, appended a setup at a time and
- * forced to disk, so a stopped campaign loses at most its setups in flight. Reading drops a torn last line.
+ * {@code jobs.csv} of a {@code fig8-packet} folder: one {@link Fig8PacketRow} per job and scheme, appended a
+ * (setup, scheme) at a time through {@link AppendOnlyCsv}, so a stopped campaign loses at most what was in flight.
  */
 final class Fig8PacketCsv {
-    private static final CsvMapper MAPPER = new CsvMapper();
-    private static final CsvSchema SCHEMA = MAPPER.schemaFor(Fig8PacketRow.class).withHeader();
+    private static final List<String> HEADER = List.of("setup", "scheme", "job", "workload", "datasetScale",
+            "instances", "seconds");
 
-    private final Path file;
+    private final AppendOnlyCsv file;
 
     Fig8PacketCsv(Path file) {
-        this.file = file;
+        this.file = new AppendOnlyCsv(file, HEADER);
     }
 
-    /** The rows written so far; none without a file. */
+    /** The rows written so far; none without a file. A row whose values do not parse names the file and fails. */
     List<Fig8PacketRow> read() {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        try {
-            String text = Files.readString(file, StandardCharsets.UTF_8);
-            text = text.substring(0, text.lastIndexOf('\n') + 1); // a line without its newline was torn
-            List<Fig8PacketRow> rows = new ArrayList<>();
-            try (MappingIterator<Fig8PacketRow> it = MAPPER.readerFor(Fig8PacketRow.class).with(SCHEMA)
-                    .readValues(text)) {
-                while (it.hasNextValue()) {
-                    rows.add(it.nextValue());
-                }
-            }
-            return rows;
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": not a fig8-packet jobs file: " + e.getMessage(), e);
-        }
-    }
-
-    /** Cuts a last line that lacks its newline (a write that was stopped), so new rows start on a line of their own. */
-    private static void dropTornTail(FileChannel ch) throws IOException {
-        long size = ch.size();
-        ByteBuffer one = ByteBuffer.allocate(1);
-        for (long at = size - 1; at >= 0; at--) {
-            one.clear();
-            ch.read(one, at);
-            if (one.get(0) == '\n') {
-                if (at + 1 < size) {
-                    ch.truncate(at + 1);
-                }
-                return;
+        List<Fig8PacketRow> out = new ArrayList<>();
+        for (List<String> v : file.rows()) {
+            try {
+                out.add(new Fig8PacketRow(Integer.parseInt(v.get(0)), Fig8Scheme.valueOf(v.get(1)), v.get(2),
+                        v.get(3), Double.parseDouble(v.get(4)), Integer.parseInt(v.get(5)),
+                        Double.parseDouble(v.get(6))));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file.file() + ": not a fig8-packet row: " + v, e);
             }
         }
-        ch.truncate(0);
+        return out;
     }
 
-    /** Appends one setup's rows, the header first in a new file. */
-    synchronized void append(List<Fig8PacketRow> rows) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            dropTornTail(ch);
-            boolean fresh = ch.size() == 0;
-            String text = MAPPER.writer(fresh ? SCHEMA : SCHEMA.withoutHeader()).writeValueAsString(rows);
-            ch.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), ch.size());
-            ch.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Appends rows, the header first in a new file. */
+    void append(List<Fig8PacketRow> rows) {
+        List<List<String>> values = new ArrayList<>();
+        for (Fig8PacketRow r : rows) {
+            values.add(List.of(Integer.toString(r.setup()), r.scheme().name(), r.job(), r.workload(),
+                    Double.toString(r.datasetScale()), Integer.toString(r.instances()), Double.toString(r.seconds())));
         }
+        file.append(values);
     }
 }

@@ -36,4 +36,20 @@ class OutcomeCsvTest {
         csv.append(List.of(c));
         assertEquals(List.of(a, c), csv.read());
     }
+
+    /**
+     * A write stopped inside a row's last number leaves a line of the right width with a wrong value: it has no
+     * newline, so it is not read, and the next append replaces it instead of completing it.
+     */
+    @Test
+    void aLineCutInsideItsLastValueIsNeverRead() throws Exception {
+        OutcomeCsv csv = new OutcomeCsv(dir.resolve("jobs.csv"));
+        JobOutcome a = new JobOutcome(0, "j0", "sort", 0.5, 4, 10, 5);
+        csv.append(List.of(a));
+        Files.writeString(csv.file(), "1,j9,sort,0.5,4,10.000000,5.000000,2.0", StandardOpenOption.APPEND);
+        assertEquals(List.of(a), csv.read(), "the cut row is not a row yet");
+        JobOutcome c = new JobOutcome(1, "j0", "sort", 0.5, 4, 8, 4);
+        csv.append(List.of(c));
+        assertEquals(List.of(a, c), csv.read(), "the cut row is gone, not completed by the next append");
+    }
 }
