@@ -120,10 +120,8 @@ public final class ControllerBench {
     public void run() throws Exception {
         Map<String, double[]> baseline = s.baseline() == null ? Map.of() : readBaseline(s.baseline());
         Path journal = s.journalDir() != null ? s.journalDir() : Files.createTempDirectory("saba-bench-journal");
-        var yaml = new com.fasterxml.jackson.databind.ObjectMapper(
-                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
-        TopologyResolver topo = TopologyLoader.fromNode(yaml.readTree("{shape: '" + s.shape()
-                + "', gbps: 100, queues: 8, address-base: 10.0.0.1}"), "bench", null);
+        TopologyResolver topo = TopologyLoader.fromNode(
+                BenchTopology.shaped(s.shape()).put("gbps", 100).put("queues", 8), "bench", null);
         List<String> ips = new ArrayList<>(topo.addresses().keySet());
         ips.sort(String::compareTo);
         ModelCatalog catalog = s.table() != null

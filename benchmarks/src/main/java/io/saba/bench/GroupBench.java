@@ -98,8 +98,7 @@ public final class GroupBench {
                 s.rate(), s.clients(), s.shape(), s.probes(), Runtime.getRuntime().availableProcessors(),
                 ControllerBench.collectors(), loadAverage());
         // before ZooKeeper starts: a shape that does not parse fails at once, and every configuration shares it
-        TopologyResolver topo = TopologyLoader.fromNode(new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree("{\"shape\": \"" + s.shape() + "\", \"address-base\": \"10.0.0.1\"}"), "bench topology", null);
+        TopologyResolver topo = TopologyLoader.fromNode(BenchTopology.shaped(s.shape()), "bench topology", null);
         List<Figures> all = new ArrayList<>();
         List<InstanceSpec> specs = new ArrayList<>();
         int[] ports = LocalEnsemblePorts.distinct(9);

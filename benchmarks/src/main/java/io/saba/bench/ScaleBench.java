@@ -120,10 +120,8 @@ public final class ScaleBench {
     }
 
     private TopologyResolver topology() throws IOException {
-        var yaml = new com.fasterxml.jackson.databind.ObjectMapper(
-                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
-        return TopologyLoader.fromNode(yaml.readTree("{shape: '" + s.shape()
-                + "', gbps: 100, queues: 8, address-base: 10.0.0.1}"), "scale-bench", null);
+        return TopologyLoader.fromNode(
+                BenchTopology.shaped(s.shape()).put("gbps", 100).put("queues", 8), "scale-bench", null);
     }
 
     private EmbeddedController controller(TopologyResolver topo, ModelCatalog catalog, Path journal) {

@@ -97,7 +97,7 @@ final class QuickStart {
         lines.add("  fabric       " + root.path("backend").asText("dry-run")
                 + ": allocations are computed and logged, no switch is programmed");
         lines.add("To go real: saba controller --config FILE, a copy of " + CONFIG + " with your topology and"
-                + " backend (every key: controller-server/README.md, section Configuration)");
+                + " backend (every key: controller-embedded/README.md, section Configuration)");
         return lines;
     }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.saba.harness.realspark.JobRow;
 import io.saba.harness.realspark.JobsCsv;
 import io.saba.process.CommandResult;
+import io.saba.process.Host;
 import io.saba.process.ProcessRunner;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -162,7 +163,7 @@ class TestbedSparkCampaignTest {
     }
 
     private static String whyNot() throws Exception {
-        if (!run("id", "-u").strip().equals("0")) {
+        if (!Host.root()) {
             return "needs root (network namespaces, tc)";
         }
         if (!Files.isRegularFile(SPARK_HOME.resolve("jars").resolve("saba-workloads-0.1.0-SNAPSHOT.jar"))) {
@@ -175,7 +176,7 @@ class TestbedSparkCampaignTest {
         } catch (java.io.IOException e) {
             return "no spark-shuffle-saba/spark-3.5/target (mvn -pl cli -am verify builds it)";
         }
-        if (run("sh", "-c", "for c in curl tc ip; do command -v $c || echo missing; done").contains("missing")) {
+        if (!List.of("curl", "tc", "ip").stream().allMatch(Host::onPath)) {
             return "needs curl, tc and ip (.ci/run installs them)";
         }
         return null;

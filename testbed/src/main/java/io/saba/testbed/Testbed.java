@@ -36,10 +36,9 @@ public final class Testbed {
      * present), before anything is built.
      */
     public void requireRoot() {
-        CommandResult id = shell.run(List.of("id", "-u"));
-        if (!id.ok() || !id.stdout().strip().equals("0")) {
-            throw new IllegalStateException("the testbed needs root (network namespaces, tc); running as uid "
-                    + id.stdout().strip());
+        String uid = io.saba.process.Host.uid(shell);
+        if (!uid.equals("0")) {
+            throw new IllegalStateException("the testbed needs root (network namespaces, tc); running as uid " + uid);
         }
         CommandResult ip = shell.run(List.of("ip", "netns", "list"));
         if (!ip.ok()) {

@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.saba.controller.topology.TopologyLoader;
+import io.saba.controller.topology.TopologyResolver;
 import org.junit.jupiter.api.Test;
 
 class TopologyFileTest {
     @Test
-    void rendersHostsAndTheSwitchPorts() {
+    void rendersHostsAndTheSwitchPorts() throws Exception {
         String y = TopologyFile.render(TestbedSpec.of("t", 2, 100_000_000L));
-        assertTrue(y.contains("""
+        assertTrue(y.startsWith("# Saba testbed 't', written by `saba testbed up`.\n# Host hN is network namespace "
+                + "saba-t-hN"), y);
+        YAMLMapper yaml = new YAMLMapper();
+        assertEquals(yaml.readTree("""
                 hosts:
                   - name: h1
                     addresses: [10.77.0.1]
@@ -22,7 +28,14 @@ class TopologyFileTest {
                 links:
                   - {a: h1, a-port: 0, b: sw, b-port: 1, gbps: 0.1}
                   - {a: h2, a-port: 0, b: sw, b-port: 2, gbps: 0.1}
-                """), y);
+                """), yaml.readTree(y), y);
+    }
+
+    @Test
+    void theControllerReadsTheFile() throws Exception {
+        TopologyResolver topo = TopologyLoader.fromNode(
+                new YAMLMapper().readTree(TopologyFile.render(TestbedSpec.of("t", 3, 10_000_000_000L))), "t", null);
+        assertEquals(java.util.Set.of("10.77.0.1", "10.77.0.2", "10.77.0.3"), topo.addresses().keySet());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.saba.clustertests;
 
+import io.saba.process.Host;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,20 +33,11 @@ public final class LoopbackCapture implements AutoCloseable {
     /** Why no capture can run here (a tool missing, not root), or null when one can. */
     public static String unavailable() {
         for (String tool : new String[] {"tcpdump", "tshark"}) {
-            if (!onPath(tool)) {
+            if (!Host.onPath(tool)) {
                 return tool + " is not installed (.ci/run installs it)";
             }
         }
-        return "root".equals(System.getProperty("user.name")) ? null : "capturing on loopback needs root";
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
+        return Host.root() ? null : "capturing on loopback needs root";
     }
 
     /**

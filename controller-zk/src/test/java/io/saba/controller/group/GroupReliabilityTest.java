@@ -267,12 +267,12 @@ class GroupReliabilityTest {
         }
     }
 
-    /** The saba_group_* metrics the shipped Grafana dashboard queries (controller-server/grafana). */
+    /** The saba_group_* metrics the shipped Grafana dashboard queries (controller-embedded/grafana). */
     private static final Set<String> GROUP_METRICS_ON_GRAFANA = groupMetricsOnGrafana();
 
     private static Set<String> groupMetricsOnGrafana() {
         try {
-            String dashboard = Files.readString(Path.of("..", "controller-server", "grafana", "saba-controller.json"));
+            String dashboard = Files.readString(Path.of("..", "controller-embedded", "grafana", "saba-controller.json"));
             Matcher m = Pattern.compile("saba_group_[a-z_]+").matcher(dashboard);
             Set<String> out = new TreeSet<>();
             while (m.find()) {

@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import io.saba.process.Host;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -26,23 +27,14 @@ final class PacketCapture implements AutoCloseable {
     /** Why a capture cannot run here, or null when it can (tcpdump and tshark installed, root). */
     static String unavailable() {
         for (String tool : new String[] {"tcpdump", "tshark"}) {
-            if (!onPath(tool)) {
+            if (!Host.onPath(tool)) {
                 return tool + " is not installed (.ci/run installs it as root)";
             }
         }
-        if (!"root".equals(System.getProperty("user.name"))) {
+        if (!Host.root()) {
             return "capturing on loopback needs root";
         }
         return null;
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Path.of(dir, tool).toFile().canExecute()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

@@ -1,5 +1,10 @@
 package io.saba.harness.realspark;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -23,6 +28,8 @@ import java.util.stream.Collectors;
 public final class Placement {
     /** 2^(hosts−2) resources per worker: the cap keeps that to 256. */
     public static final int MAX_HOSTS = 10;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Placement() {
     }
@@ -66,12 +73,25 @@ public final class Placement {
 
     /** The worker's resources file: a JSON array of Spark's ResourceAllocation, addresses "0".."slots−1". */
     public static String resourcesJson(int worker, List<Integer> workers, int slots) {
-        String addresses = java.util.stream.IntStream.range(0, slots).mapToObj(i -> "\"" + i + "\"")
-                .collect(Collectors.joining(","));
-        return setsContaining(worker, workers).stream()
-                .map(set -> "{\"id\":{\"componentName\":\"spark.worker\",\"resourceName\":\"" + resourceName(set)
-                        + "\"},\"addresses\":[" + addresses + "]}")
-                .collect(Collectors.joining(",\n", "[\n", "\n]\n"));
+        return resourcesJson(setsContaining(worker, workers).stream().map(Placement::resourceName).toList(), slots);
+    }
+
+    /** A resources file offering {@code slots} addresses of each named resource. */
+    static String resourcesJson(List<String> resourceNames, int slots) {
+        ArrayNode file = JSON.createArrayNode();
+        for (String name : resourceNames) {
+            ObjectNode allocation = file.addObject();
+            allocation.putObject("id").put("componentName", "spark.worker").put("resourceName", name);
+            ArrayNode addresses = allocation.putArray("addresses");
+            for (int i = 0; i < slots; i++) {
+                addresses.add(Integer.toString(i));
+            }
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(file) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The Spark settings of a job's driver that pin its executors to its hosts. */

@@ -46,6 +46,18 @@ class PlacementTest {
     }
 
     @Test
+    void aResourceNameNeedingEscapingRoundTrips() throws Exception {
+        String name = "a \"quoted\": name\nover two lines\\";
+        JsonNode json = new ObjectMapper().readTree(Placement.resourcesJson(List.of(name, "h2"), 2));
+        assertEquals(2, json.size());
+        assertEquals(name, json.get(0).path("id").path("resourceName").asText());
+        assertEquals("h2", json.get(1).path("id").path("resourceName").asText());
+        assertEquals(List.of("0", "1"),
+                List.of(json.get(0).path("addresses").get(0).asText(), json.get(0).path("addresses").get(1).asText()));
+        assertEquals(2, json.get(0).path("addresses").size());
+    }
+
+    @Test
     void aJobAsksForOneCorePerHostAndItsSet() {
         Map<String, String> c = Placement.jobConf(new SetupJob("s0-j1", "sort", 1, List.of(5, 2)));
         assertEquals(Map.of("spark.executor.cores", "1", "spark.cores.max", "2",

@@ -2,6 +2,7 @@ package io.saba.controller.topology.infiniband;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.saba.process.Host;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,13 +45,9 @@ public final class IbSim implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** On the PATH, or in /usr/sbin, where Debian puts the diags and which a user's PATH may lack. */
     private static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return Files.isExecutable(Path.of("/usr/sbin", tool));
+        return Host.onPath(tool) || Files.isExecutable(Path.of("/usr/sbin", tool));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.saba.controller.fabric.linux;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.saba.process.CommandResult;
+import io.saba.process.Host;
 import io.saba.process.ProcessRunner;
 import java.util.List;
 
@@ -14,14 +15,12 @@ public final class RootAssumptions {
     /** @param tools extra binaries the test runs, looked up on the PATH */
     public static void assumeNetnsRoot(String... tools) {
         ProcessRunner sh = new ProcessRunner();
-        CommandResult id = sh.run(List.of("id", "-u"));
-        skipUnless(id.ok() && id.stdout().strip().equals("0"), "not root (uid " + id.stdout().strip()
-                + "): network namespaces and tc need root; CI runs as root");
+        String uid = Host.uid(sh);
+        skipUnless(uid.equals("0"), "not root (uid " + uid + "): network namespaces and tc need root; CI runs as root");
         CommandResult ns = sh.run(List.of("ip", "netns", "list"));
         skipUnless(ns.ok(), "`ip netns` unavailable (install iproute2): " + ns.stderr().strip());
         for (String tool : tools) {
-            CommandResult v = sh.run(List.of("sh", "-c", "command -v " + tool));
-            skipUnless(v.ok(), tool + " is not installed (add its Debian package to .ci/run)");
+            skipUnless(Host.onPath(tool), tool + " is not installed (add its Debian package to .ci/run)");
         }
     }
 

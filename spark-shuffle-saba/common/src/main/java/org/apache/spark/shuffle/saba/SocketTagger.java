@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  *
  * <p>{@link TransportHooks} puts this tagger into Spark's transports; which connections are reported, and in which
  * direction, is the caller's {@link Reporting} choice: data flows from {@code src} to {@code dst} of an event.
- * Uses Spark's own (unrelocated) Netty; see {@link DualStackTos} for IPv4 over Java's IPv6 sockets.
+ * Uses Spark's own (unrelocated) Netty; see {@link NettyChannelTos} for IPv4 over Java's IPv6 sockets.
  */
 final class SocketTagger {
     /** Which data directions of a new connection to report; none for connections that only carry requests. */
@@ -110,7 +110,7 @@ final class SocketTagger {
                 // Netty wraps the socket's SocketException
                 throw new IOException(e.getMessage(), e);
             }
-            DualStackTos.apply(ch, v);
+            NettyChannelTos.apply(ch, v);
         }, t, ch);
     }
 }

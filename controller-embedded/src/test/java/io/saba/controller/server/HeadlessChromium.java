@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,15 +41,7 @@ final class HeadlessChromium implements AutoCloseable {
 
     /** The browser's path, or empty when none is installed (the tests then skip, saying so). */
     static Optional<Path> find() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            for (String name : NAMES) {
-                Path p = Path.of(dir, name);
-                if (Files.isExecutable(p)) {
-                    return Optional.of(p);
-                }
-            }
-        }
-        return Optional.empty();
+        return io.saba.process.Host.which(NAMES.toArray(String[]::new));
     }
 
     /**

@@ -12,10 +12,10 @@ import java.nio.channels.SocketChannel;
  * and Netty's native socket helper (shipped with Spark for its EPOLL transport) to set the IPv4 TOS that the JDK's
  * option misses on a dual-stack socket. Epoll channels and IPv6 connections are already served by Netty's option.
  */
-final class DualStackTos {
+final class NettyChannelTos {
     private static final io.saba.client.DualStackTos.NativeTrafficClass NATIVE = loadNative();
 
-    private DualStackTos() {
+    private NettyChannelTos() {
     }
 
     private static io.saba.client.DualStackTos.NativeTrafficClass loadNative() {
