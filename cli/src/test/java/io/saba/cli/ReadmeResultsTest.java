@@ -40,4 +40,19 @@ class ReadmeResultsTest {
         assertTrue(row.contains("| " + mean + "x, " + slower + " of 500 setups slower |"),
                 "the README says " + row + " but the run printed " + mean + " and " + slower + " slower");
     }
+
+    @Test
+    void theFig8PacketRowIsTheCommittedRunsSummary() throws IOException {
+        String summary = Files.readString(ROOT.resolve("examples/fig8-packet/summary.txt"));
+        String setups = find(summary, "^(\\d+) complete setups");
+        String saba = find(summary, "^Saba \\(corun\\) over shared VL \\+ IB CC\\s+(\\S+ \\[\\S+ \\S+\\])$");
+        String control = find(summary, "^control: 8 VLs, equal over shared VL \\+ IB CC\\s+(\\S+) \\[");
+        String sabaOverControl = find(summary, "^Saba \\(corun\\) over control: 8 VLs, equal\\s+(\\S+ \\[\\S+ \\S+\\])$");
+        String slower = find(summary, "^Saba \\(corun\\) over shared VL \\+ IB CC\\s+\\S+\\s+\\S+\\s+\\S+\\s+(\\d+)/");
+        String row = row("Fig. 8 on the paper's fabric");
+        for (String expected : List.of("Saba " + saba.replaceFirst(" ", "x "), slower + " of " + setups + " slower",
+                "control " + control + "x", "Saba over the control " + sabaOverControl, setups + " of 500 setups")) {
+            assertTrue(row.contains(expected), "the README row lacks '" + expected + "': " + row);
+        }
+    }
 }
