@@ -37,7 +37,8 @@ class TestbedTest {
         Path topo = testbed.up(spec);
         assertEquals(List.of("saba-jt-bed-h1", "saba-jt-bed-h2", "saba-jt-bed-h3", "saba-jt-bed-sw"),
                 testbed.namespaces(NAME).stream().sorted().toList());
-        assertTrue(Files.readString(topo).contains("addresses: [10.77.0.3]"));
+        assertEquals("10.77.0.3", new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(topo.toFile())
+                .get("hosts").get(2).get("addresses").get(0).asText(), "h3's address in the topology file");
         assertEquals(topo, testbed.up(spec), "a second up of the same shape is a no-op");
         IllegalStateException other = assertThrows(IllegalStateException.class,
                 () -> testbed.up(TestbedSpec.of(NAME, 4, 50_000_000L)));
