@@ -279,6 +279,8 @@ public final class Fig8PacketCampaign {
                 case SABA -> packet(VlMode.SABA, jobs, corun, cfg.queues() + 1, false);
                 case SABA_EQ2 -> packet(VlMode.SABA, jobs, eq2, cfg.queues() + 1, false);
                 case SABA_EQUAL -> packet(VlMode.SABA, jobs, eq2.withEqualSabaWeights(), cfg.queues() + 1, false);
+                case SABA_SPREAD -> packet(VlMode.SABA, jobs, corun.withSpreadApplications(), cfg.queues() + 1,
+                        false);
                 case ALONE -> {
                     Map<String, Double> alone = new HashMap<>();
                     for (JobSpec j : jobs) {

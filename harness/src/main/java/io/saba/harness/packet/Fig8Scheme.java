@@ -22,6 +22,11 @@ public enum Fig8Scheme {
     SABA_EQUAL("Saba levels, equal weights"),
     /** The control with every data VL InfiniBand has (15): how much sharing 8 VLs among 16 jobs costs. */
     CONTROL_15("control: 15 VLs, equal"),
+    /**
+     * Saba's levels, queues and weights, each application on an SL of its own and every port's unused VLs spent on
+     * Saba's most crowded queues: whether Saba loses to the control only by leaving VLs unused.
+     */
+    SABA_SPREAD("Saba, spare VLs spread"),
     /** Each job by itself on its hosts, shared VL: what no separation can beat. */
     ALONE("each job alone"),
     /** The fluid simulator's per-flow max-min on the same draws ({@code --figure fig8}'s baseline). */

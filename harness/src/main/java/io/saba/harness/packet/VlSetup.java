@@ -33,7 +33,17 @@ public final class VlSetup {
     private final int tableEntries;
     private final SabaPlanner saba;
     private final Set<LeafSpine.Tier> separateAt;
-    private final boolean equalWeights;
+    private final SabaTables sabaTables;
+
+    /** How {@link VlMode#SABA} writes Saba's plan into a port's tables. */
+    private enum SabaTables {
+        /** SL = level, SL-to-VL = the level → queue map, VL weights = queue weights. */
+        AS_PLANNED,
+        /** As planned, every VL the port uses weighted equally. */
+        EQUAL_WEIGHTS,
+        /** Each application on an SL of its own; a port's unused VLs split Saba's most crowded queues. */
+        SPREAD
+    }
 
     /**
      * @param vls          data VLs per port, VL 0 (the default class) included
@@ -49,11 +59,11 @@ public final class VlSetup {
      * {@code separateAt}; every other port keeps one VL for all (which hop's separation matters).
      */
     public VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt) {
-        this(vls, tableEntries, saba, separateAt, false);
+        this(vls, tableEntries, saba, separateAt, SabaTables.AS_PLANNED);
     }
 
     private VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt,
-                    boolean equalWeights) {
+                    SabaTables sabaTables) {
         if (vls < 2) {
             throw new IllegalArgumentException("separating applications needs ≥ 2 VLs, not " + vls);
         }
@@ -61,7 +71,7 @@ public final class VlSetup {
         this.tableEntries = tableEntries;
         this.saba = saba;
         this.separateAt = EnumSet.copyOf(separateAt);
-        this.equalWeights = equalWeights;
+        this.sabaTables = sabaTables;
     }
 
     /**
@@ -69,7 +79,16 @@ public final class VlSetup {
      * Saba's grouping of applications without its weights.
      */
     public VlSetup withEqualSabaWeights() {
-        return new VlSetup(vls, tableEntries, saba, separateAt, true);
+        return new VlSetup(vls, tableEntries, saba, separateAt, SabaTables.EQUAL_WEIGHTS);
+    }
+
+    /**
+     * This setup with Saba's levels, queues and weights, but each application on a service level of its own, and on
+     * every port the VLs Saba's plan leaves unused given to its queues that hold the most applications: what Saba
+     * would gain by separating applications of one level when a port has VLs to spare (see {@link SpreadTables}).
+     */
+    public VlSetup withSpreadApplications() {
+        return new VlSetup(vls, tableEntries, saba, separateAt, SabaTables.SPREAD);
     }
 
     /** Every port each job's packets (data and ACKs: all-to-all, so both directions) leave by, in a stable order. */
@@ -132,6 +151,17 @@ public final class VlSetup {
                     apps.add(new AppPresence(j.id(), j.workload().name(), ports.get(j.id())));
                 }
                 SabaPlan plan = saba.fresh().plan(apps);
+                if (sabaTables == SabaTables.SPREAD) {
+                    SpreadTables spread = SpreadTables.of(jobs, plan.levelOfApp(), Sl2Vl.SLS);
+                    slOf.putAll(spread.slOf());
+                    Set<PortId> crossed = new TreeSet<>();
+                    ports.values().forEach(crossed::addAll);
+                    for (PortId p : crossed) {
+                        SpreadTables.Port t = spread.port(jobsAt(ports, p), plan.ports().get(p), vls);
+                        configure(fabric, p, t.sl2vl(), t.weights(), tables, arbitration);
+                    }
+                    break;
+                }
                 jobs.forEach(j -> slOf.put(j.id(), plan.levelOfApp().get(j.id())));
                 Map<PortId, TreeSet<Integer>> present = slsByPort(ports, slOf);
                 for (PortId p : present.keySet()) {
@@ -142,7 +172,7 @@ public final class VlSetup {
                         sl2vl[sl] = Sl2Vl.vlOf(table, sl);
                     }
                     double[] weights = pa.queueWeights();
-                    if (equalWeights) {
+                    if (sabaTables == SabaTables.EQUAL_WEIGHTS) {
                         weights = new double[weights.length];
                         for (int sl : present.get(p)) {
                             weights[sl2vl[sl]] = 1;
@@ -159,6 +189,18 @@ public final class VlSetup {
             }
         }
         return new Applied(Map.copyOf(slOf), tables, arbitration);
+    }
+
+    /** The jobs crossing {@code port}, in a stable order. */
+    private static List<String> jobsAt(Map<String, Set<PortId>> ports, PortId port) {
+        List<String> out = new ArrayList<>();
+        ports.forEach((job, ps) -> {
+            if (ps.contains(port)) {
+                out.add(job);
+            }
+        });
+        out.sort(null);
+        return out;
     }
 
     private static Map<PortId, TreeSet<Integer>> slsByPort(Map<String, Set<PortId>> ports, Map<String, Integer> slOf) {

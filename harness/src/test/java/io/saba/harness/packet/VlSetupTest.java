@@ -108,4 +108,41 @@ class VlSetupTest {
         Map<String, Double> done = new RoundDriver(f, jobs, applied.slOf()).run().completionSeconds();
         assertEquals(3, done.size());
     }
+
+    /**
+     * Saba with spare VLs spread: the two jobs of one workload (one level, one VL as planned) get SLs of their own and
+     * VLs of their own on the NIC they share, splitting their queue's weight; the other job keeps its queue's VL.
+     */
+    @Test
+    void spreadGivesAPortsSpareVlsToTheApplicationsOfOneLevel() {
+        WorkloadSpec sensitive = workloads.get(5);
+        WorkloadSpec insensitive = workloads.get(11);
+        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
+        SensitivityTable table = SensitivityTable.empty().with(profiler.entry(sensitive)).with(profiler.entry(insensitive));
+        ControllerPlanner planner = ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16, 8, 1.0);
+        List<JobSpec> jobs = threeJobsOnH0(sensitive, insensitive, insensitive);
+        VlSetup.Applied planned = new VlSetup(9, 8, planner).apply(VlMode.SABA, shape.build(P, Policy.RR, 9), jobs);
+        LeafSpine.Fabric f = shape.build(P, Policy.RR, 9);
+        VlSetup.Applied spread = new VlSetup(9, 8, planner).withSpreadApplications().apply(VlMode.SABA, f, jobs);
+
+        assertEquals(3, new java.util.HashSet<>(spread.slOf().values()).size(), "an SL per job: " + spread.slOf());
+        assertEquals(planned.vlOf("x", h0), spread.vlOf("x", h0));
+        int vy = spread.vlOf("y", h0);
+        int vz = spread.vlOf("z", h0);
+        assertEquals(planned.vlOf("y", h0), vy);
+        assertNotEquals(vy, vz, "y and z separated on the NIC they share");
+        double[] before = weightPerVl(planned.arbitration().get(h0), 9);
+        double[] after = weightPerVl(spread.arbitration().get(h0), 9);
+        double sumBefore = java.util.Arrays.stream(before).sum();
+        double sumAfter = java.util.Arrays.stream(after).sum();
+        // the tables round weights to whole entries (as the sabaWrites… case allows, 0.07 of the port)
+        assertEquals(before[vy] / sumBefore, (after[vy] + after[vz]) / sumAfter, 0.07,
+                "the queue's share split between its jobs, not added to");
+        assertEquals(after[vy] / sumAfter, after[vz] / sumAfter, 0.07);
+        // h2's NIC carries y alone: nothing to spread
+        assertEquals(planned.vlOf("y", new PortId("h2", 0)), spread.vlOf("y", new PortId("h2", 0)));
+
+        Map<String, Double> done = new RoundDriver(f, jobs, spread.slOf()).run().completionSeconds();
+        assertEquals(3, done.size());
+    }
 }
