@@ -1,5 +1,7 @@
 package io.saba.clustertests;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -57,8 +59,8 @@ public final class StandaloneController {
                 "controller", "--config", config.toString()), Map.of("SABA_JAVA_OPTS", "-Xmx256m"), dir);
         StandaloneController c = new StandaloneController("127.0.0.1:" + grpc,
                 URI.create("http://127.0.0.1:" + httpPort + "/status.json"), p);
-        Await.until("the controller's status page (log: " + daemons.log("controller") + ")", Duration.ofMinutes(5),
-                () -> {
+        await("the controller's status page (log: " + daemons.log("controller") + ")").atMost(Duration.ofMinutes(5))
+                .until(() -> {
                     if (!p.isAlive()) {
                         throw new IllegalStateException("the controller exited with status " + p.exitValue()
                                 + "; see " + daemons.log("controller"));
@@ -89,7 +91,7 @@ public final class StandaloneController {
     /** Waits until an application matching {@code which} shows and returns it. */
     public JsonNode awaitApplication(String what, Predicate<JsonNode> which) {
         JsonNode[] found = new JsonNode[1];
-        Await.until(what + " on the controller's /status.json", Duration.ofMinutes(3), () -> {
+        await(what + " on the controller's /status.json").atMost(Duration.ofMinutes(3)).until(() -> {
             found[0] = application(which).orElse(null);
             return found[0] != null;
         });

@@ -1,5 +1,7 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
+
 import io.saba.controller.SabaController;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -115,8 +117,8 @@ class ClientAgainstControllerTest {
             for (Thread t : workers) {
                 t.join();
             }
-            Fixtures.eventually("controller state equals what the applications have open",
-                    () -> controllerMatchesTruth(controller.controller()));
+            await("controller state equals what the applications have open").atMost(Fixtures.PATIENCE)
+                    .until(() -> controllerMatchesTruth(controller.controller()));
             for (SabaClient c : clients) {
                 for (String id : truth.keySet()) {
                     SabaApplication app = c.application(id);
@@ -173,7 +175,7 @@ class ClientAgainstControllerTest {
             controller.start();
             SabaClient client = SabaClient.connect(clientConfig(controller.target()));
             SabaApplication app = client.register(new AppSpec("short-lived", "lr", "spark", "u", 0));
-            Fixtures.eventually("registered", () -> app.level() >= 1);
+            await("registered").atMost(Fixtures.PATIENCE).until(() -> app.level() >= 1);
             app.connectionOpened(new InetSocketAddress("10.0.0.1", 1), new InetSocketAddress("10.0.0.2", 2),
                     Transport.TCP);
             app.deregister();
@@ -194,9 +196,9 @@ class ClientAgainstControllerTest {
         boolean closed = false;
         try (SabaClient client = SabaClient.connect(clientConfig(controller.target()))) {
             SabaApplication app = client.register(new AppSpec("news", "lr", "spark", "u", 0));
-            Fixtures.eventually("registered", app::registered);
-            Fixtures.eventually("first heartbeat on the lease's beat",
-                    () -> client.untilLevelNews().toMillis() > 250);
+            await("registered").atMost(Fixtures.PATIENCE).until(app::registered);
+            await("first heartbeat on the lease's beat").atMost(Fixtures.PATIENCE)
+                    .until(() -> client.untilLevelNews().toMillis() > 250);
             List<Long> samples = new ArrayList<>();
             long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
             while (System.nanoTime() < end) {
@@ -214,7 +216,7 @@ class ClientAgainstControllerTest {
                     + samples);
             controller.close();
             closed = true;
-            Fixtures.eventually("the outage noticed", () -> !client.controllerReachable());
+            await("the outage noticed").atMost(Fixtures.PATIENCE).until(() -> !client.controllerReachable());
             for (int i = 0; i < 20; i++) {
                 assertEquals(0, client.untilLevelNews().toMillis(), "a new level can come at any moment now");
                 Thread.sleep(10);
@@ -256,7 +258,8 @@ class ClientAgainstControllerTest {
                 controller.api().deregister("", "stray");
                 stray.connectionOpened(new InetSocketAddress("10.0.0.1", 1), new InetSocketAddress("10.0.0.2", 2),
                         Transport.TCP);
-                Fixtures.eventually("stray re-registered", () -> controller.controller().app("stray") != null);
+                await("stray re-registered").atMost(Fixtures.PATIENCE)
+                        .until(() -> controller.controller().app("stray") != null);
                 SabaApplication after = client.register(new AppSpec("after", "svm", "flink", "u", 0));
                 after.assigned().get(30, java.util.concurrent.TimeUnit.SECONDS);
 
@@ -286,10 +289,10 @@ class ClientAgainstControllerTest {
                 }
             });
             worker.start();
-            Fixtures.eventually("some connections reached the controller",
-                    () -> first.controller().connectionCount() > 20);
+            await("some connections reached the controller").atMost(Fixtures.PATIENCE)
+                    .until(() -> first.controller().connectionCount() > 20);
             first.close(); // mid-stream: the worker keeps opening and closing
-            Fixtures.eventually("the client noticed", () -> !client.controllerReachable());
+            await("the client noticed").atMost(Fixtures.PATIENCE).until(() -> !client.controllerReachable());
             Thread.sleep(200);
 
             EmbeddedController second = Fixtures.builder().journal(journal, FsyncPolicy.INTERVAL, 20)
@@ -297,12 +300,12 @@ class ClientAgainstControllerTest {
             second.start();
             try {
                 assertTrue(second.controller().appCount() > 0, "state restored from the journal at start");
-                Fixtures.eventually("the client re-synced", client::controllerReachable);
+                await("the client re-synced").atMost(Fixtures.PATIENCE).until(client::controllerReachable);
                 Thread.sleep(200);
                 stop.set(true);
                 worker.join();
-                Fixtures.eventually("controller state equals what the applications have open",
-                        () -> controllerMatchesTruth(second.controller()));
+                await("controller state equals what the applications have open").atMost(Fixtures.PATIENCE)
+                        .until(() -> controllerMatchesTruth(second.controller()));
                 // one outage, one warning (a call missing its deadline on a very loaded machine may add one more;
                 // the exact once-per-outage rule is checked deterministically in the client module)
                 assertTrue(client.outageWarnings() >= 1);

@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -89,7 +90,8 @@ class ContractRevisionTest {
             app.report(WorkSignalsTest.stage(1));
             app.connectionOpened(new InetSocketAddress("10.0.0.1", 40_000), new InetSocketAddress("10.0.0.2", 7337),
                     Transport.TCP);
-            Fixtures.eventually("the connection event at the old controller", () -> old.events.get() == 1);
+            await("the connection event at the old controller").atMost(Fixtures.PATIENCE)
+                    .until(() -> old.events.get() == 1);
             assertEquals(1, client.droppedSignals(), "not sent");
             assertEquals(0, old.batchesWithUnknownFields.size());
             assertTrue(client.controllerReachable());
@@ -122,11 +124,11 @@ class ContractRevisionTest {
                 .start();
         try (SabaClient taskManager = SabaClient.connect(ClientConfig.defaults("127.0.0.1:" + server.getPort()))) {
             taskManager.report("job-1", WorkSignalsTest.stage(1));
-            Fixtures.eventually("the first batch answered", () -> old.batches.get() == 1
+            await("the first batch answered").atMost(Fixtures.PATIENCE).until(() -> old.batches.get() == 1
                     && taskManager.droppedSignals() == 1);
             assertEquals(List.of(2), old.batchesWithUnknownFields, "sent once, skipped unread");
             taskManager.report("job-1", WorkSignalsTest.stage(2));
-            Fixtures.eventually("the next one dropped", () -> taskManager.droppedSignals() == 2);
+            await("the next one dropped").atMost(Fixtures.PATIENCE).until(() -> taskManager.droppedSignals() == 2);
             assertEquals(1, old.batches.get(), "no further batch");
             assertFalse(taskManager.controllerTakesSignals());
             assertTrue(taskManager.controllerReachable());

@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static io.saba.controller.server.Fixtures.conn;
 import static io.saba.controller.server.Fixtures.event;
 import static io.saba.controller.server.Fixtures.register;
@@ -302,7 +303,7 @@ class ControllerGrpcTest {
     }
 
     private void leaseAssertions() throws Exception {
-        Fixtures.eventually("'dies' expired", () -> status().getAppsCount() == 1);
+        await("'dies' expired").atMost(Fixtures.PATIENCE).until(() -> status().getAppsCount() == 1);
         assertEquals(List.of("kept"), Fixtures.ids(status().getAppsList()));
         Fixtures.quiesce(controller);
         assertEquals(java.util.Set.of(new PortId("s0", 2)), backend().configured().keySet(),

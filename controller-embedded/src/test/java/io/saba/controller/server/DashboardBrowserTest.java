@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -290,7 +291,7 @@ class DashboardBrowserTest {
 
     private static SabaApplication registered(SabaClient client, String id, String workload) throws Exception {
         SabaApplication app = client.register(new AppSpec(id, workload, "test", "ops", 0));
-        Fixtures.eventually(id + " has a level", () -> app.level() >= 1);
+        await(id + " has a level").atMost(Fixtures.PATIENCE).until(() -> app.level() >= 1);
         return app;
     }
 

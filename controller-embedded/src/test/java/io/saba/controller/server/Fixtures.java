@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -102,14 +103,6 @@ final class Fixtures {
         }
     }
 
-    /** Polls a condition (for background effects such as lease expiry); fails after a generous bound. */
-    static void eventually(String what, java.util.function.BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("never happened: " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
+    /** How long a test waits for the controller to get somewhere (await(...).atMost). */
+    static final java.time.Duration PATIENCE = java.time.Duration.ofSeconds(30);
 }

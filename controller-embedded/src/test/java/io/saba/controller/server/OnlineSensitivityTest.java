@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,7 +77,7 @@ class OnlineSensitivityTest {
                 System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
                 try {
                     lr.report(stage(1, WAIT));
-                    Fixtures.eventually("the first unit", () -> units(c, "lr") == 1);
+                    await("the first unit").atMost(Fixtures.PATIENCE).until(() -> units(c, "lr") == 1);
                     JsonNode one = app(get(base + "/status.json"), "lr-1").get("model");
                     // by hand: c = 1800 ms, n = 200·s at the full link, φ = n / (c + n)
                     double phi = WAIT * s / (RUN - WAIT + WAIT * s);
@@ -95,7 +96,7 @@ class OnlineSensitivityTest {
                     for (int i = 2; i <= 11; i++) {
                         lr.report(stage(i, WAIT));
                     }
-                    Fixtures.eventually("eleven units", () -> units(c, "lr") == 11);
+                    await("eleven units").atMost(Fixtures.PATIENCE).until(() -> units(c, "lr") == 11);
                 } finally {
                     System.setErr(err);
                 }
@@ -133,13 +134,14 @@ class OnlineSensitivityTest {
                 SabaApplication etl = jobManager.register(new AppSpec("job-1", "etl", "flink", "u", 0));
                 etl.assigned().get(30, TimeUnit.SECONDS);
                 etl.connectionOpened(host(4, 40_004), host(5, 7337), Transport.TCP);
-                Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
+                await("weighted").atMost(Fixtures.PATIENCE)
+                        .until(() -> !c.controller().status(false).ports().isEmpty());
                 Fixtures.quiesce(c);
                 JsonNode before = app(get(base + "/status.json"), "job-1");
                 assertEquals("default", before.get("model").get("source").asText());
 
                 taskManager.report("job-1", stage(1, 1_000)); // alone on its ports: the whole link, φ = 0.5
-                Fixtures.eventually("one unit", () -> units(c, "etl") == 1);
+                await("one unit").atMost(Fixtures.PATIENCE).until(() -> units(c, "etl") == 1);
                 JsonNode model = app(get(base + "/status.json"), "job-1").get("model");
                 assertEquals("blended", model.get("source").asText());
                 double defaultAt25 = c.controller().replica().catalog().defaultModel().slowdown(0.25);
@@ -149,9 +151,9 @@ class OnlineSensitivityTest {
                 assertFalse(model.has("drift"), "no table to drift from");
 
                 etl.deregister();
-                Fixtures.eventually("deregistered", () -> c.controller().app("job-1") == null);
+                await("deregistered").atMost(Fixtures.PATIENCE).until(() -> c.controller().app("job-1") == null);
                 taskManager.report("job-1", stage(2, 1_000)); // the job's last task, after the JobManager left
-                Fixtures.eventually("its last unit counted", () -> units(c, "etl") == 2);
+                await("its last unit counted").atMost(Fixtures.PATIENCE).until(() -> units(c, "etl") == 2);
                 JsonNode gone = JSON.readTree(get(base + "/status.json"));
                 assertTrue(gone.get("applications").isEmpty(), "the application left");
                 JsonNode learnt = gone.get("workloads").get("etl");
@@ -173,12 +175,13 @@ class OnlineSensitivityTest {
                 SabaApplication lr = client.register(new AppSpec("lr-1", "lr", "spark", "u", 0));
                 lr.assigned().get(30, TimeUnit.SECONDS);
                 lr.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
-                Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
+                await("weighted").atMost(Fixtures.PATIENCE)
+                        .until(() -> !c.controller().status(false).ports().isEmpty());
                 Fixtures.quiesce(c);
                 for (int i = 1; i <= 10; i++) {
                     lr.report(stage(i, WAIT));
                 }
-                Fixtures.eventually("ten units", () -> units(c, "lr") == 10);
+                await("ten units").atMost(Fixtures.PATIENCE).until(() -> units(c, "lr") == 10);
                 JsonNode status = JSON.readTree(get(base + "/status.json"));
                 assertEquals("table", status.get("sensitivity").asText());
                 JsonNode model = app(status, "lr-1").get("model");
@@ -201,14 +204,15 @@ class OnlineSensitivityTest {
                 SabaApplication sort = client.register(new AppSpec("sort-1", "sort", "spark", "u", 0));
                 sort.assigned().get(30, TimeUnit.SECONDS);
                 sort.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
-                Fixtures.eventually("weighted", () -> !c.controller().status(false).ports().isEmpty());
+                await("weighted").atMost(Fixtures.PATIENCE)
+                        .until(() -> !c.controller().status(false).ports().isEmpty());
                 Fixtures.quiesce(c);
                 // the fixture's links are 10 Gbit/s: 625 MB into the busiest host need 0.5 s of the stage's 1 s wall
                 // time, whatever its tasks' run time (2 s) and fetch wait (0.2 s) say
                 sort.report(new WorkSignals("stage 1.0", "sortByKey", System.currentTimeMillis(), 4, 1_000, RUN, WAIT,
                         Map.of("shuffle_fetch_wait", WAIT), Map.of("shuffle_remote_read", 1_000_000_000L,
                         WorkSignals.BUSIEST_HOST_IN, 625_000_000L), Map.of()));
-                Fixtures.eventually("the unit", () -> units(c, "sort") == 1);
+                await("the unit").atMost(Fixtures.PATIENCE).until(() -> units(c, "sort") == 1);
                 JsonNode estimate = app(get(base + "/status.json"), "sort-1").get("model").get("estimate");
                 assertEquals(0.5, estimate.get("network_share").asDouble(), 1e-12, estimate.toString());
                 assertEquals("link", estimate.get("signal").asText());
@@ -216,7 +220,7 @@ class OnlineSensitivityTest {
                 assertEquals(1_000_000_000L, estimate.get("network_bytes").asLong());
 
                 sort.report(stage(2, WAIT)); // an older plugin's unit: no busiest host, the wait is the signal
-                Fixtures.eventually("two units", () -> units(c, "sort") == 2);
+                await("two units").atMost(Fixtures.PATIENCE).until(() -> units(c, "sort") == 2);
                 JsonNode both = app(get(base + "/status.json"), "sort-1").get("model").get("estimate");
                 assertEquals("mixed", both.get("signal").asText());
                 assertEquals(1, both.get("link_units").asInt());
@@ -241,7 +245,8 @@ class OnlineSensitivityTest {
                     bulk.report(linkStage(i, 4_000, 5_000_000_000L));
                     burst.report(linkStage(i, 1_000, 375_000_000L));
                 }
-                Fixtures.eventually("both learnt", () -> units(c, "bulk") == 3 && units(c, "burst") == 3);
+                await("both learnt").atMost(Fixtures.PATIENCE)
+                        .until(() -> units(c, "bulk") == 3 && units(c, "burst") == 3);
                 Fixtures.quiesce(c);
                 JsonNode status = JSON.readTree(get(base + "/status.json"));
                 for (String app : new String[] {"bulk-1", "burst-1"}) {
@@ -265,7 +270,7 @@ class OnlineSensitivityTest {
                         new double[] {0.45, 0.45}).weights();
                 double burstShare = chosen[1] / (chosen[0] + chosen[1]);
                 assertTrue(burstShare > 0.9, "burst's share " + burstShare);
-                Fixtures.eventually("the shared port weighted as predicted", () -> {
+                await("the shared port weighted as predicted").atMost(Fixtures.PATIENCE).until(() -> {
                     for (var p : c.controller().status(false).ports().values()) {
                         Map<String, Double> w = p.appWeights();
                         if (w.size() == 2) {
@@ -317,7 +322,8 @@ class OnlineSensitivityTest {
         second.assigned().get(30, TimeUnit.SECONDS);
         first.connectionOpened(host(1, 40_001), host(2, 7337), Transport.TCP);
         second.connectionOpened(host(3, 40_003), host(2, 7337), Transport.TCP);
-        Fixtures.eventually("both weighted at one port", () -> c.controller().status(false).ports().values()
+        await("both weighted at one port").atMost(Fixtures.PATIENCE)
+                .until(() -> c.controller().status(false).ports().values()
                 .stream().anyMatch(p -> p.appWeights().size() == 2));
         Fixtures.quiesce(c);
         return new SabaApplication[] {first, second};
@@ -354,7 +360,8 @@ class OnlineSensitivityTest {
                 for (int i = 1; i <= LearnedModels.ONLINE_MIN_UNITS; i++) {
                     both[0].report(stage(i, 1_000)); // lr: half of its tasks' time blocked on fetches
                 }
-                Fixtures.eventually("lr learnt", () -> units(c, "lr") == LearnedModels.ONLINE_MIN_UNITS);
+                await("lr learnt").atMost(Fixtures.PATIENCE)
+                        .until(() -> units(c, "lr") == LearnedModels.ONLINE_MIN_UNITS);
                 Fixtures.quiesce(c);
                 JsonNode status = JSON.readTree(get(base + "/status.json"));
                 JsonNode lr = app(status, "lr-1").get("model");

@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static io.saba.controller.server.ControllerGrpcTest.expect;
 import static io.saba.controller.server.Fixtures.conn;
 import static io.saba.controller.server.Fixtures.event;
@@ -95,7 +96,7 @@ class SecurityTest {
                     ClientConfig.defaults(c.target()).withTls(pem[0]).withToken("tok"))) {
                 SabaApplication app = client.register(new AppSpec("secure", "lr", "spark", "u", 0));
                 // on a loaded machine the first call may miss its deadline; the client retries: wait for the level
-                Fixtures.eventually("a level over the client", () -> app.level() >= 1);
+                await("a level over the client").atMost(Fixtures.PATIENCE).until(() -> app.level() >= 1);
             }
             ManagedChannel plain = Fixtures.channel(c);
             try {

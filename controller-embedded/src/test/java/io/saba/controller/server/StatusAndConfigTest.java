@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,10 +68,11 @@ class StatusAndConfigTest {
             try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()))) {
                 SabaApplication app = client.register(new AppSpec("app-<1>", "lr", "spark", "alice", 0));
                 // on a loaded machine the first call may miss its deadline; the client retries: wait for the level
-                Fixtures.eventually("a level over the client", () -> app.level() >= 1);
+                await("a level over the client").atMost(Fixtures.PATIENCE).until(() -> app.level() >= 1);
                 app.connectionOpened(new InetSocketAddress("fd00::3", 4000), new InetSocketAddress("10.0.0.2", 80),
                         Transport.TCP);
-                Fixtures.eventually("allocation pushed", () -> !((DryRunBackend) c.backend()).configured().isEmpty());
+                await("allocation pushed").atMost(Fixtures.PATIENCE)
+                        .until(() -> !((DryRunBackend) c.backend()).configured().isEmpty());
             }
             assertEquals(List.of(new PortId("s0", 12)), List.copyOf(((DryRunBackend) c.backend()).configured().keySet()),
                     "h3 (by its IPv6 address) to h2 leaves s0 through port 12");
@@ -204,7 +206,8 @@ class StatusAndConfigTest {
             } finally {
                 ch.shutdownNow();
             }
-            Fixtures.eventually("s0:2 refused", () -> c.controller().recomputer().retrying().containsKey(refused));
+            await("s0:2 refused").atMost(Fixtures.PATIENCE)
+                    .until(() -> c.controller().recomputer().retrying().containsKey(refused));
             String base = "http://127.0.0.1:" + c.httpAddress().getPort();
             JsonNode json = new ObjectMapper().readTree(get(base + "/status.json", 200));
             JsonNode fabric = json.get("fabric");

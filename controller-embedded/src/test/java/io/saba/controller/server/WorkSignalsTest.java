@@ -1,5 +1,6 @@
 package io.saba.controller.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,7 +58,7 @@ class WorkSignalsTest {
                 for (int i = 1; i <= n; i++) {
                     app.report(stage(i));
                 }
-                Fixtures.eventually("all signals kept", () -> reported(Fixtures.stub(ch)) == n);
+                await("all signals kept").atMost(Fixtures.PATIENCE).until(() -> reported(Fixtures.stub(ch)) == n);
                 assertEquals(0, client.droppedSignals());
 
                 AppStatus a = Fixtures.stub(ch).status(StatusRequest.newBuilder().setIncludeSignals(true).build()).getApps(0);
@@ -82,7 +83,7 @@ class WorkSignalsTest {
                 assertTrue(get(base + "/metrics").contains("saba_work_signals_total " + n));
 
                 app.deregister();
-                Fixtures.eventually("deregistered", () -> c.controller().app("app-1") == null);
+                await("deregistered").atMost(Fixtures.PATIENCE).until(() -> c.controller().app("app-1") == null);
                 assertTrue(c.controller().status(false).signals().isEmpty(), "signals go with the registration");
             } finally {
                 ch.shutdownNow();
@@ -137,14 +138,14 @@ class WorkSignalsTest {
                 taskManager.report("job-1", stage(1));
                 taskManager.report("job-1", stage(2));
                 // the controller keeps them before its answer reaches the client
-                Fixtures.eventually("both kept, and the answer read", () -> kept(c, "job-1") == 2
+                await("both kept, and the answer read").atMost(Fixtures.PATIENCE).until(() -> kept(c, "job-1") == 2
                         && taskManager.controllerTakesSignals());
                 assertEquals(0, taskManager.droppedSignals());
                 assertEquals(null, taskManager.application("job-1"), "it registered nothing");
 
                 taskManager.report("ghost", stage(3)); // a job the controller does not know (yet, or any more)
                 stranger.report("job-1", stage(4)); // another tenant's
-                Fixtures.eventually("both skipped", () -> taskManager.droppedSignals() == 1
+                await("both skipped").atMost(Fixtures.PATIENCE).until(() -> taskManager.droppedSignals() == 1
                         && stranger.droppedSignals() == 1);
                 assertEquals(2, kept(c, "job-1"));
                 assertEquals(1, c.controller().appCount(), "the unknown application is not registered for it");

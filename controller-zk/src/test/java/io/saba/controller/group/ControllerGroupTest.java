@@ -1,7 +1,7 @@
 package io.saba.controller.group;
 
+import static org.awaitility.Awaitility.await;
 import static io.saba.controller.group.GroupFixture.differences;
-import static io.saba.controller.group.GroupFixture.eventually;
 import static io.saba.controller.group.GroupFixture.singleControllerFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -48,12 +48,12 @@ class ControllerGroupTest {
     static void assertConverged(GroupFixture g, GroupDriver d) throws InterruptedException {
         Map<String, Set<ConnectionKey>> want = d.expected();
         for (GroupFixture.Member m : g.live()) {
-            eventually("member " + m.id + " holds every open connection of the client", CONVERGE,
-                    () -> held(m).equals(want));
+            await("member " + m.id + " holds every open connection of the client").atMost(CONVERGE)
+                    .until(() -> held(m).equals(want));
         }
         // a workload new to the group sits at level 0 until the leader's plan arrives (docs/controller-group.md);
         // after a leader is killed that waits for the next leader, so snapshot only once the plan is everywhere
-        eventually("every member has the leader's levels for every application", CONVERGE, () -> {
+        await("every member has the leader's levels for every application").atMost(CONVERGE).until(() -> {
             Map<String, Integer> first = levelsAt(g.live().get(0));
             return first.values().stream().allMatch(l -> l > 0)
                     && g.live().stream().allMatch(m -> levelsAt(m).equals(first));
@@ -62,8 +62,8 @@ class ControllerGroupTest {
         GroupFixture.Reference reference = singleControllerFor(apps);
         assertFalse(reference.ports().isEmpty(), "the scenario must configure ports");
         Map<String, Integer> groupLevels = GroupFixture.levelOfWorkload(apps);
-        eventually("the fabric equals a lone controller's configuration", CONVERGE,
-                () -> differences(g.fabric.configured(), groupLevels, reference).isEmpty());
+        await("the fabric equals a lone controller's configuration").atMost(CONVERGE)
+                .until(() -> differences(g.fabric.configured(), groupLevels, reference).isEmpty());
         // and the members agree on every level
         Map<String, Integer> levels = new TreeMap<>();
         apps.forEach(a -> levels.put(a.appId(), a.level()));
@@ -128,14 +128,15 @@ class ControllerGroupTest {
                 d.steps(90, 0);
                 assertConverged(g, d);
                 // hand-overs settle: each switch programmed by exactly one member, each member some
-                eventually("every switch programmed by exactly one member", CONVERGE, () -> {
+                await("every switch programmed by exactly one member").atMost(CONVERGE).until(() -> {
                     List<String> all = new ArrayList<>();
                     g.members.forEach(m -> all.addAll(m.group.programming()));
                     return all.size() == g.topology.topology().switches().size()
                             && new HashSet<>(all).equals(g.topology.topology().switches())
                             && g.members.stream().noneMatch(m -> m.group.programming().isEmpty());
                 });
-                eventually("one leader", CONVERGE, () -> g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
+                await("one leader").atMost(CONVERGE)
+                        .until(() -> g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
                 assertFenced(g);
             } finally {
                 d.client.close();
@@ -151,7 +152,7 @@ class ControllerGroupTest {
                 d.steps(40, 5);
                 GroupFixture.Member victim = g.members.get(0); // the client's first address: it must move
                 assertEquals(victim.target(), d.client.currentTarget());
-                eventually("m0 programs its share", CONVERGE, g::splitSettled);
+                await("m0 programs its share").atMost(CONVERGE).until(g::splitSettled);
                 Set<String> itsSwitches = victim.group.programming();
                 assertFalse(itsSwitches.isEmpty());
                 Thread crash = victim.crash();
@@ -180,7 +181,7 @@ class ControllerGroupTest {
             try {
                 d.steps(60, 0);
                 // the leader snapshots every 10 s (or 1,000 entries) and trims what both members applied
-                eventually("the log was trimmed", CONVERGE, () -> {
+                await("the log was trimmed").atMost(CONVERGE).until(() -> {
                     try {
                         byte[] mark = zk.getData().forPath("/saba-test/log");
                         return mark != null && mark.length > 0
@@ -194,7 +195,8 @@ class ControllerGroupTest {
                 late.start();
                 assertEquals(1, late.group.snapshotsLoaded(), "the late member started from the snapshot");
                 d.steps(15, 0);
-                eventually("the late member takes its share", CONVERGE, () -> !late.group.programming().isEmpty());
+                await("the late member takes its share").atMost(CONVERGE)
+                        .until(() -> !late.group.programming().isEmpty());
                 assertConverged(g, d);
                 assertFenced(g);
             } finally {
@@ -228,13 +230,13 @@ class ControllerGroupTest {
             try {
                 d.steps(30, 0);
                 GroupFixture.Member cut = g.members.get(0);
-                eventually("m0 programs its share", CONVERGE, g::splitSettled);
+                await("m0 programs its share").atMost(CONVERGE).until(g::splitSettled);
                 Set<String> itsSwitches = cut.group.programming();
                 long before = System.nanoTime();
                 cut.partition();
                 d.steps(60, 20); // keeps changing ports everywhere while the group takes over
                 for (String sw : itsSwitches) {
-                    eventually("another member programs " + sw, CONVERGE, () -> g.members.stream()
+                    await("another member programs " + sw).atMost(CONVERGE).until(() -> g.members.stream()
                             .anyMatch(m -> m != cut && m.group.programming().contains(sw)));
                 }
                 // the fence, for the switches that moved: cut's stop precedes the other's start
@@ -252,7 +254,7 @@ class ControllerGroupTest {
                         && p.nanos() > before + GroupFixture.SESSION.toNanos()), "m0 pushed while cut off");
                 // healed, it rejoins with a new session and takes its share back
                 cut.heal();
-                eventually("m0 programs switches again", CONVERGE, () -> !cut.group.programming().isEmpty());
+                await("m0 programs switches again").atMost(CONVERGE).until(() -> !cut.group.programming().isEmpty());
                 d.steps(20, 0);
                 assertConverged(g, d);
                 assertFenced(g);

@@ -284,15 +284,6 @@ final class GroupFixture implements AutoCloseable {
         return s;
     }
 
-    static void eventually(String what, Duration limit, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + limit.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("never happened within " + limit + ": " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
-    }
 
     static void closeQuietly(AutoCloseable c) {
         if (c == null) {

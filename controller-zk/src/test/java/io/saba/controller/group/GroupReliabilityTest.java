@@ -1,6 +1,6 @@
 package io.saba.controller.group;
 
-import static io.saba.controller.group.GroupFixture.eventually;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,6 +44,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,12 +63,12 @@ class GroupReliabilityTest {
             try {
                 d.steps(60, 0);
                 GroupFixture.Member first = g.members.get(0);
-                eventually("m0 programs every switch and has pushed ports", CONVERGE, () ->
+                await("m0 programs every switch and has pushed ports").atMost(CONVERGE).until(() ->
                         first.group.programming().size() == 20
                                 && first.controller.api().status(false).ports().size() > 20);
                 g.join("m1");
                 g.join("m2");
-                eventually("the switches are split among the three", CONVERGE, g::splitSettled);
+                await("the switches are split among the three").atMost(CONVERGE).until(g::splitSettled);
                 for (GroupFixture.Member m : g.members) {
                     m.controller.controller().recomputer().awaitQuiescent(Duration.ofSeconds(10));
                     Set<String> mine = m.group.programming();
@@ -95,11 +96,12 @@ class GroupReliabilityTest {
         Duration lease = Duration.ofMillis(1500);
         assertTrue(lease.compareTo(GroupFixture.SESSION) < 0);
         try (GroupFixture g = new GroupFixture(3, lease)) {
-            eventually("one leader", CONVERGE, () -> g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
+            await("one leader").atMost(CONVERGE)
+                    .until(() -> g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
             GroupFixture.Member target = g.members.stream().filter(m -> !m.group.isLeader()).findFirst()
                     .orElseThrow();
             register(target, "beating", "lr");
-            eventually("every member holds the application", CONVERGE, () -> g.members.stream()
+            await("every member holds the application").atMost(CONVERGE).until(() -> g.members.stream()
                     .allMatch(m -> m.controller.controller().app("beating") != null));
             List<GroupFixture.Member> order = new ArrayList<>(g.members);
             order.remove(target);
@@ -112,11 +114,11 @@ class GroupReliabilityTest {
                 g.members.stream().filter(m -> m != target).forEach(GroupFixture.Member::heal);
                 Thread.sleep(2_000);
                 target.heal();
-                eventually("the last member programs switches again", CONVERGE,
-                        () -> !target.group.programming().isEmpty());
+                await("the last member programs switches again").atMost(CONVERGE)
+                        .until(() -> !target.group.programming().isEmpty());
                 long okBefore = hb.ok();
-                eventually("heartbeats are answered again", CONVERGE,
-                        () -> hb.ok() > okBefore + 3 || !hb.notFound().isEmpty());
+                await("heartbeats are answered again").atMost(CONVERGE)
+                        .until(() -> hb.ok() > okBefore + 3 || !hb.notFound().isEmpty());
                 assertEquals(List.of(), hb.notFound(), "heartbeats answered NOT_FOUND");
             }
             for (GroupFixture.Member m : g.members) {
@@ -133,15 +135,15 @@ class GroupReliabilityTest {
         try (GroupFixture g = new GroupFixture(3)) {
             GroupFixture.Member cut = g.members.get(0);
             GroupFixture.Member other = g.members.get(1);
-            eventually("m0 programs its share", CONVERGE, () -> !cut.group.programming().isEmpty());
+            await("m0 programs its share").atMost(CONVERGE).until(() -> !cut.group.programming().isEmpty());
             cut.partition();
-            eventually("m0 noticed it is cut off", CONVERGE, () -> cut.group.programming().isEmpty());
+            await("m0 noticed it is cut off").atMost(CONVERGE).until(() -> cut.group.programming().isEmpty());
             register(other, "late", "pr");
             ControllerException e = org.junit.jupiter.api.Assertions.assertThrows(ControllerException.class,
                     () -> cut.controller.api().heartbeat("", "late"));
             assertEquals(ControllerException.Kind.UNAVAILABLE, e.kind(), e.getMessage());
             cut.heal();
-            eventually("m0 answers the heartbeat once back", CONVERGE, () -> {
+            await("m0 answers the heartbeat once back").atMost(CONVERGE).until(() -> {
                 try {
                     cut.controller.api().heartbeat("", "late");
                     return true;
@@ -169,12 +171,12 @@ class GroupReliabilityTest {
              ZkProxy probePath = new ZkProxy(g.zk.getInstances().iterator().next().getPort());
              CuratorFramework direct = CuratorFrameworkFactory.newClient(g.zk.getConnectString(),
                      new RetryOneTime(100))) {
-            eventually("the switches are split", CONVERGE, g::splitSettled);
+            await("the switches are split").atMost(CONVERGE).until(g::splitSettled);
             Map<String, String> ownerBefore = new HashMap<>();
             g.members.forEach(m -> m.group.programming().forEach(sw -> ownerBefore.put(sw, m.id)));
             ZooKeeper probe = new ZooKeeper("127.0.0.1:" + probePath.port(),
                     (int) session.toMillis(), e -> { });
-            eventually("the probe is connected", CONVERGE, () -> probe.getState().isConnected());
+            await("the probe is connected").atMost(CONVERGE).until(() -> probe.getState().isConnected());
             probe.create("/probe", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             try {
                 List<InstanceSpec> servers = new ArrayList<>(g.zk.getInstances());
@@ -200,7 +202,7 @@ class GroupReliabilityTest {
                     t.join();
                 }
                 direct.start();
-                eventually("every switch is programmed again", CONVERGE, () -> g.members.stream()
+                await("every switch is programmed again").atMost(CONVERGE).until(() -> g.members.stream()
                         .mapToInt(m -> m.group.programming().size()).sum() == 20);
                 boolean oldSessionsLinger = direct.checkExists().forPath("/probe") != null;
                 assertTrue(oldSessionsLinger, "the switches were programmed again only once the servers had "
@@ -228,13 +230,13 @@ class GroupReliabilityTest {
     void aMemberRestartedAtOnceGetsItsSwitchesWithoutOthersClaimingThem() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
             GroupFixture.Member m0 = g.members.get(0);
-            eventually("the switches are split", CONVERGE, g::splitSettled);
+            await("the switches are split").atMost(CONVERGE).until(g::splitSettled);
             Set<String> itsSwitches = m0.group.programming();
             long crashed = System.nanoTime();
             Thread dying = m0.crash();
             m0.start(); // the same id at once; its old session lives until the servers expire it
-            eventually("m0 programs its switches again", CONVERGE,
-                    () -> m0.group.programming().containsAll(itsSwitches));
+            await("m0 programs its switches again").atMost(CONVERGE)
+                    .until(() -> m0.group.programming().containsAll(itsSwitches));
             for (GroupFixture.Ownership o : g.ownership) {
                 if (o.started() && o.nanos() > crashed && itsSwitches.contains(o.sw())) {
                     assertEquals("m0", o.member(), "switch " + o.sw() + " went to " + o.member()
@@ -250,16 +252,16 @@ class GroupReliabilityTest {
     @Test
     void ownershipAndLeadershipAreOnTheStatusPagesAndMetrics() throws Exception {
         try (GroupFixture g = new GroupFixture(3)) {
-            eventually("the switches are split and one member leads", CONVERGE, () -> g.splitSettled()
+            await("the switches are split and one member leads").atMost(CONVERGE).until(() -> g.splitSettled()
                     && g.members.stream().filter(m -> m.group.isLeader()).count() == 1);
             // a loaded machine can suspend a member's session between two reads: compare snapshots until they agree
             String[] problem = {""};
             try {
-                eventually("the pages agree with the members", CONVERGE, () -> {
+                await("the pages agree with the members").atMost(CONVERGE).until(() -> {
                     problem[0] = pagesDisagree(g);
                     return problem[0] == null;
                 });
-            } catch (AssertionError e) {
+            } catch (ConditionTimeoutException e) {
                 throw new AssertionError(e.getMessage() + "; last difference: " + problem[0], e);
             }
             GroupView view = g.members.get(0).group.view();
@@ -348,7 +350,7 @@ class GroupReliabilityTest {
 
     /** Registers at one member, again while it answers UNAVAILABLE (a loaded machine can suspend a session). */
     private static void register(GroupFixture.Member m, String appId, String workload) throws InterruptedException {
-        eventually("member " + m.id + " registers " + appId, CONVERGE, () -> {
+        await("member " + m.id + " registers " + appId).atMost(CONVERGE).until(() -> {
             try {
                 m.controller.api().register("", new Mutation.Register(appId, workload, "test", "u", 0, ""));
                 return true;

@@ -14,6 +14,7 @@ import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.shuffle.ShuffleServiceOptions;
+import org.awaitility.Awaitility;
 
 /** MiniClusters of two TaskManagers with two slots each: real Netty data connections over loopback. */
 final class Clusters {
@@ -56,7 +57,8 @@ final class Clusters {
         // those registered when its requirements are matched: with one registered, a job of parallelism 2 gets both
         // slots there, its shuffle stays inside one JVM and nothing crosses the loopback
         try {
-            Controllers.eventually("every TaskManager registered its slots", () -> m.getResourceOverview().join()
+            Awaitility.await("every TaskManager registered its slots").atMost(Controllers.PATIENCE)
+                    .until(() -> m.getResourceOverview().join()
                     .getNumberRegisteredSlots() == TASK_MANAGERS * SLOTS_PER_TASK_MANAGER);
         } catch (Throwable t) {
             m.close();

@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.state.AppView;
@@ -44,13 +45,6 @@ final class Controllers {
         return c.controller().app(job.toHexString());
     }
 
-    static void eventually(String what, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("never happened: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
+    /** How long a test waits for a cluster or the controller to get somewhere (await(...).atMost). */
+    static final java.time.Duration PATIENCE = java.time.Duration.ofMinutes(2);
 }

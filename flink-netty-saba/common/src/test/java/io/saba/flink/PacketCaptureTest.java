@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -53,7 +54,8 @@ class PacketCaptureTest {
             lr.assigned().get(1, TimeUnit.MINUTES);
             wc.assigned().get(1, TimeUnit.MINUTES);
             // the controller's view is the current one
-            Controllers.eventually("both registered", () -> controller.controller().app("running-wc") != null);
+            await("both registered").atMost(Controllers.PATIENCE)
+                    .until(() -> controller.controller().app("running-wc") != null);
             int levelLr = controller.controller().app("running-lr").level();
             int levelWc = controller.controller().app("running-wc").level();
             assertNotEquals(levelLr, levelWc, "the controller separates the two workloads");
@@ -137,7 +139,8 @@ class PacketCaptureTest {
             for (String[] app : later) {
                 SabaApplication registered = others.register(new AppSpec(app[0], app[1], "test", "t", 0));
                 registered.assigned().get(1, TimeUnit.MINUTES);
-                Controllers.eventually(app[0] + " registered", () -> controller.controller().app(app[0]) != null);
+                await(app[0] + " registered").atMost(Controllers.PATIENCE)
+                        .until(() -> controller.controller().app(app[0]) != null);
             }
             int last = Controllers.app(controller, a).level();
             Set<Integer> levels = new TreeSet<>(List.of(last, controller.controller().app("second-wc").level(),

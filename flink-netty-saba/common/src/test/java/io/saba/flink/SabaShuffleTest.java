@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,7 +74,7 @@ class SabaShuffleTest {
         try {
             assertTrue(started.await(3, TimeUnit.MINUTES), "all four source subtasks started");
             // the sources run on both TaskManagers: each produces for the other, both directions reported
-            Controllers.eventually("two connections of the job", () -> {
+            await("two connections of the job").atMost(Controllers.PATIENCE).until(() -> {
                 AppView v = Controllers.app(controller, id);
                 return v != null && v.connections() == 2;
             });
@@ -86,7 +87,7 @@ class SabaShuffleTest {
             ShuffleJob.open("seen");
         }
         assertCorrect(Clusters.await(saba, id));
-        Controllers.eventually("the job deregistered", () -> Controllers.app(controller, id) == null);
+        await("the job deregistered").atMost(Controllers.PATIENCE).until(() -> Controllers.app(controller, id) == null);
     }
 
     @Test
@@ -97,7 +98,7 @@ class SabaShuffleTest {
             CountDownLatch started = ShuffleJob.arm("killed", 4);
             JobID id = Clusters.submit(m, ShuffleJob.build("killed", N, KEYS, 4, 0, "lr", "killed"));
             assertTrue(started.await(3, TimeUnit.MINUTES));
-            Controllers.eventually("job registered", () -> Controllers.app(doomed, id) != null);
+            await("job registered").atMost(Controllers.PATIENCE).until(() -> Controllers.app(doomed, id) != null);
             doomed.close();
             ShuffleJob.open("killed");
             assertCorrect(Clusters.await(m, id));
@@ -170,7 +171,8 @@ class SabaShuffleTest {
         JobID id = Clusters.submit(saba, ShuffleJob.build("Nightly Report #7", N, KEYS, 4, 0, null, "unnamed"));
         try {
             assertTrue(started.await(3, TimeUnit.MINUTES));
-            Controllers.eventually("the job registered", () -> Controllers.app(controller, id) != null);
+            await("the job registered").atMost(Controllers.PATIENCE)
+                    .until(() -> Controllers.app(controller, id) != null);
             AppView v = Controllers.app(controller, id);
             assertEquals("nightly-report-7", v.workload(), "its name, as Spark names an application's workload");
             assertFalse(v.workloadKnown(), "the controller's default model");

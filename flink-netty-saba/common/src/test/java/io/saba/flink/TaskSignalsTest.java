@@ -1,5 +1,6 @@
 package io.saba.flink;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -72,7 +73,8 @@ class TaskSignalsTest {
             String app = id.toHexString();
             try {
                 assertTrue(held.await(3, TimeUnit.MINUTES), "the third vertex runs: the shuffle's tasks have ended");
-                Controllers.eventually("the shuffle's 8 tasks at the controller", () -> reported(controller, app) == 8);
+                await("the shuffle's 8 tasks at the controller").atMost(Controllers.PATIENCE)
+                        .until(() -> reported(controller, app) == 8);
                 AppSignals kept = controller.controller().status(false).signals().get(app);
                 System.out.println("work signals at the controller: " + kept.latest());
                 List<WorkSignals> produced = new ArrayList<>();
@@ -125,7 +127,7 @@ class TaskSignalsTest {
 
             // the record holds every task, the last vertex's too, with Flink's own numbers
             Path file = record.resolve(app + ".jsonl");
-            Controllers.eventually("12 lines", () -> lines(file) == 3 * P);
+            await("12 lines").atMost(Controllers.PATIENCE).until(() -> lines(file) == 3 * P);
             Map<String, IOMetrics> flink = flinksOwn(m.getArchivedExecutionGraph(id).get(1, TimeUnit.MINUTES));
             List<WorkSignals> all = SignalsFile.read(file);
             assertEquals(flink.keySet(), new java.util.TreeSet<>(all.stream().map(WorkSignals::unit).toList()));
@@ -171,7 +173,7 @@ class TaskSignalsTest {
             Map<String, Object> acc = Clusters.await(m, id);
             assertEquals(ShuffleJob.expected(N, KEYS)[1], acc.get(ShuffleJob.CHECKSUM));
             Path file = record.resolve(id.toHexString() + ".jsonl");
-            Controllers.eventually("both vertices' 8 tasks recorded", () -> lines(file) == 2 * P);
+            await("both vertices' 8 tasks recorded").atMost(Controllers.PATIENCE).until(() -> lines(file) == 2 * P);
             assertTrue(Files.readAllLines(file).get(0).contains("\"workload\":\"alone\""), "named after the job");
         }
     }
@@ -188,7 +190,7 @@ class TaskSignalsTest {
                 assertNotNull(target, "the JobManager started one");
                 ManagedChannel ch = NettyChannelBuilder.forTarget(target).usePlaintext().build();
                 try {
-                    Controllers.eventually("the shuffle's 8 tasks at the embedded controller", () -> {
+                    await("the shuffle's 8 tasks at the embedded controller").atMost(Controllers.PATIENCE).until(() -> {
                         for (AppStatus a : ControllerGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
                                 .status(StatusRequest.newBuilder().setIncludeSignals(true).build()).getAppsList()) {
                             if (a.getAppId().equals(id.toHexString())) {

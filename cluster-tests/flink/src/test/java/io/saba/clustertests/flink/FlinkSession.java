@@ -1,8 +1,9 @@
 package io.saba.clustertests.flink;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.saba.clustertests.Await;
 import io.saba.clustertests.Daemons;
 import io.saba.clustertests.Ports;
 import io.saba.clustertests.StandaloneController;
@@ -107,7 +108,7 @@ final class FlinkSession {
     }
 
     private void awaitOverview(String what, Predicate<JsonNode> done) {
-        Await.until(what, Duration.ofMinutes(5), () -> {
+        await(what).atMost(Duration.ofMinutes(5)).until(() -> {
             try {
                 return done.test(JSON.readTree(URI.create("http://127.0.0.1:" + rest + "/overview").toURL()));
             } catch (IOException notUp) {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.LoopbackCapture.Segment;
+import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.Ports;
 import io.saba.clustertests.RealClusterTest;
 import java.nio.file.Files;
@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -198,7 +199,7 @@ class FlinkSessionIT extends RealClusterTest {
                             && !SEEN.contains(a.path("app_id").asText()));
             SEEN.add(registered.path("app_id").asText());
             return new Started(run, gate, out, registered);
-        } catch (AssertionError e) {
+        } catch (AssertionError | ConditionTimeoutException e) {
             throw new AssertionError(e.getMessage() + "\n" + daemons.tails(), e);
         }
     }

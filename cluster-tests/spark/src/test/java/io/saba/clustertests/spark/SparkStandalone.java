@@ -1,7 +1,8 @@
 package io.saba.clustertests.spark;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.saba.clustertests.Await;
 import io.saba.clustertests.Daemons;
 import io.saba.clustertests.Ports;
 import io.saba.clustertests.StandaloneController;
@@ -60,7 +61,7 @@ final class SparkStandalone {
                     Files.createDirectories(daemons.logDir().resolve("work-" + i)).toString(), c.master));
         }
         ObjectMapper json = new ObjectMapper();
-        Await.until(workers + " workers alive at the master", Duration.ofMinutes(5), () -> {
+        await(workers + " workers alive at the master").atMost(Duration.ofMinutes(5)).until(() -> {
             try {
                 return json.readTree(URI.create("http://127.0.0.1:" + ui + "/json/").toURL())
                         .path("aliveworkers").asInt() >= workers;

@@ -1,12 +1,12 @@
 package io.saba.clustertests.spark;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.saba.clustertests.Await;
-import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.LoopbackCapture.Segment;
+import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.Ports;
 import io.saba.clustertests.RealClusterTest;
 import io.saba.clustertests.StandaloneController;
@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -195,8 +196,8 @@ class SparkStandaloneIT extends RealClusterTest {
         }
         int connections = 0;
         if (withSaba) {
-            Await.until(appId + "'s connections on the controller", Duration.ofSeconds(60),
-                    () -> controller.application(a -> appId.equals(a.path("app_id").asText()))
+            await(appId + "'s connections on the controller").atMost(Duration.ofSeconds(60))
+                    .until(() -> controller.application(a -> appId.equals(a.path("app_id").asText()))
                             .map(a -> a.path("connections").asInt()).orElse(0) > 0);
             connections = controller.application(a -> appId.equals(a.path("app_id").asText())).orElseThrow()
                     .path("connections").asInt();
@@ -205,8 +206,8 @@ class SparkStandaloneIT extends RealClusterTest {
         assertTrue(submit.waitFor(5, TimeUnit.MINUTES), "spark-submit ended: " + where);
         assertEquals(0, submit.exitValue(), "spark-submit's exit status: " + where);
         if (withSaba) {
-            Await.until(appId + " deregistered", Duration.ofMinutes(2),
-                    () -> controller.application(a -> appId.equals(a.path("app_id").asText())).isEmpty());
+            await(appId + " deregistered").atMost(Duration.ofMinutes(2))
+                    .until(() -> controller.application(a -> appId.equals(a.path("app_id").asText())).isEmpty());
         }
         Map<Integer, Long> largeByDscp = new TreeMap<>();
         segments.stream().filter(s -> s.payload() >= LARGE)
@@ -216,14 +217,14 @@ class SparkStandaloneIT extends RealClusterTest {
 
     private static void awaitGate(Path gate, Process submit, String where) {
         try {
-            Await.until(gate.getFileName() + " from " + where, Duration.ofMinutes(10), () -> {
+            await(gate.getFileName() + " from " + where).atMost(Duration.ofMinutes(10)).until(() -> {
                 if (!Files.exists(gate) && !submit.isAlive()) {
                     throw new AssertionError("spark-submit exited with status " + submit.exitValue() + " before "
                             + gate.getFileName() + ": " + where);
                 }
                 return Files.exists(gate);
             });
-        } catch (AssertionError e) {
+        } catch (AssertionError | ConditionTimeoutException e) {
             throw new AssertionError(e.getMessage() + "\n" + daemons.tails(), e);
         }
     }
