@@ -331,7 +331,7 @@ public final class TestbedProof {
         }
         if (cap != null) {
             for (ProofApp a : apps) {
-                DscpCapture.Check c = cap.check(shell, spec.address(a.host()), a.clientPort(), dscpMap.dscp(a.level()));
+                DscpCapture.Check c = cap.check(spec.address(a.host()), a.clientPort(), dscpMap.dscp(a.level()));
                 report.check(c.allTagged(), String.format(
                         "capture on switch port %d: %d/%d data packets of %s carry DSCP %d (%s tagging)%s",
                         Flows.RECEIVER, c.withDscp(), c.dataPackets(), a.name(), dscpMap.dscp(a.level()),

@@ -1,5 +1,6 @@
 package io.saba.clustertests;
 
+import io.saba.process.PacketCapture;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +29,7 @@ public abstract class RealClusterTest {
 
     @BeforeAll
     static void startController() throws Exception {
-        unavailable = LoopbackCapture.unavailable();
+        unavailable = PacketCapture.unavailable();
         if (unavailable == null) {
             daemons = new Daemons(dir.resolve("logs"));
             try {

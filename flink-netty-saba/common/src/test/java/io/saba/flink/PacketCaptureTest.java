@@ -11,6 +11,7 @@ import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.controller.server.EmbeddedController;
+import io.saba.process.PacketCapture;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -62,7 +63,8 @@ class PacketCaptureTest {
 
             try (MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), controller.target(),
                     NettyShuffleEnvironmentOptions.DATA_BIND_PORT.key(), from + "-" + to));
-                 PacketCapture capture = PacketCapture.start(dir.resolve("flink.pcap"), from, to)) {
+                 PacketCapture capture = PacketCapture.onLoopback("tcp portrange " + from + "-" + to,
+                         dir.resolve("flink.pcap"))) {
                 CountDownLatch startedA = ShuffleJob.arm("A", 2);
                 CountDownLatch startedB = ShuffleJob.arm("B", 2);
                 JobID a = Clusters.submit(m, ShuffleJob.build("A", N, KEYS, 2, 64, "lr", "A"));
@@ -79,17 +81,17 @@ class PacketCaptureTest {
                 int dscpB = 8 * levelWc;
                 Map<Integer, Long> bytesByDscp = new HashMap<>();
                 Map<String, Set<Integer>> dscpsBySocket = new HashMap<>();
-                List<PacketCapture.Packet> packets = capture.stopAndRead();
+                List<PacketCapture.Segment> packets = capture.stop();
                 Map<Integer, Long> requestSegmentsByDscp = new HashMap<>();
-                for (PacketCapture.Packet p : packets) {
-                    if (p.length() == 0) {
+                for (PacketCapture.Segment p : packets) {
+                    if (p.payload() == 0) {
                         continue; // handshake and pure ACKs: the handshake precedes tagging
                     }
                     boolean fromServer = p.srcPort() >= from && p.srcPort() <= to;
                     String socket = fromServer ? p.srcPort() + "<>" + p.dstPort() : p.dstPort() + "<>" + p.srcPort();
                     dscpsBySocket.computeIfAbsent(socket, k -> new TreeSet<>()).add(p.dscp());
                     if (fromServer) {
-                        bytesByDscp.merge(p.dscp(), (long) p.length(), Long::sum);
+                        bytesByDscp.merge(p.dscp(), (long) p.payload(), Long::sum);
                     } else {
                         requestSegmentsByDscp.merge(p.dscp(), 1L, Long::sum);
                     }
@@ -128,7 +130,8 @@ class PacketCaptureTest {
              SabaClient others = SabaClient.connect(ClientConfig.defaults(controller.target()));
              MiniCluster m = Clusters.saba(Map.of(SabaOptions.CONTROLLER_ADDRESS.key(), controller.target(),
                      NettyShuffleEnvironmentOptions.DATA_BIND_PORT.key(), from + "-" + to));
-             PacketCapture capture = PacketCapture.start(dir.resolve("flink.pcap"), from, to)) {
+             PacketCapture capture = PacketCapture.onLoopback("tcp portrange " + from + "-" + to,
+                     dir.resolve("flink.pcap"))) {
             CountDownLatch started = ShuffleJob.arm("first", 2);
             JobID a = Clusters.submit(m, ShuffleJob.build("first", N, KEYS, 2, 64, "lr", "first"));
             assertTrue(started.await(3, TimeUnit.MINUTES), "job A runs (its partitions are stamped)");
@@ -152,9 +155,9 @@ class PacketCaptureTest {
             assertEquals(2, Clusters.taskManagersOf(m, a), "job A ran on both TaskManagers, so its shuffle can cross "
                     + "the loopback");
             Map<Integer, Long> bytesByDscp = new HashMap<>();
-            for (PacketCapture.Packet p : capture.stopAndRead()) {
-                if (p.length() > 0 && p.srcPort() >= from && p.srcPort() <= to) {
-                    bytesByDscp.merge(p.dscp(), (long) p.length(), Long::sum);
+            for (PacketCapture.Segment p : capture.stop()) {
+                if (p.payload() > 0 && p.srcPort() >= from && p.srcPort() <= to) {
+                    bytesByDscp.merge(p.dscp(), (long) p.payload(), Long::sum);
                 }
             }
             System.out.printf("job A (lr): level %d when its partitions were stamped, %d at the end; data bytes by "

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.saba.clustertests.LoopbackCapture.Segment;
-import io.saba.clustertests.LoopbackCapture;
 import io.saba.clustertests.Ports;
 import io.saba.clustertests.RealClusterTest;
 import io.saba.clustertests.StandaloneController;
+import io.saba.process.PacketCapture.Segment;
+import io.saba.process.PacketCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,7 +186,8 @@ class SparkStandaloneIT extends RealClusterTest {
             registered = controller.awaitApplication(appId, a -> appId.equals(a.path("app_id").asText()));
             Thread.sleep(3_000); // executors ask their driver for the level every second (spark.saba.level.refresh)
         }
-        LoopbackCapture capture = LoopbackCapture.start(dir.resolve(name + ".pcap"), ports, ports + PORTS - 1);
+        PacketCapture capture = PacketCapture.onLoopback("tcp portrange " + ports + "-" + (ports + PORTS - 1),
+                dir.resolve(name + ".pcap"));
         List<Segment> segments;
         try {
             Files.writeString(gates.resolve("go"), "");

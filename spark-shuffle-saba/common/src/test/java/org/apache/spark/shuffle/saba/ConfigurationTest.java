@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -87,8 +88,8 @@ class ConfigurationTest {
             SabaDriver d = SabaDriver.current();
             assertNotNull(d.embedded());
             String appId = jsc.sc().applicationId();
-            Fixtures.await("registration", Duration.ofSeconds(60),
-                    () -> d.embedded().controller().app(appId) != null);
+            await("registration").atMost(Duration.ofSeconds(60))
+                    .until(() -> d.embedded().controller().app(appId) != null);
             assertEquals("embedded-demo", d.embedded().controller().app(appId).workload());
             assertEquals(97, LocalCluster.job(jsc, 5_000, 97).size());
         }

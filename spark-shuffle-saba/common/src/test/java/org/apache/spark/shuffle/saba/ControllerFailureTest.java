@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +32,8 @@ class ControllerFailureTest {
         SparkConf conf = LocalCluster.withSaba(LocalCluster.conf("killed"), controller.target(), "lr");
         try (JavaSparkContext jsc = new JavaSparkContext(conf)) {
             String appId = jsc.sc().applicationId();
-            Fixtures.await("registration", Duration.ofSeconds(60), () -> Fixtures.app(controller, appId) != null);
+            await("registration").atMost(Duration.ofSeconds(60))
+                    .until(() -> Fixtures.app(controller, appId) != null);
             Map<Integer, Long> before = LocalCluster.job(jsc, 40_000, 53);
             SabaDriver d = SabaDriver.current();
             long warningsBefore = d.client().outageWarnings();
@@ -51,12 +53,14 @@ class ControllerFailureTest {
             assertTrue(killed.get());
             assertEquals(before, during);
             assertEquals(before, after);
-            Fixtures.await("the outage noticed", Duration.ofSeconds(60), () -> !d.client().controllerReachable());
+            await("the outage noticed").atMost(Duration.ofSeconds(60))
+                    .until(() -> !d.client().controllerReachable());
             Thread.sleep(2_000);
             assertEquals(warningsBefore + 1, d.client().outageWarnings(), "one warning for the whole outage");
             // stages ended during the outage: their signals are dropped (when the sender next drains its queue,
             // after its backoff), the jobs unaffected
-            Fixtures.await("signals dropped", Duration.ofSeconds(90), () -> d.client().droppedSignals() > 0);
+            await("signals dropped").atMost(Duration.ofSeconds(90))
+                    .until(() -> d.client().droppedSignals() > 0);
         }
     }
 

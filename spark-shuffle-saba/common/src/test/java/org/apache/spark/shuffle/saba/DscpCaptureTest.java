@@ -1,12 +1,14 @@
 package org.apache.spark.shuffle.saba;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.saba.wire.DscpMap;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.AppView;
+import io.saba.process.PacketCapture;
+import io.saba.wire.DscpMap;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +39,7 @@ class DscpCaptureTest {
 
     @Test
     void everyLargePacketOfEachApplicationCarriesItsDscp() throws Exception {
-        LoopbackDscp.assumeTools();
+        LoopbackDscp.assumeCapture();
         try (EmbeddedController controller = Fixtures.controller()) {
             List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m"));
             cmd.addAll(Arrays.asList(LocalCluster.MODULE_OPTIONS.split(" ")));
@@ -51,14 +53,15 @@ class DscpCaptureTest {
                     LocalCluster.withSaba(LocalCluster.conf("first"), controller.target(), "lr"))) {
                 String firstId = jsc.sc().applicationId();
                 List<Integer> firstPorts = LoopbackDscp.ports(SecondApp.applicationPorts(jsc));
-                Fixtures.await("second application ready", Duration.ofMinutes(5),
-                        () -> Files.exists(dir.resolve("ready")) || !second.isAlive());
+                await("second application ready").atMost(Duration.ofMinutes(5))
+                        .until(() -> Files.exists(dir.resolve("ready")) || !second.isAlive());
                 assertTrue(second.isAlive(), "second application died: see " + dir.resolve("second.log"));
                 List<Integer> secondPorts = LoopbackDscp.ports(Files.readString(dir.resolve("ready")));
                 String secondId = Files.readString(dir.resolve("appid"));
 
                 // both registered, with different levels; then give executors time to pick them up
-                Fixtures.await("two levels", Duration.ofSeconds(60), () -> {
+                await("two levels").atMost(Duration.ofSeconds(60))
+                        .until(() -> {
                     AppView a = Fixtures.app(controller, firstId);
                     AppView b = Fixtures.app(controller, secondId);
                     return a != null && b != null && a.level() != b.level();
@@ -104,21 +107,20 @@ class DscpCaptureTest {
     private <T> T phase(String name, Process second, Supplier<T> job, List<Integer> firstPorts, int firstDscp,
                         List<Integer> secondPorts, int secondDscp) throws Exception {
         Path pcap = dir.resolve(name + ".pcap");
-        Process dump = LoopbackDscp.startCapture(pcap);
+        PacketCapture capture = PacketCapture.onLoopback("tcp", pcap);
+        List<PacketCapture.Segment> all;
         T result;
         try {
             Files.writeString(dir.resolve("go-" + name), "");
             result = job.get();
-            Fixtures.await("second application's " + name + " job", Duration.ofMinutes(5),
-                    () -> Files.exists(dir.resolve("done-" + name)) || !second.isAlive());
+            await("second application's " + name + " job").atMost(Duration.ofMinutes(5))
+                    .until(() -> Files.exists(dir.resolve("done-" + name)) || !second.isAlive());
             assertEquals(Integer.toString(result.hashCode()), Files.readString(dir.resolve("done-" + name)),
                     "same " + name + " job, same result in both applications");
         } finally {
-            Thread.sleep(500);
-            dump.destroy();
-            dump.waitFor(30, TimeUnit.SECONDS);
+            all = capture.stop();
         }
-        List<LoopbackDscp.Segment> segments = LoopbackDscp.largeSegments(pcap);
+        List<PacketCapture.Segment> segments = LoopbackDscp.large(all);
         LoopbackDscp.assertTagged(name, "first application (lr)", segments, firstPorts, firstDscp);
         LoopbackDscp.assertTagged(name, "second application (wc)", segments, secondPorts, secondDscp);
         return result;

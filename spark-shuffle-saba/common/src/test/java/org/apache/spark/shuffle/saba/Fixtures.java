@@ -7,7 +7,6 @@ import io.saba.core.model.SensitivityModel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /** A real controller on loopback for the tests, and polling helpers (no timing assertions, only deadlines). */
 final class Fixtures {
@@ -52,13 +51,4 @@ final class Fixtures {
         return c.controller().app(appId);
     }
 
-    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import io.saba.client.ClientConfig;
 import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.controller.server.EmbeddedController;
+import io.saba.process.PacketCapture;
 import io.saba.wire.DscpMap;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -34,7 +36,7 @@ class LevelFollowTest {
 
     @Test
     void executorsAskOncePerDriverHeartbeatAndFollowANewLevelOnTheWire() throws Exception {
-        LoopbackDscp.assumeTools();
+        LoopbackDscp.assumeCapture();
         int port = freePort();
         EmbeddedController controller = Fixtures.controllerOn(port);
         // another application holds the lowest level, so that this one's differs on the first controller and on a
@@ -42,12 +44,14 @@ class LevelFollowTest {
         SabaClient other = SabaClient.connect(ClientConfig.defaults(controller.target()));
         try {
             SabaApplication competitor = other.register(new AppSpec("competitor", "wc", "spark", "u", 0));
-            Fixtures.await("the competitor registered", Duration.ofSeconds(30), competitor::registered);
+            await("the competitor registered").atMost(Duration.ofSeconds(30))
+                    .until(competitor::registered);
             try (JavaSparkContext jsc = new JavaSparkContext(
                     LocalCluster.withSaba(LocalCluster.conf("follow"), controller.target(), "lr"))) {
                 List<Integer> ports = LoopbackDscp.ports(SecondApp.applicationPorts(jsc));
                 SabaDriver driver = SabaDriver.current();
-                Fixtures.await("registered", Duration.ofSeconds(30), () -> driver.application().registered());
+                await("registered").atMost(Duration.ofSeconds(30))
+                        .until(() -> driver.application().registered());
                 int before = driver.application().level();
                 DscpMap map = DscpMap.classSelectors();
                 assertEquals(97, LocalCluster.job(jsc, 60_000, 97).size()); // both executors up and connected
@@ -61,22 +65,22 @@ class LevelFollowTest {
                 assertTrue(asked >= 2, "each executor still asks at least once a heartbeat: " + asked);
                 assertTrue(asked <= 8, "about once per executor and heartbeat, not every refresh: " + asked);
 
-                List<LoopbackDscp.Segment> at = LoopbackDscp.capture(dir.resolve("before.pcap"),
+                List<PacketCapture.Segment> at = LoopbackDscp.capture(dir.resolve("before.pcap"),
                         () -> LocalCluster.job(jsc, 60_000, 97));
                 LoopbackDscp.assertTagged("level " + before, "the application", at, ports, map.dscp(before));
 
                 other.close();
                 controller.close();
                 controller = Fixtures.controllerOn(port);
-                Fixtures.await("re-registered with the new controller", Duration.ofSeconds(60),
-                        () -> driver.application().registered() && driver.application().level() != before);
+                await("re-registered with the new controller").atMost(Duration.ofSeconds(60))
+                        .until(() -> driver.application().registered() && driver.application().level() != before);
                 int after = driver.application().level();
                 assertNotEquals(map.dscp(before), map.dscp(after));
                 // each executor's next question (right after the driver's heartbeat that brought the level, or
                 // every refresh while the driver was cut off) gets the new level, and it re-tags at once
-                Fixtures.await("both executors told the new level", Duration.ofSeconds(60),
-                        () -> driver.executorsBehind().isEmpty());
-                List<LoopbackDscp.Segment> then = LoopbackDscp.capture(dir.resolve("after.pcap"),
+                await("both executors told the new level").atMost(Duration.ofSeconds(60))
+                        .until(() -> driver.executorsBehind().isEmpty());
+                List<PacketCapture.Segment> then = LoopbackDscp.capture(dir.resolve("after.pcap"),
                         () -> LocalCluster.job(jsc, 60_000, 97));
                 LoopbackDscp.assertTagged("level " + after + " (was " + before + ")", "the application", then, ports,
                         map.dscp(after));

@@ -3,15 +3,15 @@ package org.apache.spark.shuffle.saba;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.saba.process.PacketCapture.Segment;
+import io.saba.process.PacketCapture;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
@@ -28,13 +28,10 @@ final class LoopbackDscp {
     private LoopbackDscp() {
     }
 
-    /** Skips the test unless tcpdump and tshark are installed. */
-    static void assumeTools() {
-        assumeTool("tcpdump", "--version");
-        assumeTool("tshark", "--version");
-    }
-
-    record Segment(int srcPort, int dstPort, int dscp) {
+    /** Skips the test unless a capture can run here (tcpdump and tshark installed, root). */
+    static void assumeCapture() {
+        String why = PacketCapture.unavailable();
+        Assumptions.assumeTrue(why == null, "SKIP: " + why);
     }
 
     static void assertTagged(String phase, String who, List<Segment> all, List<Integer> appPorts, int dscp) {
@@ -52,55 +49,20 @@ final class LoopbackDscp {
     }
 
     /** Runs {@code job} under a capture of loopback into {@code pcap}; returns its large segments. */
-    static List<Segment> capture(Path pcap, Runnable job) throws Exception {
-        Process dump = startCapture(pcap);
+    static List<Segment> capture(Path pcap, Runnable job) throws IOException {
+        PacketCapture capture = PacketCapture.onLoopback("tcp", pcap);
+        List<Segment> all;
         try {
             job.run();
         } finally {
-            Thread.sleep(500); // the last segments reach the file
-            dump.destroy();
-            dump.waitFor(30, TimeUnit.SECONDS);
+            all = capture.stop();
         }
-        return largeSegments(pcap);
+        return large(all);
     }
 
-    static Process startCapture(Path pcap) throws Exception {
-        Path log = pcap.resolveSibling(pcap.getFileName() + ".log");
-        // --immediate-mode: libpcap's ring otherwise hands packets over a block at a time, losing a last burst
-        Process p = new ProcessBuilder("tcpdump", "-i", "lo", "--immediate-mode", "-U", "-s", "96", "-w",
-                pcap.toString(), "tcp")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < end) {
-            String out = Files.exists(log) ? Files.readString(log) : "";
-            if (out.contains("listening on")) {
-                return p;
-            }
-            if (!p.isAlive()) {
-                Assumptions.abort("tcpdump cannot capture here (needs root or CAP_NET_RAW): " + out.trim());
-            }
-            Thread.sleep(100);
-        }
-        p.destroy();
-        Assumptions.abort("tcpdump did not start within 30 s");
-        return p;
-    }
-
-    /** tshark: every TCP segment with at least {@link #LARGE} bytes of payload. */
-    static List<Segment> largeSegments(Path pcap) throws Exception {
-        Process t = new ProcessBuilder("tshark", "-r", pcap.toString(), "-Y", "tcp.len >= " + LARGE, "-T", "fields",
-                "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "ip.dsfield.dscp")
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(t.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        t.waitFor(60, TimeUnit.SECONDS);
-        List<Segment> segments = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            String[] f = line.trim().split("\t");
-            if (f.length == 3 && !f[2].isEmpty()) {
-                segments.add(new Segment(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.decode(f[2])));
-            }
-        }
-        return segments;
+    /** The segments with at least {@link #LARGE} bytes of payload. */
+    static List<Segment> large(List<Segment> all) {
+        return all.stream().filter(s -> s.payload() >= LARGE).toList();
     }
 
     /** The ports {@link SecondApp#applicationPorts} publishes. */
@@ -113,15 +75,5 @@ final class LoopbackDscp {
         }
         assertEquals(4, out.size(), "driver RPC, driver blocks, two executors: " + csv);
         return out;
-    }
-
-    private static void assumeTool(String tool, String arg) {
-        try {
-            Process p = new ProcessBuilder(tool, arg).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            p.waitFor(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            Assumptions.abort(tool + " is not installed (apt-get install -y tcpdump tshark): " + e);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -52,7 +53,8 @@ class SabaShuffleManagerTest {
                 LocalCluster.withSaba(LocalCluster.conf("saba"), controller.target(), "lr"))) {
             appId = jsc.sc().applicationId();
             // registration is asynchronous (the driver never waits for the controller)
-            Fixtures.await("registration", Duration.ofSeconds(60), () -> Fixtures.app(controller, appId) != null);
+            await("registration").atMost(Duration.ofSeconds(60))
+                    .until(() -> Fixtures.app(controller, appId) != null);
             AppView registered = Fixtures.app(controller, appId);
             assertNotNull(registered);
             assertEquals("lr", registered.workload());
@@ -61,15 +63,16 @@ class SabaShuffleManagerTest {
             saba = LocalCluster.job(jsc, 60_000, 97);
 
             // two executors fetch from each other: each serving side reports the connection it accepted
-            Fixtures.await("executor connections at the controller", Duration.ofSeconds(60),
-                    () -> Fixtures.app(controller, appId).connections() >= 2);
+            await("executor connections at the controller").atMost(Duration.ofSeconds(60))
+                    .until(() -> Fixtures.app(controller, appId).connections() >= 2);
             AppView v = Fixtures.app(controller, appId);
             System.out.println("controller sees " + v.connections() + " connections of " + appId + ": " + v.open());
             assertTrue(v.open().stream().allMatch(k -> k.srcPort() > 0 && k.dstPort() > 0));
         }
         assertEquals(plain, saba, "Saba must not change the job's result");
         assertEquals(97, saba.size());
-        Fixtures.await("deregistration", Duration.ofSeconds(30), () -> Fixtures.app(controller, appId) == null);
+        await("deregistration").atMost(Duration.ofSeconds(30))
+                .until(() -> Fixtures.app(controller, appId) == null);
         assertNull(Fixtures.app(controller, appId));
     }
 

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.saba;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,13 +65,14 @@ class StageSignalsTest {
                                 m.resultSize());
                     }
                 });
-                Fixtures.await("registration", Duration.ofSeconds(60), () -> Fixtures.app(controller, appId) != null);
+                await("registration").atMost(Duration.ofSeconds(60))
+                        .until(() -> Fixtures.app(controller, appId) != null);
                 Map<Integer, Long> result = LocalCluster.job(jsc, 60_000, 97);
                 assertEquals(97, result.size());
 
                 // groupByKey and collect: a map stage and a result stage, 4 tasks each
-                Fixtures.await("both stages at the controller", Duration.ofSeconds(60),
-                        () -> signals(controller, appId) != null && signals(controller, appId).reported() == 2);
+                await("both stages at the controller").atMost(Duration.ofSeconds(60))
+                        .until(() -> signals(controller, appId) != null && signals(controller, appId).reported() == 2);
                 AppSignals kept = signals(controller, appId);
                 Map<String, WorkSignals> byUnit = new TreeMap<>();
                 kept.latest().forEach(s -> byUnit.put(s.unit(), s));
