@@ -69,14 +69,10 @@ public final class ControllerBench {
     static final int WARM_UP_EVENTS = 20_000;
     static final int MAX_WARM_UP_PASSES = 10;
 
-    /** Settings; defaults are the target workload. */
+    /** Settings of one run: {@code saba controller bench}'s options. */
     public record Settings(int apps, int connections, int inFlight, int rate, int batch, String shape,
                            Path journalDir, Path table, FsyncPolicy fsync, int grpcThreads, int clients,
                            Duration linger, Path baseline) {
-        public static Settings defaults() {
-            return new Settings(1_000, 100_000, 32, 20_000, 500, "fat-tree:16", null, null, FsyncPolicy.INTERVAL,
-                    2, 4, Duration.ofMillis(1), null);
-        }
     }
 
     private final Settings s;
@@ -86,28 +82,6 @@ public final class ControllerBench {
     public ControllerBench(Settings s, PrintStream out) {
         this.s = s;
         this.out = out;
-    }
-
-    public static void main(String[] args) throws Exception {
-        Settings d = Settings.defaults();
-        Map<String, String> a = new java.util.HashMap<>();
-        for (String arg : args) {
-            String[] kv = arg.split("=", 2);
-            a.put(kv[0].replaceFirst("^--", ""), kv.length > 1 ? kv[1] : "");
-        }
-        Settings s = new Settings(Integer.parseInt(a.getOrDefault("apps", "" + d.apps())),
-                Integer.parseInt(a.getOrDefault("connections", "" + d.connections())),
-                Integer.parseInt(a.getOrDefault("in-flight", "" + d.inFlight())),
-                Integer.parseInt(a.getOrDefault("rate", "" + d.rate())),
-                Integer.parseInt(a.getOrDefault("batch", "" + d.batch())), a.getOrDefault("shape", d.shape()),
-                a.containsKey("journal-dir") ? Path.of(a.get("journal-dir")) : null,
-                a.containsKey("table") ? Path.of(a.get("table")) : null,
-                FsyncPolicy.valueOf(a.getOrDefault("fsync", "interval").toUpperCase(java.util.Locale.ROOT)),
-                Integer.parseInt(a.getOrDefault("grpc-threads", "" + d.grpcThreads())),
-                Integer.parseInt(a.getOrDefault("clients", "" + d.clients())),
-                Duration.ofNanos((long) (Double.parseDouble(a.getOrDefault("linger-ms", "1")) * 1e6)),
-                a.containsKey("baseline") ? Path.of(a.get("baseline")) : null);
-        new ControllerBench(s, System.out).run();
     }
 
     /** One phase's figures: what the table prints and a baseline is read back from. */

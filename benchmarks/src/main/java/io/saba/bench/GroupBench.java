@@ -63,10 +63,6 @@ public final class GroupBench {
     /** Settings; {@code warmUpPasses}: at most this many warm-up passes (they stop once the JIT is quiet). */
     public record Settings(int apps, int connections, int inFlight, int batch, String shape, int probes, int rate,
                            int clients, int warmUpPasses) {
-        public static Settings defaults() {
-            return new Settings(200, 20_000, 32, 500, "fat-tree:8", 40, 20_000, 4, 12);
-        }
-
         /** The same on a quarter of the connections and probes: a warm-up pass. */
         Settings warmUp() {
             return new Settings(apps, Math.max(1, connections / 4), inFlight, batch, shape, Math.max(1, probes / 4),

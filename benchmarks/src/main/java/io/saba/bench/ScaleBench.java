@@ -46,9 +46,6 @@ import java.util.stream.Stream;
 public final class ScaleBench {
     /** Settings; defaults are the target: 10,000 applications, 1,000,000 connections, 3,456 hosts. */
     public record Settings(int apps, int connections, String shape, int batch, Path journalDir, FsyncPolicy fsync) {
-        public static Settings defaults() {
-            return new Settings(10_000, 1_000_000, "fat-tree:24", 1_000, null, FsyncPolicy.INTERVAL);
-        }
     }
 
     private final Settings s;
