@@ -118,6 +118,11 @@ public final class Progress {
         }
     }
 
+    /** "label: 250/500 (50 %), 31 s elapsed, about 31 s left", as of now. */
+    public synchronized String status() {
+        return status(nanos.getAsLong());
+    }
+
     /** "label: 250/500 (50 %), 31 s elapsed, about 31 s left". */
     String status(long now) {
         double elapsed = (now - start) / 1e9;

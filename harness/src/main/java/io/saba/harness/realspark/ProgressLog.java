@@ -1,21 +1,20 @@
 package io.saba.harness.realspark;
 
+import io.saba.core.progress.Progress;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
  * The campaign's progress as plain lines, one per event (job start and end, setup end), each stamped with the time
- * elapsed; setup lines add an estimate of the time left from the mean duration of the setups run so far. Lines, not
- * carriage returns, so a log file or a pipe reads the same as a terminal.
+ * elapsed; setup lines add the campaign's {@link Progress} (done, total, the time left from the setups run so far).
+ * Lines, not carriage returns, so a log file or a pipe reads the same as a terminal.
  */
 public final class ProgressLog {
     private final PrintWriter out;
     private final LongSupplier nanos;
     private final long start;
-    private final int total;
-    private int done;
-    private int ranNow;
+    private final Progress setups;
 
     /**
      * @param total       setups in the campaign
@@ -26,28 +25,19 @@ public final class ProgressLog {
         this.out = out;
         this.nanos = nanos;
         this.start = nanos.getAsLong();
-        this.total = total;
-        this.done = alreadyDone;
+        this.setups = new Progress(null, "setups", total, alreadyDone, Progress.Style.OFF, nanos);
     }
 
     /** An event line. */
     public synchronized void line(String message) {
-        out.println("[" + clock(elapsedSeconds()) + "] " + message);
+        out.println("[" + clock((nanos.getAsLong() - start) / 1e9) + "] " + message);
         out.flush();
     }
 
-    /** A setup finished: done/total, elapsed, and the estimated time left. */
+    /** A setup finished: its summary, then done/total, elapsed and the estimated time left. */
     public synchronized void setupDone(int setup, String summary) {
-        done++;
-        ranNow++;
-        double elapsed = elapsedSeconds();
-        int left = total - done;
-        String eta = left == 0 ? "done" : "ETA " + clock(elapsed / ranNow * left);
-        line(String.format(Locale.ROOT, "setup %d done (%d/%d), %s; %s", setup, done, total, summary, eta));
-    }
-
-    double elapsedSeconds() {
-        return (nanos.getAsLong() - start) / 1e9;
+        setups.step();
+        line(String.format(Locale.ROOT, "setup %d done, %s; %s", setup, summary, setups.status()));
     }
 
     /** h:mm:ss. */

@@ -22,8 +22,10 @@ class ProgressLogTest {
         p.setupDone(2, "mean speedup 0.90x");
         String[] lines = out.toString().split("\n");
         assertEquals("[0:01:05] setup 1 baseline: s1-j0 sort x1 on h2: started", lines[0]);
-        assertEquals("[0:10:00] setup 1 done (2/5), mean speedup 1.10x; ETA 0:30:00", lines[1]);
-        assertEquals("[0:20:00] setup 2 done (3/5), mean speedup 0.90x; ETA 0:20:00", lines[2]);
+        assertEquals("[0:10:00] setup 1 done, mean speedup 1.10x; setups: 2/5 (40 %), 10 min 00 s elapsed, about 30 min"
+                + " 00 s left", lines[1]);
+        assertEquals("[0:20:00] setup 2 done, mean speedup 0.90x; setups: 3/5 (60 %), 20 min 00 s elapsed, about 20 min"
+                + " 00 s left", lines[2]);
         assertFalse(out.toString().contains("\r"), "no carriage returns");
     }
 }
