@@ -17,8 +17,11 @@ import java.util.regex.Pattern;
  * table. The first u32 filter set of a qdisc gets root table 800:, so the IPv4 filters' handles are 800::(dscp+1),
  * known without reading the device, as long as the IPv4 set is created first: the IPv6 set is created after it and
  * deleted before it. The IPv6 set's root table is numbered by a counter that keeps counting as sets come and go
- * (801:, 802:, …), so its handles, (table)::(dscp+1), are known only once the device has been read; a set created
- * anew gets its filters by node alone (::(dscp+1)), and the device is read before it is next changed.
+ * beside it (801:, 802:, …), so its handles, (table)::(dscp+1), are known only once the device has been read; a
+ * set created anew gets its filters by node alone (::(dscp+1)), and the device is read before it is next changed.
+ * (A table of Saba's own numbering, linked from the root, would give fixed handles, but u32 keeps a qdisc's linked
+ * tables, with their filters still bound to classes, until its last u32 set is gone: deleting the IPv6 set would
+ * leave them behind, unlisted.)
  */
 final class DscpFilters {
     /** Preference of the IPv4 filters ({@code protocol ip}). */
@@ -29,7 +32,7 @@ final class DscpFilters {
     /** "filter [parent 1: ]protocol ip pref 1 u32 chain 0 fh 800::11 order 17 key ht 800 bkt 0 *flowid 1:21". */
     private static final Pattern LINE = Pattern.compile("\\bprotocol (ip|ipv6) pref (\\d+) u32\\b(.*)");
     /** A filter ("fh 800::11") or a hash table ("fh 801: ht divisor 1"). */
-    private static final Pattern HANDLE = Pattern.compile("\\bfh ([0-9a-f]+):(:([0-9a-f]+))?\\b");
+    private static final Pattern HANDLE = Pattern.compile("\\bfh ([0-9a-f]+):(?::([0-9a-f]+))?(?=\\s|$)");
 
     private DscpFilters() {
     }
@@ -78,12 +81,12 @@ final class DscpFilters {
                     continue;
                 }
                 if (m.group(1).equals("ip") && m.group(2).equals(V4_PRIO) && h.group(1).equals("800")
-                        && h.group(3) != null) {
-                    v4.add(Integer.parseInt(h.group(3), 16));
+                        && h.group(2) != null) {
+                    v4.add(Integer.parseInt(h.group(2), 16));
                 } else if (m.group(1).equals("ipv6") && m.group(2).equals(V6_PRIO)) {
                     v6Table = v6Table != null ? v6Table : h.group(1) + ":";
-                    if (h.group(3) != null) {
-                        v6.add(Integer.parseInt(h.group(3), 16));
+                    if (h.group(2) != null) {
+                        v6.add(Integer.parseInt(h.group(2), 16));
                     }
                 }
             }

@@ -117,6 +117,13 @@ class DscpFiltersTest {
                   match 04000000/0fc00000 at 0
                 """;
         assertEquals(new Present(Set.of(), "800:", Set.of(0x11)), Present.parse(lone));
+        // an IPv6 set whose filters were all deleted beside the IPv4 set: the kernel keeps its empty root table
+        String empty = """
+                filter protocol ipv6 pref 2 u32 chain 0\s
+                filter protocol ipv6 pref 2 u32 chain 0 fh 801: ht divisor 1\s
+                """;
+        assertEquals(new Present(Set.of(), "801:", Set.of()), Present.parse(empty));
+        assertEquals(List.of(V6_DROP), DscpFilters.converge("p1", Present.parse(empty), classOf()));
         assertEquals(Present.NONE, Present.parse(""));
     }
 }
