@@ -80,6 +80,25 @@ class DualStackKernelTest {
     }
 
     @Test
+    void anUpdateRepointsTheIPv6FiltersInPlace() {
+        try (LinuxTcBackend b = backend()) {
+            assertTrue(b.apply(List.of(ALLOC)).ok());
+            // levels 1 and 2 now share queue 1: class 1:22 goes, which the kernel refuses while a filter points at it
+            assertTrue(b.apply(List.of(new PortAllocation(PORT, Map.of(0, 0, 1, 1, 2, 1), new double[] {0.1, 0.9},
+                    Map.of()))).ok());
+            String filters = sh.check(DEV.tc("filter", "show", "dev", "x", "parent", "1:"));
+            // one IPv6 filter per Saba DSCP still, under the handles the kernel gave them when they were created
+            assertEquals(7, filters.lines().filter(l -> l.contains("protocol ipv6 pref 2 u32 chain 0 fh 801::"))
+                    .count(), filters);
+            assertTrue(filters.contains("fh 801::11 order 17 key ht 801 bkt 0 *flowid 1:21 "), filters);
+            ping6(3, "0x40");
+            ping4(2, "0x40");
+            Counter both = new Counter(3 * 1_062L + 2 * 1_042L, 5);
+            assertEquals(Map.of("1:1", both, "1:21", both), counters());
+        }
+    }
+
+    @Test
     void restoreRemovesTheIPv6FiltersOfACrashedController() {
         PlainLink.install(sh, DEV); // the testbed's plain link: the root stays, Saba's parts go
         assertTrue(backend().apply(List.of(ALLOC)).ok()); // and a crash: never closed
