@@ -1,5 +1,6 @@
 package io.saba.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,6 +43,20 @@ class ControllerBenchTest {
         Path baseline = dir.resolve("baseline.txt");
         java.nio.file.Files.writeString(baseline, out);
         assertEquals(4, ControllerBench.readBaseline(baseline).size(), out);
+    }
+
+    @Test
+    void aCommittedRunsOutputIsABaseline() throws Exception {
+        // `saba controller bench` output kept under examples/: its main table, and the per-thread tables after it
+        // (10 and 7 columns) that are not rows of it
+        java.util.Map<String, double[]> rows = ControllerBench.readBaseline(
+                Path.of("../examples/bench-2026-11-28/ctl-before-1.txt"));
+        assertEquals(java.util.List.of("unary-closed", "unary-open", "client-open", "batched"),
+                java.util.List.copyOf(rows.keySet()));
+        assertArrayEquals(new double[] {7230, 7199, 2.546, 14.254, 86.311, 140.116, 198.8, 42.9, 9.90, 127.07, 7, 393},
+                rows.get("unary-closed"), 0);
+        assertArrayEquals(new double[] {54526, 47070, 33.276, 63.209, 71.303, 71.303, 32.2, 5.9, 145.36, 478.67, 0, 0},
+                rows.get("batched"), 0);
     }
 
     private static String run(Path journal) throws Exception {

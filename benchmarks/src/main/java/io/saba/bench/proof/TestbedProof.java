@@ -46,8 +46,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class TestbedProof {
     private static final Logger log = LoggerFactory.getLogger(TestbedProof.class);
-    /** Allowed distance between measured and expected share, as a fraction of the link. */
-    public static final double TOLERANCE = 0.10;
+    /**
+     * Allowed distance between measured (median) and expected goodput share, as a fraction of the link. Below half
+     * the smallest gap between two applications' expected shares (with the repository's table, sort's 0.122 and
+     * pagerank's 0.226 are 0.103 apart), so a share within it of its own weight is not within it of another's: a
+     * flow in the wrong queue fails. Above the noise of the median of ten 0.5 s intervals: the largest distance seen
+     * over four runs of every phase on this shared 2-core machine was 0.016 (host-based lr, load average 11), the
+     * others at most 0.003.
+     */
+    public static final double TOLERANCE = 0.05;
     public static final double MIN_UTILISATION = 0.90;
     /**
      * Goodput per byte on the wire for a full-size segment: HTB shares the link in L2 bytes (1,514 per frame with

@@ -17,8 +17,8 @@ import java.util.TreeMap;
  * @param nonSaba       the class for traffic outside Saba (and the default)
  * @param queues        Saba queue classes, by queue index
  * @param queueOfDscp   DSCP → queue index, for the levels the allocation names
- * @param classOfDscp   DSCP → class id, one u32 filter each, for every Saba DSCP of the DSCP map (see
- *                      {@link #of})
+ * @param classOfDscp   DSCP → class id, one u32 filter per IP family each, for every Saba DSCP of the DSCP map
+ *                      (see {@link #of})
  * @param leafLimit     packets each class's FIFO holds (see {@link #leafLimit(long)})
  */
 public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, SortedMap<Integer, Integer> queueOfDscp,

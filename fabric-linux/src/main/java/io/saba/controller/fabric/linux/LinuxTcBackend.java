@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>Speed: a push runs one {@code tc -batch} process per network namespace, holding every changed port of that
  * namespace, and the namespaces in parallel. The commands are computed from what this backend knows is on each
  * device (the plan it installed last), so nothing is read before a change; a device is read only the first time
- * the backend touches it.
+ * the backend touches it, and once more after the push that created its IPv6 filters, whose hash table the kernel
+ * numbers (see {@link DscpFilters}).
  *
  * <p>Failure handling: if a namespace's batch fails, each of its ports is redone on its own from a fresh read of
  * the device; a port whose own batch fails is converged back to the plan it had before (or its root removed, if
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * device had an HTB root (a host's NIC does not; the testbed's plain link does), so the next controller (or
  * {@code saba fabric restore}) knows to delete a root Saba created rather than keep it. Saba's own parts are
  * recognisable on any device without a saved record: queue classes 1:20–1:3f with leaf FIFOs 20:–3f:, and u32
- * filters at preference {@value TcDevice#FILTER_PRIO} on parent 1:; {@link #restoreLeftovers} removes them.
+ * filters at preferences {@value DscpFilters#V4_PRIO} (IPv4) and {@value DscpFilters#V6_PRIO} (IPv6) on parent 1:;
+ * {@link #restoreLeftovers} removes them.
  *
  * <p>Pushes are serialised (synchronized): a port's commands never interleave with another push's.
  */
@@ -180,11 +182,11 @@ public final class LinuxTcBackend implements FabricBackend {
     private Map<Change, Outcome> applyAll(List<Change> changes) {
         Map<Change, Outcome> out = new LinkedHashMap<>();
         List<String> lines = new ArrayList<>();
-        Map<Change, Boolean> rootWasThere = new HashMap<>();
+        Map<Change, TcDevice.State> before = new HashMap<>();
         try {
             for (Change c : changes) {
                 TcDevice.State from = known(c.port());
-                rootWasThere.put(c, from.htbRoot());
+                before.put(c, from);
                 lines.addAll(TcDevice.converge(c.port().device(), from, c.plan()));
             }
         } catch (RuntimeException readFailed) {
@@ -192,13 +194,14 @@ public final class LinuxTcBackend implements FabricBackend {
         }
         if (lines != null && TcBatch.run(shell, changes.get(0).port().namespace(), lines) == null) {
             for (Change c : changes) {
-                devices.put(c.port(), TcDevice.State.of(c.plan()));
-                out.put(c, new Outcome(null, rootWasThere.get(c)));
+                remember(c.port(), TcDevice.State.after(before.get(c), c.plan()));
+                out.put(c, new Outcome(null, before.get(c).htbRoot()));
             }
             return out;
         }
         for (Change c : changes) {
-            out.put(c, applyAlone(c, rootWasThere.get(c)));
+            TcDevice.State from = before.get(c);
+            out.put(c, applyAlone(c, from == null ? null : from.htbRoot()));
         }
         return out;
     }
@@ -221,7 +224,7 @@ public final class LinuxTcBackend implements FabricBackend {
         String error = TcBatch.run(shell, c.port().namespace(), TcDevice.converge(c.port().device(), from,
                 c.plan()));
         if (error == null) {
-            devices.put(c.port(), TcDevice.State.of(c.plan()));
+            remember(c.port(), TcDevice.State.after(from, c.plan()));
             return new Outcome(null, rootWasThere);
         }
         devices.remove(c.port());
@@ -302,9 +305,9 @@ public final class LinuxTcBackend implements FabricBackend {
                 TcDevice.State s = TcDevice.State.read(port.get(), shell);
                 boolean rootToDelete = s.htbRoot() && originals.get(name(), id).map(NO_ROOT::equals).orElse(false);
                 if (s.hasSabaParts() || rootToDelete) {
-                    out.put(id, port.get() + ": Saba's queue classes " + s.sabaClasses() + " and "
-                            + s.filterNodes().size() + " DSCP filters" + (rootToDelete ? "; the HTB root is Saba's"
-                            : ""));
+                    out.put(id, port.get() + ": Saba's queue classes " + s.sabaClasses() + ", "
+                            + s.filters().v4Nodes().size() + " IPv4 and " + s.filters().v6Nodes().size()
+                            + " IPv6 DSCP filters" + (rootToDelete ? "; the HTB root is Saba's" : ""));
                 }
             } catch (RuntimeException e) {
                 out.put(id, "cannot read " + port.get() + ": " + e.getMessage());
@@ -364,6 +367,15 @@ public final class LinuxTcBackend implements FabricBackend {
         return devices.computeIfAbsent(port, p -> TcDevice.State.read(p, shell));
     }
 
+    /** Keeps what a device holds now, unless part of it can only be learnt by reading the device. */
+    private void remember(LinuxPort port, TcDevice.State now) {
+        if (now.filters().known()) {
+            devices.put(port, now);
+        } else {
+            devices.remove(port);
+        }
+    }
+
     @Override
     public synchronized ApplyResult release(Set<PortId> ports) {
         Set<PortId> done = new TreeSet<>();
@@ -408,8 +420,9 @@ public final class LinuxTcBackend implements FabricBackend {
             return TcDevice.removeRoot(port.device());
         }
         HtbPlan plain = HtbPlan.baseline(port.linkRateBps());
-        List<String> lines = TcDevice.converge(port.device(), known(port), plain);
-        devices.put(port, TcDevice.State.of(plain));
+        TcDevice.State from = known(port);
+        List<String> lines = TcDevice.converge(port.device(), from, plain);
+        remember(port, TcDevice.State.after(from, plain));
         return lines;
     }
 

@@ -17,9 +17,6 @@ import java.util.regex.Pattern;
  * place, filters replaced, leftovers removed last), as lines for {@code tc -batch}.
  */
 final class TcDevice {
-    /** u32 filters live at this preference; their handles are 800::(dscp+1) in u32's default hash table. */
-    static final String FILTER_PRIO = "1";
-    private static final Pattern FILTER_HANDLE = Pattern.compile("\\bfh 800::([0-9a-f]+)\\b");
     /** "class htb 1:21 ..." then, within its block, " Sent 1234 bytes 5 pkt ...". */
     private static final Pattern CLASS_LINE = Pattern.compile("^class htb (1:[0-9a-f]+)\\b");
     private static final Pattern SENT = Pattern.compile("^\\s*Sent (\\d+) bytes\\b");
@@ -31,26 +28,25 @@ final class TcDevice {
     /**
      * What a device holds, as far as the commands below care.
      *
-     * @param htbRoot     the root qdisc is an HTB with handle 1: (ours, or the testbed's plain link)
-     * @param classes     HTB class ids present, e.g. "1:1", "1:10", "1:20"
-     * @param filterNodes node ids of our u32 filters (800::N), i.e. DSCP + 1
+     * @param htbRoot the root qdisc is an HTB with handle 1: (ours, or the testbed's plain link)
+     * @param classes HTB class ids present, e.g. "1:1", "1:10", "1:20"
+     * @param filters Saba's DSCP filters on parent 1:
      */
-    record State(boolean htbRoot, Set<String> classes, Set<Integer> filterNodes) {
+    record State(boolean htbRoot, Set<String> classes, DscpFilters.Present filters) {
         /** The kernel's default: no HTB root, so nothing of ours. */
-        static final State NONE = new State(false, Set.of(), Set.of());
+        static final State NONE = new State(false, Set.of(), DscpFilters.Present.NONE);
 
         State {
             classes = Set.copyOf(classes);
-            filterNodes = Set.copyOf(filterNodes);
         }
 
         /**
          * Whether anything here is recognisably Saba's: a queue class (1:20–1:3f, see {@link HtbPlan}) or a u32
-         * filter at Saba's preference on the root. The root and classes 1:1 and 1:10 are not: the namespace
-         * testbed's plain link has them too.
+         * filter at one of Saba's preferences on the root (see {@link DscpFilters}). The root and classes 1:1 and
+         * 1:10 are not: the namespace testbed's plain link has them too.
          */
         boolean hasSabaParts() {
-            return !sabaClasses().isEmpty() || (htbRoot && !filterNodes.isEmpty());
+            return !sabaClasses().isEmpty() || (htbRoot && !filters.isEmpty());
         }
 
         /** Saba's queue classes present. */
@@ -64,13 +60,15 @@ final class TcDevice {
             return out;
         }
 
-        /** What a device holds after a plan's commands succeeded. */
-        static State of(HtbPlan plan) {
+        /**
+         * What a device that held {@code from} holds after a plan's commands succeeded; its filters may not be
+         * {@link DscpFilters.Present#known known} (then read the device before changing it again).
+         */
+        static State after(State from, HtbPlan plan) {
             Set<String> classes = new TreeSet<>(List.of("1:1", plan.nonSaba().classId()));
             plan.queues().forEach(c -> classes.add(c.classId()));
-            Set<Integer> nodes = new TreeSet<>();
-            plan.classOfDscp().keySet().forEach(d -> nodes.add(d + 1));
-            return new State(true, classes, nodes);
+            return new State(true, classes, DscpFilters.Present.after(from.htbRoot() ? from.filters()
+                    : DscpFilters.Present.NONE, plan.classOfDscp().keySet()));
         }
 
         /** Reads the device (three tc processes: the slow path, for ports whose content is not known here). */
@@ -85,13 +83,8 @@ final class TcDevice {
                     ids.add(t[2]);
                 }
             }
-            Set<Integer> nodes = new TreeSet<>();
-            Matcher m = FILTER_HANDLE.matcher(shell.check(port.tc("filter", "show", "dev", port.device(), "parent",
-                    "1:")));
-            while (m.find()) {
-                nodes.add(Integer.parseInt(m.group(1), 16));
-            }
-            return new State(true, ids, nodes);
+            return new State(true, ids, DscpFilters.Present.parse(shell.check(port.tc("filter", "show", "dev",
+                    port.device(), "parent", "1:"))));
         }
     }
 
@@ -100,8 +93,8 @@ final class TcDevice {
      * Order matters for live traffic: without an HTB root one is created with the link class; the link class and
      * every class the plan keeps are changed in place (their queues and packets survive; replacing a pfifo by a
      * pfifo of the same handle only changes its limit), new classes are added before any filter points at them,
-     * filters are replaced atomically one by one, and only then are the filters and classes the plan dropped
-     * deleted.
+     * filters are replaced atomically one by one ({@link DscpFilters#converge}), and only then are the classes
+     * the plan dropped deleted.
      */
     static List<String> converge(String dev, State from, HtbPlan plan) {
         List<String> out = new ArrayList<>();
@@ -126,18 +119,8 @@ final class TcDevice {
             out.add("qdisc replace dev " + dev + " parent " + c.classId() + " handle " + c.leafHandle()
                     + " pfifo limit " + plan.leafLimit());
         }
-        Set<Integer> staleFilters = new TreeSet<>(from.htbRoot() ? from.filterNodes() : Set.of());
-        for (Map.Entry<Integer, String> e : plan.classOfDscp().entrySet()) {
-            int dscp = e.getKey();
-            out.add("filter replace dev " + dev + " parent 1: protocol ip prio " + FILTER_PRIO + " handle "
-                    + filterHandle(dscp) + " u32 match ip tos 0x" + Integer.toHexString(dscp << 2) + " 0xfc flowid "
-                    + e.getValue());
-            staleFilters.remove(dscp + 1);
-        }
-        for (int node : staleFilters) {
-            out.add("filter del dev " + dev + " parent 1: protocol ip prio " + FILTER_PRIO + " handle 800::"
-                    + Integer.toHexString(node) + " u32");
-        }
+        out.addAll(DscpFilters.converge(dev, from.htbRoot() ? from.filters() : DscpFilters.Present.NONE,
+                plan.classOfDscp()));
         for (String id : classes) {
             if (isQueueClass(id) && !wantedIds.contains(id)) {
                 out.add("class del dev " + dev + " classid " + id);
@@ -183,9 +166,5 @@ final class TcDevice {
     /** Deletes the root qdisc: the kernel's default comes back. */
     static List<String> removeRoot(String dev) {
         return List.of("qdisc del dev " + dev + " root");
-    }
-
-    static String filterHandle(int dscp) {
-        return "800::" + Integer.toHexString(dscp + 1);
     }
 }

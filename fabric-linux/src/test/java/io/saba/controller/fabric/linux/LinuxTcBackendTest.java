@@ -41,8 +41,11 @@ class LinuxTcBackendTest {
         // every Saba DSCP has a filter; levels 4-7, not on the port, go with the nearest level there (3)
         assertEquals(Map.of(9, "1:20", 17, "1:21", 25, "1:22", 33, "1:22", 41, "1:22", 49, "1:22", 57, "1:22"),
                 tc.filters);
+        assertEquals(tc.filters, tc.v6Filters, "IPv6 is classified like IPv4");
         assertTrue(tc.log.contains("tc -n saba-x-sw filter replace dev p1 parent 1: protocol ip prio 1 handle 800::9 "
                 + "u32 match ip tos 0x20 0xfc flowid 1:20"), String.join("\n", tc.log));
+        assertTrue(tc.log.contains("tc -n saba-x-sw filter replace dev p1 parent 1: protocol ipv6 prio 2 handle ::9 "
+                + "u32 match ip6 priority 0x20 0xfc flowid 1:20"), String.join("\n", tc.log));
         backend.close();
         assertFalse(tc.root, "the backend created the root, so close removes it");
     }
@@ -58,12 +61,19 @@ class LinuxTcBackendTest {
         assertTrue(changes.stream().anyMatch(c -> c.contains("class change dev p1 parent 1:1 classid 1:20 htb rate 50000000bit")));
         assertEquals(Map.of(9, "1:20", 17, "1:21", 25, "1:21", 33, "1:21", 41, "1:21", 49, "1:21", 57, "1:21"),
                 tc.filters);
+        assertEquals(tc.filters, tc.v6Filters);
         assertFalse(tc.classes.contains("1:22"));
-        // Filters pointing at 1:22 are re-pointed before the class goes.
+        // Filters pointing at 1:22 are re-pointed before the class goes; the IPv6 ones by the handles the kernel
+        // gave them, which the device was read for once, after the push that created them
         int repointed = indexOf(changes, "handle 800::19 u32 match ip tos 0x60 0xfc flowid 1:21");
+        int repointed6 = indexOf(changes, "handle 801::19 u32 match ip6 priority 0x60 0xfc flowid 1:21");
         int classDel = indexOf(changes, "class del dev p1 classid 1:22");
-        assertTrue(repointed >= 0 && classDel > repointed, changes.toString());
-        assertTrue(changes.stream().noneMatch(c -> c.contains(" show ")), "a known device is not read again");
+        assertTrue(repointed >= 0 && repointed6 >= 0 && classDel > Math.max(repointed, repointed6),
+                changes.toString());
+        assertEquals(3, tc.log.stream().filter(c -> c.contains(" show ")).count(), tc.log.toString());
+        tc.log.clear();
+        assertTrue(backend.apply(List.of(alloc(0.4, 0.6))).ok());
+        assertTrue(tc.log.stream().noneMatch(c -> c.contains(" show ")), "a known device is not read again");
     }
 
     @Test
@@ -78,6 +88,7 @@ class LinuxTcBackendTest {
     void aFailedUpdateIsReportedAndRolledBack() {
         backend.apply(List.of(alloc(0.6, 0.3, 0.1)));
         Map<Integer, String> filtersBefore = Map.copyOf(tc.filters);
+        Map<Integer, String> v6FiltersBefore = Map.copyOf(tc.v6Filters);
         Set<String> classesBefore = Set.copyOf(tc.classes);
         tc.log.clear();
         // The new plan's filter for DSCP 16 fails, half-way through the update (in the batch and in the retry).
@@ -90,6 +101,7 @@ class LinuxTcBackendTest {
                 && why.contains("exited 1") && why.contains("injected failure"), why);
         assertTrue(why.contains("previous configuration restored"), why);
         assertEquals(filtersBefore, tc.filters);
+        assertEquals(v6FiltersBefore, tc.v6Filters);
         assertEquals(classesBefore, tc.classes);
         // The rollback re-applied the old rates too.
         assertTrue(tc.log.stream().anyMatch(c -> c.contains("classid 1:20 htb rate 60000000bit")));
@@ -117,6 +129,7 @@ class LinuxTcBackendTest {
         assertTrue(tc.root, "someone else's root stays");
         assertEquals(new TreeSet<>(List.of("1:1", "1:10")), tc.classes);
         assertTrue(tc.filters.isEmpty());
+        assertTrue(tc.v6Filters.isEmpty() && tc.v6Table == null, "the IPv6 preference is gone too");
     }
 
     @Test
