@@ -34,6 +34,14 @@ class VlSetupTest {
                 new JobSpec("z", c, 1.0, List.of("h0", "h3")));
     }
 
+    /** The controller's pipeline on packet profiles of a sensitive workload (5) and an insensitive one (11). */
+    private ControllerPlanner sensitiveAndInsensitivePlanner() {
+        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
+        SensitivityTable table = SensitivityTable.empty().with(profiler.entry(workloads.get(5)))
+                .with(profiler.entry(workloads.get(11)));
+        return ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16, 8, 1.0);
+    }
+
     /** Weight per VL, in 64-byte units, summed over a table's entries. */
     private static double[] weightPerVl(VlArbitration arb, int vls) {
         double[] w = new double[vls];
@@ -76,12 +84,8 @@ class VlSetupTest {
      */
     @Test
     void sabaWritesTheControllersLevelsQueuesAndWeights() {
-        WorkloadSpec sensitive = workloads.get(5);
-        WorkloadSpec insensitive = workloads.get(11);
-        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
-        SensitivityTable table = SensitivityTable.empty().with(profiler.entry(sensitive)).with(profiler.entry(insensitive));
-        ControllerPlanner planner = ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16, 8, 1.0);
-        List<JobSpec> jobs = threeJobsOnH0(sensitive, insensitive, insensitive);
+        ControllerPlanner planner = sensitiveAndInsensitivePlanner();
+        List<JobSpec> jobs = threeJobsOnH0(workloads.get(5), workloads.get(11), workloads.get(11));
         LeafSpine.Fabric f = shape.build(P, Policy.RR, 9);
         VlSetup.Applied applied = new VlSetup(9, 8, planner).apply(VlMode.SABA, f, jobs);
 
@@ -115,12 +119,8 @@ class VlSetupTest {
      */
     @Test
     void spreadGivesAPortsSpareVlsToTheApplicationsOfOneLevel() {
-        WorkloadSpec sensitive = workloads.get(5);
-        WorkloadSpec insensitive = workloads.get(11);
-        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
-        SensitivityTable table = SensitivityTable.empty().with(profiler.entry(sensitive)).with(profiler.entry(insensitive));
-        ControllerPlanner planner = ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16, 8, 1.0);
-        List<JobSpec> jobs = threeJobsOnH0(sensitive, insensitive, insensitive);
+        ControllerPlanner planner = sensitiveAndInsensitivePlanner();
+        List<JobSpec> jobs = threeJobsOnH0(workloads.get(5), workloads.get(11), workloads.get(11));
         VlSetup.Applied planned = new VlSetup(9, 8, planner).apply(VlMode.SABA, shape.build(P, Policy.RR, 9), jobs);
         LeafSpine.Fabric f = shape.build(P, Policy.RR, 9);
         VlSetup.Applied spread = new VlSetup(9, 8, planner).withSpreadApplications().apply(VlMode.SABA, f, jobs);
