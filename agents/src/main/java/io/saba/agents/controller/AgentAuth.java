@@ -38,27 +38,26 @@ final class AgentAuth implements ServerInterceptor {
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                                                         ServerCallHandler<Q, R> next) {
         Map<String, String> tokens = access.agentTokens();
-        if (tokens.isEmpty()) {
-            if (access.tenants().authenticating()) {
-                return refuse(call, Status.UNAUTHENTICATED, "this controller has tenant tokens but no agent-tokens, "
-                        + "so no agent may connect");
-            }
+        if (tokens.isEmpty() && !access.tenants().authenticating()) {
             return next.startCall(call, headers);
         }
         String auth = headers.get(AUTHORIZATION);
-        if (auth == null || !auth.startsWith("Bearer ")) {
-            return refuse(call, Status.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' header; this "
-                    + "controller requires an agent token");
+        String token = auth != null && auth.startsWith("Bearer ") ? auth.substring("Bearer ".length()).trim() : null;
+        if (token != null) {
+            String host = hostOf(tokens, token);
+            if (host != null) {
+                return Contexts.interceptCall(Context.current().withValue(HOST, host), call, headers, next);
+            }
+            if (access.tenants().tenantOf(token).isPresent()) {
+                return refuse(call, Status.PERMISSION_DENIED, "a tenant's token cannot act as a host agent");
+            }
         }
-        String token = auth.substring("Bearer ".length()).trim();
-        String host = hostOf(tokens, token);
-        if (host != null) {
-            return Contexts.interceptCall(Context.current().withValue(HOST, host), call, headers, next);
+        if (tokens.isEmpty()) {
+            return refuse(call, Status.UNAUTHENTICATED, "this controller has tenant tokens but no agent-tokens, so "
+                    + "no agent may connect");
         }
-        if (access.tenants().tenantOf(token).isPresent()) {
-            return refuse(call, Status.PERMISSION_DENIED, "a tenant's token cannot act as a host agent");
-        }
-        return refuse(call, Status.UNAUTHENTICATED, "the bearer token matches no agent");
+        return refuse(call, Status.UNAUTHENTICATED, token == null ? "missing 'authorization: Bearer <token>' header; "
+                + "this controller requires an agent token" : "the bearer token matches no agent");
     }
 
     /** Compared in constant time against every token, so timing does not reveal which host matched. */
