@@ -84,7 +84,7 @@ class HostAgentKernelTest {
     }
 
     @Test
-    void refusesAPortWhoseDeviceDoesNotExistAndAppliesTheRest() {
+    void refusesAPortWhoseDeviceDoesNotExistAndAppliesTheRest() throws Exception {
         AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
         try (EmbeddedController c = NetnsFixture.controller(backend, 0);
              HostAgent agent = ns.agent(c, state, Duration.ofSeconds(30), "1=x@100mbit", "2=nosuch0@100mbit")) {
@@ -99,16 +99,32 @@ class HostAgentKernelTest {
             String lastError = status(backend).lastError();
             assertTrue(lastError != null && lastError.contains("nosuch0"), String.valueOf(lastError));
             assertEquals(lastError, c.controller().status(false).fabric().agents().get(0).lastError());
+            com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(NetnsFixture.page(c, "/status.json")).path("fabric").path("agents").path(0);
+            assertEquals(HOST, json.path("host").asText(), json.toString());
+            assertTrue(json.path("connected").asBoolean(), json.toString());
+            assertEquals(0, json.path("lag").asLong(), json.toString());
+            assertTrue(json.path("last_error").asText().contains("nosuch0"), json.toString());
+            String metrics = NetnsFixture.page(c, "/metrics");
+            assertTrue(metrics.contains("saba_agent_connected{host=\"h1\"} 1.0"), metrics);
+            assertTrue(metrics.contains("saba_agent_error{host=\"h1\"} 1.0"), metrics);
+            assertTrue(metrics.contains("saba_agents_missing 0"), metrics);
+            String page = NetnsFixture.page(c, "/status");
+            assertTrue(page.contains("Host agents") && page.contains("nosuch0"), page);
         }
     }
 
     @Test
-    void aPortOfAHostWithoutAgentFailsAndTheAgentConnectingLaterGetsThePlan() {
+    void aPortOfAHostWithoutAgentFailsAndTheAgentConnectingLaterGetsThePlan() throws Exception {
         AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
         try (EmbeddedController c = NetnsFixture.controller(backend, 0)) {
             ApplyResult r = backend.apply(List.of(alloc(1, 0.7, 0.2)));
             assertEquals("no agent connected for host h1", r.failed().get(PORT1), r.toString());
             assertTrue(status(backend).missing(), status(backend).toString());
+            assertEquals("[\"h1\"]", new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(NetnsFixture.page(c, "/status.json")).path("fabric").path("agents_missing").toString());
+            assertTrue(NetnsFixture.page(c, "/metrics").contains("saba_agents_missing 1"));
+            assertTrue(NetnsFixture.page(c, "/status").contains("missing"));
             try (HostAgent agent = ns.agent(c, state, Duration.ofSeconds(30), "x@100mbit")) {
                 await(WAIT, () -> ns.show("class", "x").contains("rate 70Mbit"),
                         () -> "the plan reaches the late agent: " + ns.show("class", "x"));

@@ -40,7 +40,8 @@ final class NetnsFixture implements AutoCloseable {
     static EmbeddedController controller(AgentsBackend backend, int port, Map<String, String> tenantTokens,
                                          Map<String, String> agentTokens) {
         EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
-                .listen(new InetSocketAddress("127.0.0.1", port)).backend(backend, true).tokens(tenantTokens)
+                .listen(new InetSocketAddress("127.0.0.1", port)).http(new InetSocketAddress("127.0.0.1", 0))
+                .backend(backend, true).tokens(tenantTokens)
                 .agentTokens(agentTokens).build();
         c.start();
         return c;
@@ -57,6 +58,25 @@ final class NetnsFixture implements AutoCloseable {
     HostAgent agent(String controller, Path state, Duration lease, String... nics) {
         return HostAgent.start(new AgentSettings(List.of(controller), HOST,
                 java.util.Arrays.stream(nics).map(NicSpec::parse).toList(), null, state, lease, NS), sh);
+    }
+
+    /** A status page of the controller, read over HTTP. */
+    static String page(EmbeddedController c, String path) {
+        try {
+            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                            + c.httpAddress().getPort() + path)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                fail(path + " answered " + r.statusCode() + ": " + r.body());
+            }
+            return r.body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** {@code tc class|qdisc show dev DEV} in the namespace. */

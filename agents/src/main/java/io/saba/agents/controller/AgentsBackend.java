@@ -53,6 +53,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
 
     @Override
     public List<ServerServiceDefinition> grpcServices(Access access) {
+        AgentMetrics.register(access.metrics(), this::agents);
         return List.of(ServerInterceptors.intercept(new AgentsService(this, access.onRefusal()),
                 new AgentAuth(access)));
     }

@@ -1,6 +1,7 @@
 package io.saba.controller.grpc;
 
 import io.grpc.ServerServiceDefinition;
+import io.saba.controller.Metrics;
 import io.saba.controller.Tenants;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +22,10 @@ public interface GrpcServing {
 
     /**
      * Who may call: the tenants (whose tokens are the applications', not an agent's), the agent tokens (host →
-     * token, the {@code agent-tokens} key; empty: none configured), and what counts a refused call.
+     * token, the {@code agent-tokens} key; empty: none configured), what counts a refused call, and the controller's
+     * metrics (where the services add their own gauges).
      */
-    record Access(Tenants tenants, Map<String, String> agentTokens, Runnable onRefusal) {
+    record Access(Tenants tenants, Map<String, String> agentTokens, Runnable onRefusal, Metrics metrics) {
         public Access {
             agentTokens = Map.copyOf(agentTokens);
         }
