@@ -63,6 +63,7 @@ public final class HostAgent implements AutoCloseable {
     private HostAgent(AgentSettings s, CommandRunner shell) {
         this.s = s;
         this.lock = JournalLock.acquire(s.stateDir());
+        new AgentState(s.host(), s.nics(), s.netns()).save(s.stateDir());
         this.applier = new PlanApplier(s.host(), s.nics(), s.netns(), s.stateDir(), shell);
         Metadata headers = new Metadata();
         if (s.token() != null) {
