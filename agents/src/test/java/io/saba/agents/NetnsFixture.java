@@ -39,7 +39,10 @@ final class NetnsFixture implements AutoCloseable {
 
     static EmbeddedController controller(AgentsBackend backend, int port, Map<String, String> tenantTokens,
                                          Map<String, String> agentTokens) {
-        EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
+        io.saba.core.topology.Topology t = io.saba.core.topology.Topology.builder().switchNode("s0", 8).host("h1")
+                .host("h2").link("s0", 1, "h1", 1, 10).link("s0", 2, "h2", 1, 10).build();
+        EmbeddedController c = EmbeddedController.builder().topology(new io.saba.controller.topology.TopologyResolver(
+                        t, Map.of("h1", List.of("10.9.0.1"), "h2", List.of("10.9.0.2"))))
                 .listen(new InetSocketAddress("127.0.0.1", port)).http(new InetSocketAddress("127.0.0.1", 0))
                 .backend(backend, true).tokens(tenantTokens)
                 .agentTokens(agentTokens).build();
@@ -85,11 +88,15 @@ final class NetnsFixture implements AutoCloseable {
     }
 
     static PortAllocation alloc(int port, double... weights) {
+        return alloc(new PortId(HOST, port), weights);
+    }
+
+    static PortAllocation alloc(PortId port, double... weights) {
         Map<Integer, Integer> levels = new java.util.HashMap<>();
         for (int q = 0; q < weights.length; q++) {
             levels.put(q + 1, q);
         }
-        return new PortAllocation(new PortId(HOST, port), levels, weights, Map.of());
+        return new PortAllocation(port, levels, weights, Map.of());
     }
 
     static void await(Duration limit, BooleanSupplier done, java.util.function.Supplier<String> what) {

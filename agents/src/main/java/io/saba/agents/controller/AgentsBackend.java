@@ -32,18 +32,34 @@ import org.slf4j.LoggerFactory;
  * agent refused it or did not answer in time is failed with the reason (the controller retries it), and its plan
  * stays recorded, so an agent that connects later receives it first thing.
  *
- * <p>The agents' service is served on the controller's own gRPC server ({@link GrpcServing}).
+ * <p>The agents' service is served on the controller's own gRPC server ({@link GrpcServing}). Ports of nodes
+ * that are not the topology's hosts (switch ports) go to another backend, when one is given, and are otherwise
+ * accepted without being enforced.
  */
 public final class AgentsBackend implements FabricBackend, GrpcServing {
     private static final Logger LOG = LoggerFactory.getLogger(AgentsBackend.class);
 
     private final Duration ackTimeout;
+    private final SwitchPorts switches;
     private final Map<String, HostRecord> hosts = new TreeMap<>();
+    private volatile Set<String> topologyHosts = Set.of();
     private long version;
 
     /** @param ackTimeout how long a push waits for the agents' acknowledgements */
     public AgentsBackend(Duration ackTimeout) {
+        this(ackTimeout, null);
+    }
+
+    /** @param switches the backend of switch ports, or null to leave them unenforced */
+    public AgentsBackend(Duration ackTimeout, FabricBackend switches) {
         this.ackTimeout = ackTimeout;
+        this.switches = new SwitchPorts(switches);
+    }
+
+    /** A host's port (its agent's), as opposed to a switch's: any port while the hosts are not known. */
+    private boolean hostPort(PortId p) {
+        Set<String> known = topologyHosts;
+        return known.isEmpty() || known.contains(p.node());
     }
 
     @Override
@@ -54,6 +70,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     @Override
     public List<ServerServiceDefinition> grpcServices(Access access) {
         AgentMetrics.register(access.metrics(), this::agents);
+        topologyHosts = access.hosts();
         return List.of(ServerInterceptors.intercept(new AgentsService(this, access.onRefusal()),
                 new AgentAuth(access)));
     }
@@ -61,17 +78,27 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     @Override
     public synchronized ApplyResult apply(Collection<PortAllocation> changed) {
         Map<String, List<PortId>> byHost = new TreeMap<>();
+        List<PortAllocation> switchPorts = new ArrayList<>();
         for (PortAllocation a : changed) {
+            if (!hostPort(a.port())) {
+                switchPorts.add(a);
+                continue;
+            }
             host(a.port().node()).plan.put(a.port().port(), a);
             byHost.computeIfAbsent(a.port().node(), h -> new ArrayList<>()).add(a.port());
         }
-        return push(byHost, false);
+        return SwitchPorts.merge(push(byHost, false), switches.apply(switchPorts));
     }
 
     @Override
     public synchronized ApplyResult release(Set<PortId> ports) {
         Map<String, List<PortId>> byHost = new TreeMap<>();
+        Set<PortId> switchPorts = new TreeSet<>();
         for (PortId p : ports) {
+            if (!hostPort(p)) {
+                switchPorts.add(p);
+                continue;
+            }
             HostRecord h = hosts.get(p.node());
             if (h != null && h.plan.remove(p.port()) != null) {
                 byHost.computeIfAbsent(p.node(), k -> new ArrayList<>()).add(p);
@@ -79,8 +106,9 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         }
         ApplyResult r = push(byHost, true);
         Set<PortId> done = new TreeSet<>(ports);
+        done.removeAll(switchPorts);
         done.removeAll(r.failed().keySet());
-        return new ApplyResult(done, r.failed());
+        return SwitchPorts.merge(new ApplyResult(done, r.failed()), switches.release(switchPorts));
     }
 
     /**
@@ -198,6 +226,9 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
 
     @Override
     public synchronized Map<Integer, Long> queueBytes(PortId port) {
+        if (!hostPort(port)) {
+            return switches.queueBytes(port);
+        }
         HostRecord h = hosts.get(port.node());
         return h == null ? Map.of() : h.counters.getOrDefault(port.port(), Map.of());
     }
@@ -210,7 +241,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     /** Every planned port of a host whose agent reports drift, with the agent's words. */
     @Override
     public synchronized Map<PortId, String> drift() {
-        Map<PortId, String> out = new TreeMap<>();
+        Map<PortId, String> out = new TreeMap<>(switches.drift());
         for (HostRecord h : hosts.values()) {
             if (!h.drift.isEmpty()) {
                 h.plan.keySet().forEach(p -> out.put(new PortId(h.host, p), h.drift));
@@ -240,9 +271,34 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         }
     }
 
-    /** Agents keep their NICs' plans for their lease; the controller stopping changes nothing on any host. */
+    @Override
+    public io.saba.controller.fabric.DriftCheck driftCheck() {
+        return switches.driftCheck();
+    }
+
+    /** The switch ports' backend keeps its originals there; agents keep theirs on their own hosts. */
+    @Override
+    public void keepOriginalsIn(io.saba.controller.fabric.PortOriginals originals) {
+        switches.keepOriginalsIn(originals);
+    }
+
+    @Override
+    public Map<PortId, String> leftovers() {
+        return switches.leftovers();
+    }
+
+    @Override
+    public ApplyResult restoreLeftovers() {
+        return switches.restoreLeftovers();
+    }
+
+    /**
+     * Agents keep their NICs' plans for their lease (the controller stopping changes nothing on any host); the
+     * switch ports' backend is closed.
+     */
     @Override
     public void close() {
         stopServing();
+        switches.close();
     }
 }

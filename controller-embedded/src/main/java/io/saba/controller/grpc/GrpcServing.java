@@ -5,6 +5,7 @@ import io.saba.controller.Metrics;
 import io.saba.controller.Tenants;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A fabric backend that serves gRPC services of its own on the controller's gRPC server, beside the Controller
@@ -22,12 +23,15 @@ public interface GrpcServing {
 
     /**
      * Who may call: the tenants (whose tokens are the applications', not an agent's), the agent tokens (host →
-     * token, the {@code agent-tokens} key; empty: none configured), what counts a refused call, and the controller's
-     * metrics (where the services add their own gauges).
+     * token, the {@code agent-tokens} key; empty: none configured), what counts a refused call, the controller's
+     * metrics (where the services add their own gauges), and the topology's hosts (empty when paths are discovered),
+     * which tell a host's ports from a switch's.
      */
-    record Access(Tenants tenants, Map<String, String> agentTokens, Runnable onRefusal, Metrics metrics) {
+    record Access(Tenants tenants, Map<String, String> agentTokens, Runnable onRefusal, Metrics metrics,
+                  Set<String> hosts) {
         public Access {
             agentTokens = Map.copyOf(agentTokens);
+            hosts = Set.copyOf(hosts);
         }
     }
 }

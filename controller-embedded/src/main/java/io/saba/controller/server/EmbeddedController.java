@@ -167,7 +167,8 @@ public final class EmbeddedController implements AutoCloseable {
         try {
             List<io.grpc.ServerServiceDefinition> extra = b.backend instanceof GrpcServing serving
                     ? serving.grpcServices(new GrpcServing.Access(tenants, b.agentTokens,
-                    metrics.requestsRejected::increment, metrics)) : List.of();
+                    metrics.requestsRejected::increment, metrics, b.topology() == null ? Set.of()
+                    : b.topology().topology().hosts())) : List.of();
             server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
                     new AuthInterceptor(tenants, metrics.requestsRejected::increment), b.grpcThreads,
                     b.health ? new GrpcHealth() : null, extra).start();
