@@ -78,6 +78,18 @@ class HostAgentKernelTest {
             assertEquals(List.of(s.host()), c.controller().status(false).fabric().agents().stream()
                     .map(AgentStatus::host).toList());
 
+            assertTrue(backend.drift().isEmpty(), backend.drift().toString());
+            // someone else deletes Saba's root: the agent reports it as drift on the controller's status
+            ns.sh.check("tc", "-n", NetnsFixture.NS, "qdisc", "del", "dev", "x", "root");
+            await(WAIT, () -> backend.drift().getOrDefault(PORT1, "").contains("the NIC holds Saba's queues []"),
+                    () -> "drift reported: " + backend.drift());
+            assertTrue(c.controller().status(false).fabric().drift().containsKey(PORT1));
+            assertEquals(Set.of(PORT1), backend.apply(List.of(alloc(1, 0.6, 0.3))).applied(),
+                    "an unchanged plan is acknowledged without being rewritten");
+            assertEquals(Set.of(PORT1), backend.apply(List.of(alloc(1, 0.5, 0.3))).applied());
+            await(WAIT, () -> backend.drift().isEmpty(), () -> "a new plan rewrites the NIC: " + backend.drift());
+            assertTrue(ns.show("class", "x").contains("rate 50Mbit"), ns.show("class", "x"));
+
             assertEquals(Set.of(PORT1), backend.release(Set.of(PORT1)).applied());
             assertFalse(ns.show("qdisc", "x").contains("htb"), ns.show("qdisc", "x"));
         }

@@ -58,6 +58,7 @@ public final class HostAgent implements AutoCloseable {
     private long appliedVersion;
     private Map<Integer, String> refused = Map.of();
     private boolean restored;
+    private String lastDrift = "";
     private int restores;
 
     private HostAgent(AgentSettings s, CommandRunner shell) {
@@ -154,9 +155,15 @@ public final class HostAgent implements AutoCloseable {
         synchronized (applying) {
             PlanAck.Builder b = PlanAck.newBuilder().setHost(s.host()).setVersion(appliedVersion)
                     .putAllPortErrors(refused);
-            applier.counters().forEach((port, q) -> b.addCounters(PortQueueBytes.newBuilder().setPort(port)
+            Map<Integer, Map<Integer, Long>> counters = applier.counters();
+            counters.forEach((port, q) -> b.addCounters(PortQueueBytes.newBuilder().setPort(port)
                     .putAllQueueBytes(q)));
-            return b.build();
+            String drift = applier.drift(counters);
+            if (!drift.isEmpty() && !drift.equals(lastDrift)) {
+                LOG.warn("the NICs of {} differ from the plan: {}", s.host(), drift);
+            }
+            lastDrift = drift;
+            return b.setDrift(drift).build();
         }
     }
 

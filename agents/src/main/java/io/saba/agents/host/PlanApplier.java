@@ -126,6 +126,27 @@ public final class PlanApplier implements AutoCloseable {
     }
 
     /**
+     * What differs between the NICs and the plans this agent installed, read from the counters just taken (each
+     * configured port's queue classes): empty when nothing does, else one clause per port (someone deleted the root
+     * or changed Saba's classes).
+     */
+    public String drift(Map<Integer, Map<Integer, Long>> counters) {
+        List<String> out = new ArrayList<>();
+        for (PortId id : backend.managedPorts()) {
+            int queues = backend.installedPlan(id).map(p -> p.queues().size()).orElse(0);
+            Set<Integer> expected = new java.util.TreeSet<>();
+            for (int q = 0; q < queues; q++) {
+                expected.add(q);
+            }
+            Set<Integer> found = new java.util.TreeSet<>(counters.getOrDefault(id.port(), Map.of()).keySet());
+            if (!found.equals(expected)) {
+                out.add("port " + id.port() + ": the NIC holds Saba's queues " + found + ", the plan " + expected);
+            }
+        }
+        return String.join("; ", out);
+    }
+
+    /**
      * Gives the NICs back: every port this agent configured released, and whatever a killed agent left (the state
      * directory's originals) put back. Returns the ports that could not be.
      */
