@@ -108,6 +108,34 @@ class AgentsAuthTest {
     }
 
     @Test
+    void anAgentReachesAControllerWithTlsOnlyWhenItTrustsItsCertificate(@org.junit.jupiter.api.io.TempDir
+                                                                        java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path[] pem = SelfSigned.in(dir);
+        AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(1));
+        try (EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
+                .tls(pem[0], pem[1]).backend(backend, true).tokens(TENANTS).agentTokens(AGENTS).build()) {
+            c.start();
+            String target = "127.0.0.1:" + c.address().getPort();
+            java.util.List<io.saba.agents.host.NicSpec> nic = java.util.List.of(
+                    io.saba.agents.host.NicSpec.parse("saba-none0@1gbit"));
+            try (io.saba.agents.host.HostAgent plain = io.saba.agents.host.HostAgent.start(
+                    new io.saba.agents.host.AgentSettings(java.util.List.of(target), "h1", nic, "h1-secret",
+                            dir.resolve("plain"), Duration.ofSeconds(30), null), new io.saba.process.ProcessRunner())) {
+                Thread.sleep(1500);
+                assertTrue(backend.agents().isEmpty(), "a plaintext agent cannot talk to a TLS controller");
+            }
+            try (io.saba.agents.host.HostAgent tls = io.saba.agents.host.HostAgent.start(
+                    new io.saba.agents.host.AgentSettings(java.util.List.of(target), "h1", nic, "h1-secret",
+                            dir.resolve("tls"), Duration.ofSeconds(30), null, pem[0]),
+                    new io.saba.process.ProcessRunner())) {
+                NetnsFixture.await(Duration.ofSeconds(10), () -> backend.agents().stream()
+                        .anyMatch(a -> a.host().equals("h1") && a.connected()), () -> backend.agents().toString());
+                NetnsFixture.await(Duration.ofSeconds(10), tls::connected, () -> "the agent has its first plan");
+            }
+        }
+    }
+
+    @Test
     void withoutAnyTokensEveryAgentIsLetIn() {
         try (EmbeddedController c = NetnsFixture.controller(new AgentsBackend(Duration.ofSeconds(1)), 0)) {
             assertEquals(0, agent(c, null).announce(hello("h7")).getVersion());

@@ -58,6 +58,10 @@ final class AgentCommand implements Callable<Integer> {
             description = "A file holding this host's agent token (the controller's agent-tokens).")
     Path tokenFile;
 
+    @Option(names = "--tls-trust", paramLabel = "PEM",
+            description = "Certificate(s) to trust for a controller with TLS (default: plaintext).")
+    Path tlsTrust;
+
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = DEFAULT_STATE_DIR,
             description = "Where the NICs' original configurations are kept (default: ${DEFAULT-VALUE}).")
     Path stateDir;
@@ -95,7 +99,7 @@ final class AgentCommand implements Callable<Integer> {
             }
         }
         AgentSettings settings = new AgentSettings(controllers, name, specs, token, stateDir,
-                Duration.ofSeconds(leaseSeconds), netns);
+                Duration.ofSeconds(leaseSeconds), netns, tlsTrust);
         HostAgent agent = HostAgent.start(settings, new ProcessRunner());
         Thread hook = new Thread(() -> {
             agent.close();

@@ -14,9 +14,16 @@ import java.util.List;
  * @param stateDir    where the NICs' originals are kept (survives a kill)
  * @param lease       how long the agent keeps the last plan while no controller is reachable
  * @param netns       the network namespace the NICs are in, or null for the agent's own
+ * @param tlsTrust    PEM certificate(s) to trust for the controller's TLS, or null for plaintext
  */
 public record AgentSettings(List<String> controllers, String host, List<NicSpec> nics, String token, Path stateDir,
-                            Duration lease, String netns) {
+                            Duration lease, String netns, Path tlsTrust) {
+    /** Plaintext gRPC. */
+    public AgentSettings(List<String> controllers, String host, List<NicSpec> nics, String token, Path stateDir,
+                         Duration lease, String netns) {
+        this(controllers, host, nics, token, stateDir, lease, netns, null);
+    }
+
     public AgentSettings {
         controllers = List.copyOf(controllers);
         nics = List.copyOf(nics);

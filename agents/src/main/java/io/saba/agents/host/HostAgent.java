@@ -1,11 +1,13 @@
 package io.saba.agents.host;
 
+import io.grpc.ChannelCredentials;
 import io.grpc.Context;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.MetadataUtils;
 import io.saba.controller.journal.JournalLock;
 import io.saba.process.CommandRunner;
@@ -70,9 +72,22 @@ public final class HostAgent implements AutoCloseable {
         if (s.token() != null) {
             headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + s.token());
         }
+        ChannelCredentials credentials = credentials(s.tlsTrust());
         for (String target : s.controllers()) {
-            channels.add(Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
+            channels.add(Grpc.newChannelBuilder(target, credentials)
                     .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build());
+        }
+    }
+
+    private static ChannelCredentials credentials(java.nio.file.Path trust) {
+        if (trust == null) {
+            return InsecureChannelCredentials.create();
+        }
+        try {
+            return TlsChannelCredentials.newBuilder().trustManager(trust.toFile()).build();
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new IllegalArgumentException("--tls-trust " + trust + ": cannot read the certificates ("
+                    + e.getMessage() + ")", e);
         }
     }
 
