@@ -88,7 +88,10 @@ class AgentCommandTest {
             sh.check("ip", "-n", NS, "link", "set", "x", "up");
             AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
             Path state = dir.resolve("state");
-            try (EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
+            io.saba.core.topology.Topology t = io.saba.core.topology.Topology.builder().switchNode("s0", 2)
+                    .host("h1").link("s0", 1, "h1", 1, 10).build();
+            try (EmbeddedController c = EmbeddedController.builder().topology(
+                    new io.saba.controller.topology.TopologyResolver(t, Map.of("h1", List.of("10.9.0.1"))))
                     .backend(backend, true).build()) {
                 c.start();
                 Process agent = SabaProcess.start(dir, dir.resolve("out"), dir.resolve("err"), "agent",

@@ -179,6 +179,10 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         HostRecord h = host(host);
         h.nics = List.copyOf(nics);
         LOG.info("agent of {} announced NICs {}", host, nics.stream().map(AgentNic::getName).toList());
+        if (!topologyHosts.isEmpty() && !topologyHosts.contains(host)) {
+            LOG.warn("an agent announced host {}, which the topology does not have: it will get no plan (is --host "
+                    + "the topology's name for it?)", host);
+        }
         return h.planVersion;
     }
 
