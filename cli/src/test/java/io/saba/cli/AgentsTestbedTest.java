@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code backend: agents}), each of h2 and h3 runs {@code saba agent} in its own namespace, and the agents reach the
  * controller over the testbed's network. The test reports two applications' connections from h2 to h3 (through a
  * side link of its own into h1) and reads h2's NIC back with tc: the agent enforces the controller's plan there,
- * survives being killed with -9 and restarted, restores the NIC when the controller is killed, and converges again
- * when the controller restarts from its journal.
+ * survives being killed with -9 and restarted, restores the NIC when partitioned from the controller or when the
+ * controller is killed, and converges again when the partition heals or the controller restarts from its journal.
  */
 class AgentsTestbedTest {
     private static final Duration WAIT = Duration.ofSeconds(40);
@@ -98,6 +98,12 @@ class AgentsTestbedTest {
             await(() -> agent("h2").path("connected").asBoolean() && agent("h2").path("lag").asLong(-1) == 0,
                     () -> "the restarted agent re-syncs: " + status());
             assertEquals(2, sabaQueues(2), classes(2));
+
+            // a partition: h2's link to the switch goes down, the agent's acknowledgements fail, its lease runs out
+            sh.check("ip", "-n", spec.switchNamespace(), "link", "set", spec.switchPortDevice(2), "down");
+            await(() -> sabaQueues(2) == 0, () -> "cut off, h2's agent restores its NIC after the lease: " + classes(2));
+            sh.check("ip", "-n", spec.switchNamespace(), "link", "set", spec.switchPortDevice(2), "up");
+            await(() -> sabaQueues(2) == 2, () -> "the partition heals and h2 gets its plan again: " + classes(2));
 
             kill(controller);
             await(() -> sabaQueues(2) == 0, () -> "the lease ends and h2's NIC is restored: " + classes(2));
