@@ -126,6 +126,38 @@ class HostAgentKernelTest {
         }
     }
 
+    /** On a veth of the machine's own namespace, whose speed the kernel reports (10 Gbit/s). */
+    @Test
+    void refusesARateAboveTheNicsSpeedAndTakesTheKernelsSpeedOtherwise() {
+        String dev = "sabajtr0";
+        ns.sh.run(List.of("ip", "link", "del", dev));
+        ns.sh.check("ip", "link", "add", dev, "type", "veth", "peer", "name", "sabajtr1");
+        try {
+            ns.sh.check("ip", "link", "set", dev, "up");
+            long speed = Long.parseLong(ns.sh.check("cat", "/sys/class/net/" + dev + "/speed").strip()) * 1_000_000L;
+            org.junit.jupiter.api.Assumptions.assumeTrue(speed > 0, "the kernel reports no speed for a veth");
+            AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
+            try (EmbeddedController c = NetnsFixture.controller(backend, 0);
+                 HostAgent agent = HostAgent.start(new io.saba.agents.host.AgentSettings(List.of(c.target()), HOST,
+                         List.of(io.saba.agents.host.NicSpec.parse("1=" + dev + "@" + 2 * speed),
+                                 io.saba.agents.host.NicSpec.parse("2=" + dev)), null, state, Duration.ofSeconds(30),
+                         null), ns.sh)) {
+                awaitConnected(backend);
+                ApplyResult r = backend.apply(List.of(alloc(2, 0.5, 0.4)));
+                assertEquals(Set.of(new PortId(HOST, 2)), r.applied(), r.toString());
+                assertTrue(ns.sh.check("tc", "class", "show", "dev", dev).contains("ceil " + speed / 1_000_000_000L
+                        + "Gbit"), ns.sh.check("tc", "class", "show", "dev", dev));
+                backend.release(Set.of(new PortId(HOST, 2)));
+                r = backend.apply(List.of(alloc(1, 0.5, 0.4)));
+                String why = r.failed().get(PORT1);
+                assertTrue(why != null && why.contains(dev + " is a " + speed + " bit/s link; it cannot hold "
+                        + 2 * speed + " bit/s"), r.toString());
+            }
+        } finally {
+            ns.sh.run(List.of("ip", "link", "del", dev));
+        }
+    }
+
     @Test
     void aPortOfAHostWithoutAgentFailsAndTheAgentConnectingLaterGetsThePlan() throws Exception {
         AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));

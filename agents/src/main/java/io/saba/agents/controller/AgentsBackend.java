@@ -44,6 +44,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     private final Map<String, HostRecord> hosts = new TreeMap<>();
     private volatile Set<String> topologyHosts = Set.of();
     private long version;
+    private boolean stopped;
 
     /** @param ackTimeout how long a push waits for the agents' acknowledgements */
     public AgentsBackend(Duration ackTimeout) {
@@ -188,6 +189,11 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
 
     /** An agent's plan stream opened: it replaces an older one of the host, and gets the whole plan now. */
     synchronized void watch(String host, ServerCallStreamObserver<HostPlan> stream) {
+        if (stopped) {
+            stream.onError(io.grpc.Status.UNAVAILABLE.withDescription("the controller is stopping")
+                    .asRuntimeException());
+            return;
+        }
         HostRecord h = host(host);
         if (h.stream != null) {
             try {
@@ -263,6 +269,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     /** Ends every plan stream (the controller is stopping): agents reconnect to another controller or wait. */
     @Override
     public synchronized void stopServing() {
+        stopped = true;
         for (HostRecord h : hosts.values()) {
             if (h.stream != null) {
                 try {

@@ -65,7 +65,13 @@ public final class PlanApplier implements AutoCloseable {
                     .append("=DEV)");
             return Optional.empty();
         }
-        long rate = nic.rateBps() > 0 ? nic.rateBps() : kernel.speedBps(nic.device());
+        long speed = kernel.speedBps(nic.device());
+        long rate = nic.rateBps() > 0 ? nic.rateBps() : speed;
+        if (speed > 0 && rate > speed) {
+            why.append(nic.device()).append(" is a ").append(speed).append(" bit/s link; it cannot hold ")
+                    .append(rate).append(" bit/s");
+            return Optional.empty();
+        }
         if (rate <= 0) {
             why.append("the link rate of ").append(nic.device()).append(" is unknown (give --nic ")
                     .append(nic.device()).append("@RATE)");
