@@ -4,6 +4,7 @@ import io.saba.agents.host.AgentSettings;
 import io.saba.agents.host.AgentState;
 import io.saba.agents.host.HostAgent;
 import io.saba.agents.host.NicSpec;
+import io.saba.agents.host.Nics;
 import io.saba.agents.host.PlanApplier;
 import io.saba.controller.journal.JournalLock;
 import io.saba.core.alloc.PortId;
@@ -84,7 +85,7 @@ final class AgentCommand implements Callable<Integer> {
         }
         String name = host != null ? host : InetAddress.getLocalHost().getHostName();
         List<NicSpec> specs = new ArrayList<>();
-        (nics.isEmpty() ? netns == null ? upDevices() : List.<String>of() : nics)
+        (nics.isEmpty() ? netns == null ? Nics.upDevices() : List.<String>of() : nics)
                 .forEach(n -> specs.add(NicSpec.parse(n)));
         String token = null;
         if (tokenFile != null) {
@@ -112,19 +113,6 @@ final class AgentCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
-    }
-
-    private static List<String> upDevices() throws IOException {
-        List<String> out = new ArrayList<>();
-        try (var devs = Files.list(Path.of("/sys/class/net"))) {
-            for (Path d : devs.sorted().toList()) {
-                String state = Files.readString(d.resolve("operstate")).strip();
-                if (!d.getFileName().toString().equals("lo") && (state.equals("up") || state.equals("unknown"))) {
-                    out.add(d.getFileName().toString());
-                }
-            }
-        }
-        return out;
     }
 
     /** {@code saba agent restore}. */

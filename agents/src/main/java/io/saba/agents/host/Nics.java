@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * unknown on virtual devices) and the addresses {@code ip -o addr} lists. In a named network namespace (tests)
  * speeds are not read (sysfs shows the agent's own namespace).
  */
-final class Nics {
+public final class Nics {
     private final CommandRunner shell;
     private final String netns;
 
@@ -25,7 +25,7 @@ final class Nics {
     }
 
     /** Every device that is up, loopback excepted (what the agent enforces on when no --nic is given). */
-    static List<String> upDevices() {
+    public static List<String> upDevices() {
         List<String> out = new ArrayList<>();
         try (Stream<Path> devs = Files.list(Path.of("/sys/class/net"))) {
             for (Path d : devs.sorted().toList()) {
