@@ -151,7 +151,7 @@ final class AgentCommand implements Callable<Integer> {
                     : saved.map(AgentState::nics).orElseThrow(() -> new IllegalArgumentException("--state-dir "
                     + stateDir + " names no NICs (no " + AgentState.FILE + "); give --nic"));
             String ns = netns != null ? netns : saved.map(AgentState::netns).orElse(null);
-            try (JournalLock lock = JournalLock.acquire(stateDir);
+            try (JournalLock lock = HostAgent.lockStateDir(stateDir);
                  PlanApplier applier = new PlanApplier(name, specs, ns, stateDir, new ProcessRunner())) {
                 Map<PortId, String> failed = new TreeMap<>(applier.restore());
                 failed.forEach((p, why) -> out.println(p + ": NOT restored: " + why));

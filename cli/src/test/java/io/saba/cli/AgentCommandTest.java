@@ -76,6 +76,20 @@ class AgentCommandTest {
         assertEquals("saba agent restore: --state-dir " + dir.resolve("none") + ": no such directory", errLine());
     }
 
+    @Test
+    void restoreIsRefusedWhileAnAgentHoldsTheStateDirectory() {
+        Path state = dir.resolve("held");
+        try (io.saba.agents.host.HostAgent running = io.saba.agents.host.HostAgent.start(
+                new io.saba.agents.host.AgentSettings(List.of("127.0.0.1:1"), "h1",
+                        List.of(io.saba.agents.host.NicSpec.parse("saba-none0@1gbit")), null, state,
+                        Duration.ofSeconds(30), null), new ProcessRunner())) {
+            assertEquals(2, run("agent", "restore", "--state-dir", state.toString()));
+            String e = errLine();
+            assertTrue(e.startsWith("saba agent restore: --state-dir " + state + " is in use by another saba agent (pid "
+                    + ProcessHandle.current().pid()), e);
+        }
+    }
+
     /** An agent process killed with -9 leaves its plan on the NIC; {@code saba agent restore} removes it. */
     @Test
     void restoreGivesBackWhatAKilledAgentLeft() throws Exception {

@@ -9,6 +9,7 @@ import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.MetadataUtils;
+import io.saba.controller.StartupException;
 import io.saba.controller.journal.JournalLock;
 import io.saba.process.CommandRunner;
 import io.saba.proto.v1.AgentAnnounce;
@@ -65,7 +66,7 @@ public final class HostAgent implements AutoCloseable {
 
     private HostAgent(AgentSettings s, CommandRunner shell) {
         this.s = s;
-        this.lock = JournalLock.acquire(s.stateDir());
+        this.lock = lockStateDir(s.stateDir());
         new AgentState(s.host(), s.nics(), s.netns()).save(s.stateDir());
         this.applier = new PlanApplier(s.host(), s.nics(), s.netns(), s.stateDir(), shell);
         Metadata headers = new Metadata();
@@ -88,6 +89,20 @@ public final class HostAgent implements AutoCloseable {
         } catch (java.io.IOException | RuntimeException e) {
             throw new IllegalArgumentException("--tls-trust " + trust + ": cannot read the certificates ("
                     + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * Takes the state directory for this process (one agent, or one {@code saba agent restore}, at a time).
+     *
+     * @throws StartupException naming the directory and its holder
+     */
+    public static JournalLock lockStateDir(java.nio.file.Path dir) {
+        try {
+            return JournalLock.acquire(dir);
+        } catch (StartupException e) {
+            throw new StartupException(e.getMessage().replace("journal-dir", "--state-dir")
+                    .replace("another controller", "another saba agent"));
         }
     }
 
