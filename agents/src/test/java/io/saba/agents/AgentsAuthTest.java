@@ -136,6 +136,24 @@ class AgentsAuthTest {
     }
 
     @Test
+    void anAcknowledgementOfAVersionNeverSentIsIgnored() {
+        AgentsBackend backend = new AgentsBackend(Duration.ofMillis(200));
+        try (EmbeddedController c = NetnsFixture.controller(backend, 0)) {
+            assertEquals("no agent connected for host h1", backend.apply(java.util.List.of(NetnsFixture.alloc(1,
+                    0.5, 0.4))).failed().get(new io.saba.core.alloc.PortId("h1", 1)));
+            long plan = backend.agents().get(0).planVersion();
+            assertTrue(plan > 0);
+            // e.g. an agent still acknowledging what a previous controller sent it
+            assertEquals(plan, agent(c, null).ackPlan(PlanAck.newBuilder().setHost("h1").setVersion(plan + 1)
+                    .build()).getVersion());
+            assertEquals(0, backend.agents().get(0).ackedVersion(), backend.agents().toString());
+            assertEquals(plan, agent(c, null).ackPlan(PlanAck.newBuilder().setHost("h1").setVersion(plan)
+                    .build()).getVersion());
+            assertEquals(plan, backend.agents().get(0).ackedVersion(), backend.agents().toString());
+        }
+    }
+
+    @Test
     void withoutAnyTokensEveryAgentIsLetIn() {
         try (EmbeddedController c = NetnsFixture.controller(new AgentsBackend(Duration.ofSeconds(1)), 0)) {
             assertEquals(0, agent(c, null).announce(hello("h7")).getVersion());

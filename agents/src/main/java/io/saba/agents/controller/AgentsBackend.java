@@ -43,7 +43,11 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     private final SwitchPorts switches;
     private final Map<String, HostRecord> hosts = new TreeMap<>();
     private volatile Set<String> topologyHosts = Set.of();
-    private long version;
+    /**
+     * The newest version handed out. It starts from the clock (microseconds), so a restarted controller's versions
+     * are above its predecessor's and an agent's acknowledgement of an old plan is never taken for a new one.
+     */
+    private long version = System.currentTimeMillis() * 1000;
     private boolean stopped;
 
     /** @param ackTimeout how long a push waits for the agents' acknowledgements */
@@ -219,7 +223,11 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     /** An agent's acknowledgement; returns the host's current plan version. */
     synchronized long acked(PlanAck ack) {
         HostRecord h = host(ack.getHost());
-        if (ack.getVersion() >= h.ackedVersion) {
+        if (ack.getVersion() > h.planVersion) {
+            // a version this controller never sent the host: another controller's, acknowledged late
+            LOG.debug("ignoring {}'s acknowledgement of version {} (its plan is at {})", h.host, ack.getVersion(),
+                    h.planVersion);
+        } else if (ack.getVersion() >= h.ackedVersion) {
             h.ackedVersion = ack.getVersion();
             h.refused = Map.copyOf(ack.getPortErrorsMap());
             h.drift = ack.getDrift();

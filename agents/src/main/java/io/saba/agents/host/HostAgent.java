@@ -157,12 +157,15 @@ public final class HostAgent implements AutoCloseable {
                 Iterator<HostPlan> plans = stub.watchPlans(WatchPlansRequest.newBuilder().setHost(s.host()).build());
                 while (plans.hasNext()) {
                     HostPlan plan = plans.next();
-                    if (!connected) {
-                        connected = true;
-                        current = stub;
-                        LOG.info("watching the plans of {} (version {})", s.host(), plan.getVersion());
+                    synchronized (applying) { // the lease check sees the plan applied and the session up at once
+                        apply(plan);
+                        if (!connected) {
+                            // only now: the periodic acknowledgement must never send an older session's version
+                            connected = true;
+                            current = stub;
+                            LOG.info("watching the plans of {} (version {})", s.host(), plan.getVersion());
+                        }
                     }
-                    apply(plan);
                     stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack());
                 }
             });
