@@ -79,6 +79,7 @@ class HostAgentKernelTest {
                     .map(AgentStatus::host).toList());
 
             assertTrue(backend.drift().isEmpty(), backend.drift().toString());
+            assertTrue(NetnsFixture.page(c, "/status").contains("checked every 1 s"), "the page says agents look");
             // someone else deletes Saba's root: the agent reports it as drift on the controller's status
             ns.sh.check("tc", "-n", NetnsFixture.NS, "qdisc", "del", "dev", "x", "root");
             await(WAIT, () -> backend.drift().getOrDefault(PORT1, "").contains("the NIC holds Saba's queues []"),

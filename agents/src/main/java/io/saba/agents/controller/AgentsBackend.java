@@ -5,6 +5,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.saba.controller.fabric.AgentStatus;
 import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.grpc.GrpcServing;
 import io.saba.core.alloc.PortAllocation;
@@ -49,6 +50,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
      */
     private long version = System.currentTimeMillis() * 1000;
     private boolean stopped;
+    private java.time.Instant lastAck;
 
     /** @param ackTimeout how long a push waits for the agents' acknowledgements */
     public AgentsBackend(Duration ackTimeout) {
@@ -223,6 +225,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     /** An agent's acknowledgement; returns the host's current plan version. */
     synchronized long acked(PlanAck ack) {
         HostRecord h = host(ack.getHost());
+        lastAck = java.time.Instant.now();
         if (ack.getVersion() > h.planVersion) {
             // a version this controller never sent the host: another controller's, acknowledged late
             LOG.debug("ignoring {}'s acknowledgement of version {} (its plan is at {})", h.host, ack.getVersion(),
@@ -290,9 +293,20 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         }
     }
 
+    /**
+     * The agents read their NICs back with every acknowledgement (about once a second) and report what differs;
+     * they do not repair it (the next plan does). A switch backend's own check adds its ports.
+     */
     @Override
-    public io.saba.controller.fabric.DriftCheck driftCheck() {
-        return switches.driftCheck();
+    public synchronized DriftCheck driftCheck() {
+        int ports = hosts.values().stream().filter(HostRecord::connected).mapToInt(h -> h.plan.size()).sum();
+        DriftCheck sw = switches.driftCheck();
+        java.time.Instant last = lastAck;
+        if (sw != null) {
+            ports += sw.ports();
+            last = last == null || (sw.last() != null && sw.last().isAfter(last)) ? sw.last() : last;
+        }
+        return new DriftCheck(Duration.ofSeconds(1), last, ports, false);
     }
 
     /** The switch ports' backend keeps its originals there; agents keep theirs on their own hosts. */
