@@ -54,6 +54,15 @@ class AgentCommandTest {
     }
 
     @Test
+    void helpListsTheOptionsAndRestore() {
+        assertEquals(0, run("agent", "--help"));
+        for (String option : List.of("--controller", "--host", "--nic", "--token-file", "--tls-trust", "--state-dir",
+                "--lease-seconds", "--netns", "restore", "/var/lib/saba-agent")) {
+            assertTrue(out.toString().contains(option), option + " in\n" + out);
+        }
+    }
+
+    @Test
     void theControllerIsRequired() {
         assertEquals(2, run("agent", "--nic", "x@1gbit", "--state-dir", dir.toString()));
         assertEquals("saba agent: --controller HOST:PORT is required", errLine());
