@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
             CampaignCommand.class,
             ControllerCommand.class,
             FabricCommand.class,
+            AgentCommand.class,
             TestbedCommand.class,
             WorkloadCommand.class,
             ProfileCommand.class,

@@ -327,7 +327,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         apps.forEach(a -> registered.add(a.appId()));
         signals.retain(registered::contains);
         FabricStatus fabric = new FabricStatus(backend.name(), recomputer.lastPush(), recomputer.retrying(),
-                backend.drift(), backend.driftCheck());
+                backend.drift(), backend.driftCheck(), backend.agents());
         Map<String, SensitivityModel> models = new TreeMap<>();
         apps.forEach(a -> models.computeIfAbsent(a.workload(), replica::modelOf)); // the model in force, learnt or not
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,

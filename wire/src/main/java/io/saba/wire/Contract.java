@@ -6,9 +6,11 @@ package io.saba.wire;
  */
 public final class Contract {
     /** The revision this build speaks. */
-    public static final int REVISION = 2;
+    public static final int REVISION = 3;
     /** The first revision whose controller keeps work signals. */
     public static final int SIGNALS = 2;
+    /** The first revision with the Agents service (served only by a controller whose backend is {@code agents}). */
+    public static final int AGENTS = 3;
 
     private Contract() {
     }

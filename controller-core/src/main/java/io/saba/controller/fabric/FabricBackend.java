@@ -55,6 +55,14 @@ public interface FabricBackend extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The host agents this backend sends plans to, one per host that announced itself or has a plan (sorted by
+     * host); empty for backends that program devices themselves.
+     */
+    default java.util.List<AgentStatus> agents() {
+        return java.util.List.of();
+    }
+
     /** How this backend looks for {@link #drift()}, for the status pages; null (the default) when it does not. */
     default DriftCheck driftCheck() {
         return null;

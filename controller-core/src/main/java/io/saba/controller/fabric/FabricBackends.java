@@ -29,6 +29,7 @@ public final class FabricBackends {
             String module = switch (name) {
                 case "linux" -> " (module saba-fabric-linux is not on the class path)";
                 case "infiniband" -> " (module saba-fabric-infiniband is not on the class path)";
+                case "agents" -> " (module saba-agents is not on the class path)";
                 default -> "";
             };
             throw new IllegalArgumentException("unknown fabric backend '" + name + "'; available: " + all.keySet()

@@ -68,6 +68,15 @@ public final class ControllerServer implements AutoCloseable {
      */
     public ControllerServer(ServerBuilder<?> builder, ControllerService service, AuthInterceptor auth, int threads,
                             GrpcHealth health) {
+        this(builder, service, auth, threads, health, java.util.List.of());
+    }
+
+    /**
+     * @param extra further services (a backend's, see {@link GrpcServing}), behind the same start gate; they
+     *              authenticate their callers themselves
+     */
+    public ControllerServer(ServerBuilder<?> builder, ControllerService service, AuthInterceptor auth, int threads,
+                            GrpcHealth health, java.util.List<io.grpc.ServerServiceDefinition> extra) {
         AtomicInteger n = new AtomicInteger();
         this.health = health;
         this.executor = threads <= 0 ? null : new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
@@ -83,6 +92,9 @@ public final class ControllerServer implements AutoCloseable {
         }
         builder.maxInboundMessageSize(64 << 20)
                 .addService(ServerInterceptors.intercept(service, auth, new StartingGate()));
+        for (io.grpc.ServerServiceDefinition s : extra) {
+            builder.addService(ServerInterceptors.intercept(s, new StartingGate()));
+        }
         if (health != null) {
             builder.addService(health.service()); // no token: probes ask without one
         }

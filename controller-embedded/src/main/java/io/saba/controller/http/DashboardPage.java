@@ -179,6 +179,9 @@ final class DashboardPage {
         if (!f.drift().isEmpty()) {
             problems("drift", "Drift: ports another agent rewrote since the backend last wrote them", f.drift());
         }
+        if (!f.agents().isEmpty()) {
+            AgentsTable.render(h, f.agents());
+        }
         h.append("</section>");
     }
 

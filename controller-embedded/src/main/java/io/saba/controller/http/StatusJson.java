@@ -3,6 +3,7 @@ package io.saba.controller.http;
 import io.saba.controller.GroupView;
 import io.saba.controller.StatusView;
 import io.saba.controller.estimate.WorkloadEstimateView;
+import io.saba.controller.fabric.AgentStatus;
 import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.FabricStatus;
 import io.saba.controller.fabric.PushOutcome;
@@ -211,6 +212,21 @@ final class StatusJson {
         } else {
             m.put("drift_check", null);
         }
+        List<Map<String, Object>> agents = new ArrayList<>();
+        for (AgentStatus a : f.agents()) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("host", a.host());
+            e.put("connected", a.connected());
+            e.put("plan_version", a.planVersion());
+            e.put("acked_version", a.ackedVersion());
+            e.put("lag", a.lag());
+            e.put("ports", a.ports());
+            e.put("missing", a.missing());
+            e.put("last_error", a.lastError());
+            agents.add(e);
+        }
+        m.put("agents", agents);
+        m.put("agents_missing", f.agents().stream().filter(AgentStatus::missing).map(AgentStatus::host).toList());
         return m;
     }
 

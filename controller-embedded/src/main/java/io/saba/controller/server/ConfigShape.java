@@ -15,6 +15,7 @@ record ConfigShape(String listen, String http, JsonNode topology, String table, 
         @JsonProperty("lease-timeout-seconds") Double leaseTimeoutSeconds,
         @JsonProperty("journal-dir") String journalDir, @JsonProperty("journal-fsync") String journalFsync,
         @JsonProperty("journal-fsync-millis") Long journalFsyncMillis, Tls tls, Map<String, String> tokens,
+        @JsonProperty("agent-tokens") Map<String, String> agentTokens,
         @JsonProperty("admin-tenants") List<String> adminTenants, @JsonProperty("grpc-threads") Integer grpcThreads,
         @JsonProperty("recompute-interval-millis") Long recomputeIntervalMillis, String group, String cluster) {
 

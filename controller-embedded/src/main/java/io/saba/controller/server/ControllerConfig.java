@@ -48,6 +48,8 @@ import java.util.Set;
  * tls: {cert: server.pem, key: server-key.pem}
  * tokens: {team-a: "secret-a", ops: "secret-ops"}   # tenant → bearer token; omit: no authentication
  * admin-tenants: [ops]              # may reload the table
+ * agent-tokens: {node1: "secret-1"} # host → its agent's bearer token (backend: agents); an agent may claim only
+ *                                   #   its own host; omit: agents connect only while 'tokens' is omitted too
  * grpc-threads: 4
  * recompute-interval-millis: 5      # least time between recomputation rounds (coalescing window)
  * group: zk://zk1:2181,zk2:2181/saba     # join a controller group (needs the saba-controller-zk module);
@@ -145,6 +147,15 @@ public final class ControllerConfig {
             throw new IllegalArgumentException(src + ": two tenants share a token");
         }
         b.tokens(tokens);
+        Map<String, String> agentTokens = new LinkedHashMap<>();
+        root.path("agent-tokens").fields().forEachRemaining(e -> agentTokens.put(e.getKey(), e.getValue().asText()));
+        Set<String> allTokens = new HashSet<>(tokens.values());
+        for (String t : agentTokens.values()) {
+            if (!allTokens.add(t)) {
+                throw new IllegalArgumentException(src + ": an agent token is shared with another agent or a tenant");
+            }
+        }
+        b.agentTokens(agentTokens);
         Set<String> admins = new HashSet<>();
         root.path("admin-tenants").forEach(n -> admins.add(n.asText()));
         b.adminTenants(admins);

@@ -16,6 +16,7 @@ import io.saba.controller.grpc.AuthInterceptor;
 import io.saba.controller.grpc.ControllerServer;
 import io.saba.controller.grpc.ControllerService;
 import io.saba.controller.grpc.GrpcHealth;
+import io.saba.controller.grpc.GrpcServing;
 import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
@@ -164,9 +165,13 @@ public final class EmbeddedController implements AutoCloseable {
         Tenants tenants = new Tenants(b.tokens, b.adminTenants);
         service = new ControllerService(api, tenants, this::configuredTable);
         try {
+            List<io.grpc.ServerServiceDefinition> extra = b.backend instanceof GrpcServing serving
+                    ? serving.grpcServices(new GrpcServing.Access(tenants, b.agentTokens,
+                    metrics.requestsRejected::increment, metrics, b.topology() == null ? Set.of()
+                    : b.topology().topology().hosts())) : List.of();
             server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
                     new AuthInterceptor(tenants, metrics.requestsRejected::increment), b.grpcThreads,
-                    b.health ? new GrpcHealth() : null).start();
+                    b.health ? new GrpcHealth() : null, extra).start();
         } catch (UncheckedIOException e) {
             throw cannotListen("gRPC", b.listen, e);
         }
@@ -305,6 +310,9 @@ public final class EmbeddedController implements AutoCloseable {
         if (service != null) {
             service.closeWatches();
         }
+        if (b.backend instanceof GrpcServing serving) {
+            serving.stopServing();
+        }
         if (server != null) {
             server.close();
         }
@@ -347,6 +355,7 @@ public final class EmbeddedController implements AutoCloseable {
         private Path tlsCert;
         private Path tlsKey;
         private Map<String, String> tokens = Map.of();
+        private Map<String, String> agentTokens = Map.of();
         private Set<String> adminTenants = Set.of();
         private int grpcThreads = -1;
         private Duration roundInterval = Duration.ofMillis(5);
@@ -472,6 +481,15 @@ public final class EmbeddedController implements AutoCloseable {
         /** tenant → bearer token; empty turns authentication off. */
         public Builder tokens(Map<String, String> t) {
             tokens = Map.copyOf(t);
+            return this;
+        }
+
+        /**
+         * host → the bearer token of that host's agent (a backend serving agents, {@link GrpcServing}); empty: agents
+         * may connect only while authentication is off.
+         */
+        public Builder agentTokens(Map<String, String> t) {
+            agentTokens = Map.copyOf(t);
             return this;
         }
 

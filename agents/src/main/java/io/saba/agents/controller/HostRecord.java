@@ -1,0 +1,53 @@
+package io.saba.agents.controller;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.saba.core.alloc.PortAllocation;
+import io.saba.proto.v1.AgentNic;
+import io.saba.proto.v1.HostPlan;
+import io.saba.proto.v1.HostPortPlan;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the controller knows of one host: the plan of its ports and its version, the agent's open plan stream, and
+ * what the agent last acknowledged. Guarded by the {@link AgentsBackend} that owns it.
+ */
+final class HostRecord {
+    final String host;
+    /** port number → the allocation the host's agent must enforce there. */
+    final Map<Integer, PortAllocation> plan = new TreeMap<>();
+    long planVersion;
+    /** The agent's open plan stream, or null when no agent is connected. */
+    ServerCallStreamObserver<HostPlan> stream;
+    long ackedVersion;
+    /** port → why the agent refused it, as of {@link #ackedVersion}. */
+    Map<Integer, String> refused = Map.of();
+    /** port → queue index → bytes, as the agent last reported. */
+    Map<Integer, Map<Integer, Long>> counters = Map.of();
+    String drift = "";
+    String lastError;
+    List<AgentNic> nics = List.of();
+
+    HostRecord(String host) {
+        this.host = host;
+    }
+
+    /** The whole plan of the host, as one message. */
+    HostPlan message() {
+        HostPlan.Builder b = HostPlan.newBuilder().setHost(host).setVersion(planVersion);
+        plan.forEach((port, a) -> {
+            HostPortPlan.Builder p = HostPortPlan.newBuilder().setPort(port);
+            a.queueOfLevel().forEach(p::putQueueOfLevel);
+            for (double w : a.queueWeights()) {
+                p.addQueueWeights(w);
+            }
+            b.addPorts(p);
+        });
+        return b.build();
+    }
+
+    boolean connected() {
+        return stream != null;
+    }
+}

@@ -1,0 +1,103 @@
+package io.saba.agents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
+import io.saba.agents.controller.AgentsBackend;
+import io.saba.controller.fabric.ApplyResult;
+import io.saba.controller.fabric.DryRunBackend;
+import io.saba.controller.server.ControllerConfig;
+import io.saba.controller.server.EmbeddedController;
+import io.saba.core.alloc.PortId;
+import io.saba.proto.v1.AgentAnnounce;
+import io.saba.proto.v1.AgentsGrpc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agents backend as an operator configures it: {@code backend: agents} with agent tokens and a backend for the
+ * switch ports, read from a controller configuration file and served on the controller's gRPC port.
+ */
+class AgentsConfigTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aConfigurationWithAgentTokensAndASwitchBackendServesAgents() throws Exception {
+        Path config = dir.resolve("controller.yaml");
+        Files.writeString(config, """
+                listen: 127.0.0.1:0
+                topology: {shape: "single-switch:2", gbps: 10, queues: 8, address-base: 10.0.0.1, host-queues: 4}
+                backend: agents
+                backend-options: {ack-timeout-millis: 300, switches: dry-run}
+                tokens: {team: "tenant-secret"}
+                agent-tokens: {h1: "h1-secret"}
+                """);
+        try (EmbeddedController c = ControllerConfig.load(config)) {
+            c.start();
+            AgentsBackend backend = (AgentsBackend) c.backend();
+            ManagedChannel ch = Grpc.newChannelBuilder(c.target(), InsecureChannelCredentials.create()).build();
+            try {
+                Metadata h = new Metadata();
+                h.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer h1-secret");
+                AgentsGrpc.AgentsBlockingStub stub = AgentsGrpc.newBlockingStub(ch)
+                        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h));
+                assertEquals(0, stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .announce(AgentAnnounce.newBuilder().setHost("h1").build()).getVersion());
+                assertEquals(Status.Code.PERMISSION_DENIED, assertThrows(StatusRuntimeException.class,
+                        () -> stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                                .announce(AgentAnnounce.newBuilder().setHost("h2").build())).getStatus().getCode());
+            } finally {
+                ch.shutdownNow();
+            }
+            // a switch port goes to the switch backend; a host port to its agent (none is connected here)
+            PortId switchPort = new PortId("s0", 1);
+            PortId nic = new PortId("h1", 1);
+            ApplyResult r = backend.apply(List.of(NetnsFixture.alloc(switchPort, 0.5, 0.4),
+                    NetnsFixture.alloc(1, 0.5, 0.4)));
+            assertEquals(java.util.Set.of(switchPort), r.applied(), r.toString());
+            assertEquals("no agent connected for host h1", r.failed().get(nic));
+        }
+    }
+
+    @Test
+    void switchPortsGoToTheSwitchBackendAndHostPortsToAgents() {
+        DryRunBackend dry = new DryRunBackend(false, 100);
+        AgentsBackend backend = new AgentsBackend(java.time.Duration.ofMillis(300), dry);
+        try (EmbeddedController c = NetnsFixture.controller(backend, 0)) {
+            PortId switchPort = new PortId("s0", 2);
+            ApplyResult r = backend.apply(List.of(NetnsFixture.alloc(switchPort, 0.6, 0.3),
+                    NetnsFixture.alloc(1, 0.6, 0.3)));
+            assertEquals(java.util.Set.of(switchPort), r.applied(), r.toString());
+            assertEquals(java.util.Set.of(switchPort), dry.configured().keySet());
+            assertTrue(backend.agents().get(0).missing(), backend.agents().toString());
+            assertEquals(java.util.Set.of(switchPort), backend.release(java.util.Set.of(switchPort)).applied());
+            assertTrue(dry.configured().isEmpty(), dry.configured().toString());
+        }
+    }
+
+    @Test
+    void switchOptionsWithoutASwitchBackendAreRefused() throws Exception {
+        Path config = dir.resolve("controller.yaml");
+        Files.writeString(config, """
+                topology: {shape: "single-switch:2", gbps: 10}
+                backend: agents
+                backend-options: {switches.ports: "s0:1=eth0@1gbit"}
+                """);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(config));
+        assertEquals("backend-options: switches.* options given without 'switches'", e.getMessage());
+    }
+}
