@@ -1,5 +1,6 @@
 package io.saba.agents;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.saba.agents.controller.AgentsBackend;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 
 /**
  * A host's NIC for the agent tests: a veth pair {@code x}/{@code y} in a private network namespace, and a controller
@@ -99,19 +101,10 @@ final class NetnsFixture implements AutoCloseable {
         return new PortAllocation(port, levels, weights, Map.of());
     }
 
+    /** Waits until {@code done}; on timeout fails with {@code what}, computed then (the state it describes). */
     static void await(Duration limit, BooleanSupplier done, java.util.function.Supplier<String> what) {
-        long end = System.nanoTime() + limit.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                fail("not within " + limit.toMillis() + " ms: " + what.get());
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted");
-            }
-        }
+        Awaitility.await().atMost(limit).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertTrue(done.getAsBoolean(), what));
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.saba.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.saba.agents.controller.AgentsBackend;
@@ -19,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -121,13 +121,10 @@ class AgentCommandTest {
                         "--controller", c.target(), "--host", "h1", "--nic", "x@100mbit", "--state-dir",
                         state.toString(), "--netns", NS);
                 try {
-                    long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                    while (backend.agents().stream().noneMatch(a -> a.connected())) {
-                        if (System.nanoTime() > end || !agent.isAlive()) {
-                            fail("the agent did not connect: " + Files.readString(dir.resolve("err")));
-                        }
-                        Thread.sleep(50);
-                    }
+                    Awaitility.await("the agent connects").atMost(Duration.ofSeconds(20)).until(() -> {
+                        assertTrue(agent.isAlive(), () -> "the agent exited: " + read(dir.resolve("err")));
+                        return backend.agents().stream().anyMatch(a -> a.connected());
+                    });
                     assertTrue(backend.apply(List.of(new PortAllocation(new PortId("h1", 1), Map.of(1, 0),
                             new double[] {0.5}, Map.of()))).ok());
                 } finally {
@@ -142,6 +139,15 @@ class AgentCommandTest {
                     sh.check("tc", "-n", NS, "qdisc", "show", "dev", "x"));
         } finally {
             sh.run(List.of("ip", "netns", "del", NS));
+        }
+    }
+
+    /** A file's text, or why it cannot be read (for failure messages). */
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return "(" + file + " unreadable: " + e.getMessage() + ")";
         }
     }
 }

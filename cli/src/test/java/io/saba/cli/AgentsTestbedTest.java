@@ -3,7 +3,6 @@ package io.saba.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -218,13 +218,9 @@ class AgentsTestbedTest {
         return n;
     }
 
-    private void await(BooleanSupplier done, java.util.function.Supplier<String> what) throws InterruptedException {
-        long end = System.nanoTime() + WAIT.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                fail("not within " + WAIT.toSeconds() + " s: " + what.get() + "\nlogs in " + dir);
-            }
-            Thread.sleep(200);
-        }
+    /** Waits until {@code done}; on timeout fails with {@code what}, computed then, and where the logs are. */
+    private void await(BooleanSupplier done, java.util.function.Supplier<String> what) {
+        Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertTrue(done.getAsBoolean(), () -> what.get() + "\nlogs in " + dir));
     }
 }

@@ -150,9 +150,12 @@ class OnlineSensitivityTest {
                 assertTrue(model.get("table_slowdown_at").isNull());
                 assertFalse(model.has("drift"), "no table to drift from");
 
+                // the job's last task ran while the job had its weight; its report arrives after the JobManager left
+                // (a unit that ran wholly after the departure had no share to be observed at)
+                WorkSignals lastTask = stage(2, 1_000);
                 etl.deregister();
                 await("deregistered").atMost(Fixtures.PATIENCE).until(() -> c.controller().app("job-1") == null);
-                taskManager.report("job-1", stage(2, 1_000)); // the job's last task, after the JobManager left
+                taskManager.report("job-1", lastTask);
                 await("its last unit counted").atMost(Fixtures.PATIENCE).until(() -> units(c, "etl") == 2);
                 JsonNode gone = JSON.readTree(get(base + "/status.json"));
                 assertTrue(gone.get("applications").isEmpty(), "the application left");
