@@ -5,14 +5,11 @@ import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
 import io.saba.core.alloc.Application;
 import io.saba.core.alloc.LevelPlan;
-import io.saba.core.alloc.PortDemand;
 import io.saba.core.alloc.PortId;
-import io.saba.core.alloc.QueuePlan;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.solve.MinSlowdownSolver;
-import io.saba.core.solve.PortSolution;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.TableEntry;
 import io.saba.core.topology.Topology;
@@ -27,9 +24,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
-import org.hipparchus.exception.MathRuntimeException;
 
 /**
  * The paper's controller-overhead study (§8.5, Fig. 12): for 1 to 1,000 active applications with 32 instances
@@ -62,6 +59,10 @@ import org.hipparchus.exception.MathRuntimeException;
  * changes). A couple of warm-up scenarios are not enough: one timed scenario of the first cell can still take about
  * twice the median's CPU, so the command's default is ten. A controller runs for days, so its compiled code is what
  * the paper's figure compares with.
+ *
+ * <p>This class times the cells; a scenario's placement and its arrivals and departures are
+ * {@link OverheadScenario}, planning one port from its state {@link OverheadPortPlanner}, the SQP baseline
+ * {@link SqpComparison}.
  */
 public final class ControllerOverheadBenchmark {
     /**
@@ -122,6 +123,7 @@ public final class ControllerOverheadBenchmark {
     private final Topology topology;
     private final SensitivityTable table;
     private final PrintStream progress;
+    private ForkJoinPool pool;
 
     public ControllerOverheadBenchmark(Topology topology, SensitivityTable table, PrintStream progress) {
         this.topology = topology;
@@ -155,34 +157,6 @@ public final class ControllerOverheadBenchmark {
         return models;
     }
 
-    /** One port as a controller holds it: applications per model, its queue count, its last multiplier. */
-    private static final class PortState {
-        final PortId port;
-        final int[] counts;
-        final int queues;
-        double lambda = Double.NaN;
-
-        PortState(PortId port, int[] counts, int queues) {
-            this.port = port;
-            this.counts = counts;
-            this.queues = queues;
-        }
-    }
-
-    /** One scenario's state: who crosses each port, and each port's {@link PortState}. */
-    private static final class State {
-        final Map<PortId, BitSet> appsOnPort;
-        final Map<PortId, PortState> ports = new HashMap<>();
-        final List<Application> apps;
-
-        State(Map<PortId, BitSet> appsOnPort, Map<PortId, int[]> modelCounts, List<Application> apps,
-              Map<PortId, Integer> queues) {
-            this.appsOnPort = appsOnPort;
-            this.apps = apps;
-            modelCounts.forEach((p, c) -> ports.put(p, new PortState(p, c, queues.get(p))));
-        }
-    }
-
     private Row cell(int appCount, int k, List<SensitivityModel> models, Settings s, boolean warmUpOnly) {
         Random rnd = new Random(s.seed() * 31 + appCount * 7L + k);
         List<String> hosts = new ArrayList<>(topology.hosts());
@@ -210,12 +184,10 @@ public final class ControllerOverheadBenchmark {
             boolean record = sc >= 0 && !warmUpOnly;
             List<Application> apps = new ArrayList<>(appCount);
             for (int a = 0; a < appCount; a++) {
-                apps.add(newApplication(a, models, rnd));
+                apps.add(OverheadScenario.newApplication(a, models, rnd));
             }
             long t0 = System.nanoTime();
-            Map<PortId, BitSet> appsOnPort = place(appCount, hosts, rnd);
-            appsOnPort.keySet().forEach(p -> queues.computeIfAbsent(p, topology::queues));
-            State state = new State(appsOnPort, countModels(appsOnPort, apps, models), apps, queues);
+            OverheadScenario scenario = OverheadScenario.place(topology, models, queues, apps, hosts, rnd);
             double pathMs = (System.nanoTime() - t0) / 1e6;
 
             long t1 = System.nanoTime();
@@ -227,37 +199,37 @@ public final class ControllerOverheadBenchmark {
             LevelPlan plan = allocator.planLevels(present, topology.minQueues());
             int[] levelOfModel = new int[models.size()];
             for (int m = 0; m < models.size(); m++) {
-                levelOfModel[m] = plan.levelOf(workload(m));
+                levelOfModel[m] = plan.levelOf(OverheadScenario.workload(m));
             }
-            long planned = planAll(allocator, state, models, levelOfModel, plan, s.threads());
+            OverheadPortPlanner planner = new OverheadPortPlanner(allocator, models, levelOfModel, plan);
+            long planned = planAll(planner, scenario, s.threads());
             double planMs = (System.nanoTime() - t1) / 1e6;
             double planCpuMs = (THREADS.getCurrentThreadCpuTime() - c1) / 1e6;
-            if (planned != appsOnPort.size()) {
-                throw new IllegalStateException("planned " + planned + " of " + appsOnPort.size() + " ports");
+            if (planned != scenario.appsOnPort.size()) {
+                throw new IllegalStateException("planned " + planned + " of " + scenario.appsOnPort.size() + " ports");
             }
             if (!record) {
-                events(allocator, state, queues, models, levelOfModel, plan, present.keySet(), hosts, s.events(), rnd,
-                        new EventSamples(), new EventSamples());
+                events(planner, scenario, present.keySet(), hosts, s.events(), rnd, new EventSamples(),
+                        new EventSamples());
                 continue;
             }
             times[sc] = planMs;
             cpuTimes[sc] = planCpuMs;
             pathTimes[sc] = pathMs;
-            ports += appsOnPort.size();
+            ports += scenario.appsOnPort.size();
             if (sc == 0) {
-                perAppMs = perAppMaps(allocator, appsOnPort, apps, models, levelOfModel, plan);
+                perAppMs = perAppMaps(planner, scenario);
             }
             if (appCount <= s.sqpMaxApps()) {
-                double[] cmp = compareWithSqp(appsOnPort, apps, s.sqpPortsPerScenario(), rnd);
-                oursSqpNanos += cmp[0];
-                sqpNanos += cmp[1];
-                ratioSum += cmp[2];
-                ratioMax = Math.max(ratioMax, cmp[3]);
-                sqpPorts += (int) cmp[4];
-                sqpFailures += (int) cmp[5];
+                SqpComparison cmp = SqpComparison.sample(scenario.appsOnPort, apps, s.sqpPortsPerScenario(), rnd);
+                oursSqpNanos += cmp.oursNanos();
+                sqpNanos += cmp.sqpNanos();
+                ratioSum += cmp.ratioSum();
+                ratioMax = Math.max(ratioMax, cmp.ratioMax());
+                sqpPorts += cmp.ports();
+                sqpFailures += cmp.failures();
             }
-            events(allocator, state, queues, models, levelOfModel, plan, present.keySet(), hosts, s.events(), rnd,
-                    arrive, leave);
+            events(planner, scenario, present.keySet(), hosts, s.events(), rnd, arrive, leave);
         }
         bar.step(); // the last scenario
         return new Row(appCount, k, s.scenarios(), (double) ports / s.scenarios(), percentile(times, 0.50),
@@ -266,11 +238,6 @@ public final class ControllerOverheadBenchmark {
                 sqpPorts == 0 ? Double.NaN : sqpNanos / oursSqpNanos,
                 sqpPorts == 0 ? Double.NaN : ratioSum / sqpPorts, sqpPorts == 0 ? Double.NaN : ratioMax,
                 s.threads() <= 1 ? Spread.of(cpuTimes) : Spread.of(new double[0]), arrive.cost(), leave.cost());
-    }
-
-    private static Application newApplication(int a, List<SensitivityModel> models, Random rnd) {
-        int m = rnd.nextInt(models.size());
-        return new Application(String.format("app%04d", a), workload(m), models.get(m));
     }
 
     /** CPU times of one kind of event over a cell. */
@@ -288,66 +255,30 @@ public final class ControllerOverheadBenchmark {
     }
 
     /**
-     * {@code count} arrivals and {@code count} departures, alternating, on the scenario's state. For each, the
-     * per-port state is updated untimed (a controller does that as connections arrive), then the ports whose
-     * application set changed are planned twice, warm and cold, the order alternating.
+     * {@code count} arrivals and {@code count} departures, alternating, on the scenario. For each, the per-port
+     * state is updated untimed (a controller does that as connections arrive), then the ports whose application set
+     * changed are planned twice, warm and cold, the order alternating. An event that would change the levels is
+     * skipped and counted: it is a full recomputation, timed apart.
      */
-    private void events(Allocator allocator, State state, Map<PortId, Integer> queues, List<SensitivityModel> models,
-                        int[] levelOfModel, LevelPlan plan, java.util.Set<String> workloads, List<String> hosts,
-                        int count, Random rnd, EventSamples arrive, EventSamples leave) {
+    private static void events(OverheadPortPlanner planner, OverheadScenario scenario, Set<String> workloads,
+                               List<String> hosts, int count, Random rnd, EventSamples arrive, EventSamples leave) {
         for (int e = 0; e < 2 * count; e++) {
             boolean arriving = e % 2 == 0;
             EventSamples samples = arriving ? arrive : leave;
-            List<PortId> changed;
-            if (arriving) {
-                int id = state.apps.size();
-                Application app = newApplication(id, models, rnd);
-                if (!workloads.contains(app.workload())) {
-                    samples.skipped++; // a new workload changes the levels: a full recomputation, timed above
-                    continue;
-                }
-                state.apps.add(app);
-                changed = new ArrayList<>(portsOf(pick(hosts, INSTANCES, rnd)));
-                int m = models.indexOf(app.model());
-                for (PortId p : changed) {
-                    state.appsOnPort.computeIfAbsent(p, x -> new BitSet()).set(id);
-                    state.ports.computeIfAbsent(p, x -> new PortState(x, new int[models.size()],
-                            queues.computeIfAbsent(x, topology::queues))).counts[m]++;
-                }
-            } else {
-                int id = leaver(state, rnd);
-                if (workloadLeaves(state, id)) {
-                    samples.skipped++; // the last application of its workload: the levels change
-                    continue;
-                }
-                int m = models.indexOf(state.apps.get(id).model());
-                changed = new ArrayList<>();
-                for (Map.Entry<PortId, BitSet> p : state.appsOnPort.entrySet()) {
-                    if (p.getValue().get(id)) {
-                        p.getValue().clear(id);
-                        changed.add(p.getKey());
-                        state.ports.get(p.getKey()).counts[m]--;
-                    }
-                }
-                changed.removeIf(p -> {
-                    if (state.appsOnPort.get(p).isEmpty()) { // nobody left: the port is released, not planned
-                        state.appsOnPort.remove(p);
-                        state.ports.remove(p);
-                        return true;
-                    }
-                    return false;
-                });
-                state.apps.set(id, null);
+            List<PortId> changed = arriving ? scenario.arrive(workloads, hosts, rnd) : scenario.leave(rnd);
+            if (changed == null) {
+                samples.skipped++;
+                continue;
             }
             samples.ports += changed.size();
-            List<PortState> touched = new ArrayList<>(changed.size());
-            changed.forEach(p -> touched.add(state.ports.get(p)));
+            List<OverheadScenario.PortState> touched = new ArrayList<>(changed.size());
+            changed.forEach(p -> touched.add(scenario.ports.get(p)));
             boolean warmFirst = (e / 2) % 2 == 0;
             for (int pass = 0; pass < 2; pass++) {
                 boolean warm = (pass == 0) == warmFirst;
                 long c0 = THREADS.getCurrentThreadCpuTime();
-                for (PortState p : touched) {
-                    plan(allocator, p, models, levelOfModel, plan, warm);
+                for (OverheadScenario.PortState p : touched) {
+                    planner.plan(p, warm);
                 }
                 double ms = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
                 (warm ? samples.warm : samples.cold).add(ms);
@@ -355,89 +286,34 @@ public final class ControllerOverheadBenchmark {
         }
     }
 
-    /** A random application still present. */
-    private static int leaver(State state, Random rnd) {
-        while (true) {
-            int id = rnd.nextInt(state.apps.size());
-            if (state.apps.get(id) != null) {
-                return id;
-            }
-        }
-    }
-
-    /** Whether application {@code id} is the last present one of its workload. */
-    private static boolean workloadLeaves(State state, int id) {
-        String w = state.apps.get(id).workload();
-        for (int a = 0; a < state.apps.size(); a++) {
-            if (a != id && state.apps.get(a) != null && state.apps.get(a).workload().equals(w)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The ports the connections among these instances cross. */
-    private java.util.Set<PortId> portsOf(List<String> instances) {
-        java.util.Set<PortId> out = new java.util.HashSet<>();
-        for (String src : instances) {
-            for (String dst : instances) {
-                if (!src.equals(dst)) {
-                    out.addAll(topology.path(src, dst));
-                }
-            }
-        }
-        return out;
-    }
-
     /** One scenario again with a per-application weight map at every port (what status pages cost). */
-    private double perAppMaps(Allocator allocator, Map<PortId, BitSet> appsOnPort, List<Application> apps,
-                              List<SensitivityModel> models, int[] levelOfModel, LevelPlan plan) {
+    private double perAppMaps(OverheadPortPlanner planner, OverheadScenario scenario) {
+        List<Application> apps = scenario.apps;
+        List<SensitivityModel> models = planner.models();
         long t2 = System.nanoTime();
-        for (Map.Entry<PortId, BitSet> e : appsOnPort.entrySet()) {
+        for (Map.Entry<PortId, BitSet> e : scenario.appsOnPort.entrySet()) {
             List<AppAtPort> onPort = new ArrayList<>(e.getValue().cardinality());
             e.getValue().stream().forEach(i -> onPort.add(new AppAtPort(apps.get(i).id(),
-                    apps.get(i).workload(), levelOfModel[models.indexOf(apps.get(i).model())],
+                    apps.get(i).workload(), planner.levelOfModel()[models.indexOf(apps.get(i).model())],
                     apps.get(i).model(), 1)));
-            allocator.allocatePort(e.getKey(), topology.queues(e.getKey()), onPort, plan);
+            planner.allocator().allocatePort(e.getKey(), topology.queues(e.getKey()), onPort, planner.plan());
         }
         return (System.nanoTime() - t2) / 1e6;
     }
 
-    /** Model m's workload: every model of the benchmark is a workload of its own. */
-    private static String workload(int m) {
-        return "m" + m;
-    }
-
-    /** Per port, how many of its applications run each model: the state Eq. 2 needs. */
-    private static Map<PortId, int[]> countModels(Map<PortId, BitSet> appsOnPort, List<Application> apps,
-                                                  List<SensitivityModel> models) {
-        int[] modelOfApp = new int[apps.size()];
-        for (int a = 0; a < modelOfApp.length; a++) {
-            modelOfApp[a] = models.indexOf(apps.get(a).model());
-        }
-        Map<PortId, int[]> counts = new HashMap<>(appsOnPort.size() * 2);
-        appsOnPort.forEach((port, set) -> {
-            int[] c = new int[models.size()];
-            set.stream().forEach(a -> c[modelOfApp[a]]++);
-            counts.put(port, c);
-        });
-        return counts;
-    }
-
     /** Plans every port, on {@code threads} threads (ports are independent: the paper's ground for distribution). */
-    private long planAll(Allocator allocator, State state, List<SensitivityModel> models,
-                         int[] levelOfModel, LevelPlan plan, int threads) {
-        List<PortState> ports = new ArrayList<>(state.ports.values());
+    private long planAll(OverheadPortPlanner planner, OverheadScenario scenario, int threads) {
+        List<OverheadScenario.PortState> ports = new ArrayList<>(scenario.ports.values());
         if (threads <= 1) {
             long n = 0;
-            for (PortState p : ports) {
-                n += plan(allocator, p, models, levelOfModel, plan, false) ? 1 : 0;
+            for (OverheadScenario.PortState p : ports) {
+                n += planner.plan(p, false) ? 1 : 0;
             }
             return n;
         }
         try { // each port's state is written by the one thread planning it
             return pool(threads).submit(() -> ports.parallelStream()
-                    .filter(p -> plan(allocator, p, models, levelOfModel, plan, false))
+                    .filter(p -> planner.plan(p, false))
                     .count()).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -447,115 +323,11 @@ public final class ControllerOverheadBenchmark {
         }
     }
 
-    private ForkJoinPool pool;
-
     private ForkJoinPool pool(int threads) {
         if (pool == null || pool.getParallelism() != threads) {
             pool = new ForkJoinPool(threads);
         }
         return pool;
-    }
-
-    /**
-     * Plans one port from its model counts, starting the solver from its last multiplier if {@code warm}, and
-     * keeps the new multiplier; true once done (the result is what a backend would be pushed).
-     */
-    private static boolean plan(Allocator allocator, PortState port, List<SensitivityModel> models,
-                                int[] levelOfModel, LevelPlan plan, boolean warm) {
-        QueuePlan q = planPort(allocator, port.port, port.counts, port.queues, models, levelOfModel, plan,
-                warm ? port.lambda : Double.NaN);
-        port.lambda = q.shares().lambda();
-        return q != null;
-    }
-
-    private static QueuePlan planPort(Allocator allocator, PortId port, int[] counts, int queues,
-                                      List<SensitivityModel> models, int[] levelOfModel, LevelPlan plan, double hint) {
-        int groups = 0;
-        for (int c : counts) {
-            groups += c > 0 ? 1 : 0;
-        }
-        List<SensitivityModel> present = new ArrayList<>(groups);
-        int[] presentCounts = new int[groups];
-        int[] presentLevels = new int[groups];
-        for (int m = 0, g = 0; m < counts.length; m++) {
-            if (counts[m] > 0) {
-                present.add(models.get(m));
-                presentCounts[g] = counts[m];
-                presentLevels[g++] = levelOfModel[m];
-            }
-        }
-        return allocator.planPort(PortDemand.ofGroups(port, present, presentCounts, hint), queues, presentLevels, plan);
-    }
-
-    /** Places every application's instances on distinct random servers and collects, per port, who crosses it. */
-    private Map<PortId, BitSet> place(int appCount, List<String> hosts, Random rnd) {
-        Map<PortId, BitSet> appsOnPort = new HashMap<>();
-        for (int a = 0; a < appCount; a++) {
-            List<String> inst = pick(hosts, INSTANCES, rnd);
-            for (String src : inst) {
-                for (String dst : inst) {
-                    if (!src.equals(dst)) {
-                        for (PortId p : topology.path(src, dst)) {
-                            appsOnPort.computeIfAbsent(p, x -> new BitSet()).set(a);
-                        }
-                    }
-                }
-            }
-        }
-        return appsOnPort;
-    }
-
-    private static List<String> pick(List<String> hosts, int n, Random rnd) {
-        List<String> out = new ArrayList<>(n);
-        BitSet taken = new BitSet(hosts.size());
-        while (out.size() < Math.min(n, hosts.size())) {
-            int i = rnd.nextInt(hosts.size());
-            if (!taken.get(i)) {
-                taken.set(i);
-                out.add(hosts.get(i));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Solves a random sample of multi-application ports with both solvers.
-     *
-     * @return {nanos ours, nanos SQP, Σ objective ratio ours/SQP, max ratio, ports compared, SQP failures}
-     */
-    private static double[] compareWithSqp(Map<PortId, BitSet> appsOnPort, List<Application> apps, int sample, Random rnd) {
-        List<BitSet> candidates = new ArrayList<>();
-        for (BitSet b : appsOnPort.values()) {
-            if (b.cardinality() > 1) {
-                candidates.add(b);
-            }
-        }
-        MinSlowdownSolver ours = new MinSlowdownSolver();
-        SqpPortSolver sqp = new SqpPortSolver(ours.floor());
-        double[] r = new double[6];
-        for (int i = 0; i < sample && !candidates.isEmpty(); i++) {
-            BitSet b = candidates.get(rnd.nextInt(candidates.size()));
-            List<SensitivityModel> models = new ArrayList<>();
-            b.stream().forEach(a -> models.add(apps.get(a).model()));
-            long t0 = System.nanoTime();
-            PortSolution mine = ours.solve(models, 1.0);
-            long t1 = System.nanoTime();
-            PortSolution theirs;
-            try {
-                theirs = sqp.solve(models, 1.0);
-            } catch (MathRuntimeException e) {
-                r[5]++; // SQP gave up ("convergence failed", or its quasi-Newton matrix lost symmetry): nothing to compare
-                continue;
-            }
-            long t2 = System.nanoTime();
-            r[0] += t1 - t0;
-            r[1] += t2 - t1;
-            double ratio = mine.objective() / theirs.objective();
-            r[2] += ratio;
-            r[3] = Math.max(r[3], ratio);
-            r[4]++;
-        }
-        return r;
     }
 
     /**

@@ -89,7 +89,7 @@ final class CpuByThread {
         long[] gcAndJit = jvmThreads();
         out.put(GC, gcAndJit[0]);
         out.put(JIT, gcAndJit[1]);
-        out.put(JVM, Math.max(0, ControllerBench.processCpuNanos() - javaThreads - gcAndJit[0] - gcAndJit[1]));
+        out.put(JVM, Math.max(0, ProcessFigures.processCpuNanos() - javaThreads - gcAndJit[0] - gcAndJit[1]));
         return out;
     }
 

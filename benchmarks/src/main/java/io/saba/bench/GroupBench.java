@@ -92,7 +92,7 @@ public final class GroupBench {
                 + "batches of %d, the client library's path offered at %d/s by %d clients, %s, %d lag probes; "
                 + "%d cores, collectors %s, load average %.1f%n", s.apps(), s.connections(), s.inFlight(), s.batch(),
                 s.rate(), s.clients(), s.shape(), s.probes(), Runtime.getRuntime().availableProcessors(),
-                ControllerBench.collectors(), loadAverage());
+                ProcessFigures.collectors(), loadAverage());
         // before ZooKeeper starts: a shape that does not parse fails at once, and every configuration shares it
         TopologyResolver topo = TopologyLoader.fromNode(BenchTopology.shaped(s.shape()), "bench topology", null);
         List<Figures> all = new ArrayList<>();

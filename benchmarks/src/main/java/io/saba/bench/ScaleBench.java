@@ -66,7 +66,7 @@ public final class ScaleBench {
         out.printf("saba controller scale-bench: %d applications, %d connections, topology %s (%d hosts), journal %s "
                         + "(fsync %s); max heap %d MiB; load average before: %s%n", s.apps(), s.connections(),
                 s.shape(), ips.size(), journal, s.fsync(), Runtime.getRuntime().maxMemory() >> 20,
-                ControllerBench.loadAverage());
+                ProcessFigures.loadAverage());
         long heapBase = usedHeapAfterGc();
         long heapApps;
         long heapConnections;
@@ -113,7 +113,7 @@ public final class ScaleBench {
             out.printf("heap held after the restart: %.1f MiB (before it, with the first controller closed: %.1f MiB)%n",
                     (usedHeapAfterGc() - heapBase) / 1048576.0, (heapBeforeRestart - heapBase) / 1048576.0);
         }
-        out.printf("load average after: %s%n", ControllerBench.loadAverage());
+        out.printf("load average after: %s%n", ProcessFigures.loadAverage());
     }
 
     private TopologyResolver topology() throws IOException {
@@ -239,9 +239,9 @@ public final class ScaleBench {
     }
 
     private static Timed timed(Step step) throws Exception {
-        long cpu0 = ControllerBench.processCpuNanos();
+        long cpu0 = ProcessFigures.processCpuNanos();
         long t0 = System.nanoTime();
         step.run();
-        return new Timed((System.nanoTime() - t0) / 1e9, (ControllerBench.processCpuNanos() - cpu0) / 1e9);
+        return new Timed((System.nanoTime() - t0) / 1e9, (ProcessFigures.processCpuNanos() - cpu0) / 1e9);
     }
 }

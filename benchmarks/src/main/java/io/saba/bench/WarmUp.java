@@ -28,10 +28,10 @@ final class WarmUp {
         CpuByThread cpu = new CpuByThread();
         for (int n = 1; ; n++) {
             long jit0 = cpu.reading().get(CpuByThread.JIT);
-            long cpu0 = ControllerBench.processCpuNanos();
+            long cpu0 = ProcessFigures.processCpuNanos();
             pass.run();
             double jitShare = (cpu.reading().get(CpuByThread.JIT) - jit0)
-                    / (double) Math.max(1, ControllerBench.processCpuNanos() - cpu0);
+                    / (double) Math.max(1, ProcessFigures.processCpuNanos() - cpu0);
             boolean quiet = jitShare < QUIET_JIT_SHARE;
             out.printf("warm-up pass %d: the JIT compilers took %.0f %% of the process's CPU%s%n", n, 100 * jitShare,
                     quiet ? "" : n >= maxPasses ? "; not quiet yet, measuring anyway" : "");

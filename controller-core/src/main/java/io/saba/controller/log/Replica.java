@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -66,10 +67,9 @@ public final class Replica {
     private volatile LogRequest.Table table;
     /** False while restoring: replayed requests are not requests served. */
     private boolean counting = true;
-    /** Whether the log says connections wait for routes (one line when they start, one when none is left). */
-    private boolean waitingAnnounced;
-    private boolean fullAnnounced;
-    private long refusedSeen;
+    private final RouteWaitAnnouncer routeWaits = new RouteWaitAnnouncer();
+    /** Per registered application, the connection reports refused as invalid (see {@link #noteRejected}). */
+    private final Map<String, ConnectionRejections> rejectedConnections = new ConcurrentHashMap<>();
 
     /**
      * @param catalog  the sensitivity table to start from (a table the log carries replaces it)
@@ -120,7 +120,7 @@ public final class Replica {
             try {
                 return applyOne(r);
             } finally {
-                announceWaiting();
+                routeWaits.after(state);
             }
         }
     }
@@ -191,31 +191,6 @@ public final class Replica {
                 state.limitUnrouted(true);
             }
         }
-    }
-
-    /**
-     * Says in one line when connections start waiting for routes the fabric does not have yet, once when the most
-     * that may wait is reached, and once when none waits any more: never a line per event.
-     */
-    private void announceWaiting() {
-        long waiting = state.unroutedCount();
-        if (waiting > 0 && !waitingAnnounced) {
-            waitingAnnounced = true;
-            LOG.warn("{} connection(s) wait for a route the fabric does not have yet ({}); they are kept and "
-                    + "allocated when a topology refresh finds their routes (gauge saba_connections_unrouted)",
-                    waiting, state.lastUnroutedReason());
-        } else if (waiting == 0 && waitingAnnounced) {
-            waitingAnnounced = false;
-            fullAnnounced = false;
-            LOG.info("no connection waits for a route any more");
-        }
-        if (state.refusedUnrouted() > refusedSeen && !fullAnnounced) {
-            fullAnnounced = true;
-            LOG.warn("{} connections wait for routes, the most that may: new connections without a route are "
-                    + "refused (FAILED_PRECONDITION, counted in saba_requests_rejected_total) until routes appear",
-                    waiting);
-        }
-        refusedSeen = state.refusedUnrouted();
     }
 
     /** Empties the replica (before it is rebuilt from a snapshot), through the ordinary deregistration path. */
@@ -354,7 +329,7 @@ public final class Replica {
     /** Per registered application, the connection reports refused; applications gone are forgotten here. */
     public Map<String, ConnectionRejections> rejectedConnections(Set<String> registered) {
         rejectedConnections.keySet().retainAll(registered);
-        return new java.util.TreeMap<>(rejectedConnections);
+        return new TreeMap<>(rejectedConnections);
     }
 
     private void expire(Set<String> apps) {
@@ -418,7 +393,7 @@ public final class Replica {
             try {
                 return state.reroute();
             } finally {
-                announceWaiting();
+                routeWaits.after(state);
             }
         }
     }
@@ -435,8 +410,6 @@ public final class Replica {
             return new Recomputer.Snapshot(state.plan(), at);
         }
     }
-
-    private final Map<String, ConnectionRejections> rejectedConnections = new java.util.concurrent.ConcurrentHashMap<>();
 
     public List<AppView> views(boolean withConnections) {
         synchronized (lock) {
@@ -506,11 +479,6 @@ public final class Replica {
      */
     public CorunProfile corunProfileOf(String workload) {
         return state.corunProfileOf(workload);
-    }
-
-    /** The sensitivity table in force (immutable; read without the lock, e.g. by a weight decision). */
-    public ModelCatalog catalog() {
-        return state.catalog();
     }
 
     public List<String> workloads() {

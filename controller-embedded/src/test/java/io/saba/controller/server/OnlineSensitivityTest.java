@@ -144,7 +144,7 @@ class OnlineSensitivityTest {
                 await("one unit").atMost(Fixtures.PATIENCE).until(() -> units(c, "etl") == 1);
                 JsonNode model = app(get(base + "/status.json"), "job-1").get("model");
                 assertEquals("blended", model.get("source").asText());
-                double defaultAt25 = c.controller().replica().catalog().defaultModel().slowdown(0.25);
+                double defaultAt25 = Fixtures.catalog().defaultModel().slowdown(0.25); // the table in force
                 assertEquals((defaultAt25 + 2.5) / 2, model.get("slowdown_at").get("0.25").asDouble(), 1e-9,
                         "the default model worth one unit against one");
                 assertTrue(model.get("table_slowdown_at").isNull());

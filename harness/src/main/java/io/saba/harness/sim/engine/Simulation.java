@@ -1,13 +1,8 @@
 package io.saba.harness.sim.engine;
 
 import io.saba.core.alloc.PortId;
-import io.saba.harness.sim.network.TopologyNetwork;
 import io.saba.harness.sim.network.FlowNetwork;
-import io.saba.harness.sim.sharing.PortFixedPointSharing;
-import io.saba.harness.sim.sharing.PortLoad;
-import io.saba.harness.sim.sharing.PortSchedule;
 import io.saba.harness.sim.sharing.QueueingDelay;
-import io.saba.harness.sim.sharing.ProgressiveFilling;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.harness.sim.workload.StageSpec;
 import io.saba.harness.sim.workload.WorkloadSpec;
@@ -16,7 +11,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * One fluid simulation: jobs on a network under a policy, all starting at time 0; returns each job's completion
@@ -25,54 +19,31 @@ import java.util.PriorityQueue;
  * <p>A stage run of a job with n instances and dataset scale d: compute time = fixed + c·d·P/n (P = profiled
  * nodes); the shuffle (d·S bytes, n² equal parts, the n diagonal ones local) starts after the fixed part and
  * (1 − overlap) of the scaled compute, and the stage ends when both compute and shuffle are done.
+ *
+ * <p>This class holds the event loop and the jobs' way through their stages; the groups' rates come from a
+ * {@link RateSolver}, a round's queueing wait from {@link RoundWaits}, and what a run records on request from
+ * {@link EgressTrace}, {@link PortLoads} and {@link StageRun}.
  */
 public final class Simulation {
     private static final double EPS = 1e-9;
 
     private final FlowNetwork network;
     private final SharingPolicy policy;
-    private final boolean headOfLineBlocking;
+    private final RateSolver rates;
     private final List<SimJob> jobs = new ArrayList<>();
-    private final PriorityQueue<Event> queue = new PriorityQueue<>();
+    private final EventQueue queue = new EventQueue();
     private final List<FlowGroup> active = new ArrayList<>();
     private final Map<SimJob, JobState> states = new HashMap<>();
     private final Map<String, Double> completion = new LinkedHashMap<>();
-    private long sequence;
     private long events;
     private long solves;
     private double now;
     private boolean ratesStale = true;
-    private PortId traced;
-    private final List<double[]> trace = new ArrayList<>();
     private CpuPool cpu;
-    private QueueingDelay queueing;
+    private RoundWaits roundWaits;
+    private EgressTrace egress;
     private PortLoads loads;
     private List<StageRun> stageRuns;
-
-    private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event o) {
-            int c = Double.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
-
-    /** Where a job is: stage index, run within the stage, and which halves of the stage are done. */
-    private static final class JobState {
-        int stage;
-        int run;
-        boolean computeDone;
-        boolean shuffleDone;
-        FlowGroup group;
-        // the current stage run's times, for traceStageRuns
-        double runStart;
-        double computeEnd;
-        double shuffleStart;
-        double shuffleDrained;
-        double shuffleDoneAt;
-        double bytesPerFlow;
-        double aloneRatePerFlow;
-    }
 
     public Simulation(FlowNetwork network, List<JobSpec> specs, PolicyFactory policyFactory) {
         this(network, specs, policyFactory, false);
@@ -87,11 +58,11 @@ public final class Simulation {
      */
     public Simulation(FlowNetwork network, List<JobSpec> specs, PolicyFactory policyFactory, boolean headOfLineBlocking) {
         this.network = network;
-        this.headOfLineBlocking = headOfLineBlocking;
         for (int i = 0; i < specs.size(); i++) {
             jobs.add(new SimJob(specs.get(i), i, network));
         }
         this.policy = policyFactory.create(network);
+        this.rates = new RateSolver(network, policy, headOfLineBlocking);
     }
 
     /**
@@ -99,7 +70,7 @@ public final class Simulation {
      * {@link #egressUtilisation} after {@link #run}.
      */
     public Simulation traceEgress(PortId port) {
-        this.traced = port;
+        this.egress = new EgressTrace(port);
         return this;
     }
 
@@ -148,7 +119,7 @@ public final class Simulation {
      * {@link QueueingDelay}). The round ends that much after its last byte.
      */
     public Simulation queueingDelay(QueueingDelay delay) {
-        this.queueing = delay;
+        this.roundWaits = delay == null ? null : new RoundWaits(network, policy, delay);
         return this;
     }
 
@@ -157,46 +128,10 @@ public final class Simulation {
      * the testbed profiler's traffic record samples from a byte counter.
      */
     public double[] egressUtilisation(double intervalSeconds) {
-        if (traced == null) {
+        if (egress == null) {
             throw new IllegalStateException("no port traced: call traceEgress before run");
         }
-        int n = Math.max(1, (int) Math.ceil(now / intervalSeconds - 1e-9));
-        double[] bytes = new double[n];
-        for (double[] seg : trace) {
-            // spread each constant-rate segment [t0, t1) over the intervals it overlaps
-            double t = seg[0];
-            while (t < seg[1] - 1e-12) {
-                int i = Math.min(n - 1, (int) Math.floor(t / intervalSeconds + 1e-12));
-                double end = Math.min(seg[1], (i + 1) * intervalSeconds);
-                if (end <= t) {
-                    end = seg[1];
-                }
-                bytes[i] += seg[2] * (end - t);
-                t = end;
-            }
-        }
-        double full = network.capacity(traced) * intervalSeconds;
-        double[] u = new double[n];
-        for (int i = 0; i < n; i++) {
-            u[i] = Math.min(1, bytes[i] / full);
-        }
-        return u;
-    }
-
-    private void recordEgress(double dt) {
-        if (traced == null || dt <= 0) {
-            return;
-        }
-        double rate = 0;
-        for (FlowGroup g : active) {
-            Integer flows = g.job().flowsPerPort().get(traced);
-            if (flows != null) {
-                rate += g.rate() * flows;
-            }
-        }
-        if (rate > 0) {
-            trace.add(new double[]{now, now + dt, rate});
-        }
+        return egress.utilisation(now, intervalSeconds, network);
     }
 
     public SimResult run() {
@@ -211,7 +146,7 @@ public final class Simulation {
             if (ratesStale) {
                 recomputeRates();
             }
-            double next = queue.isEmpty() ? Double.POSITIVE_INFINITY : queue.peek().time;
+            double next = queue.nextTime();
             if (cpu != null) {
                 next = Math.min(next, cpu.nextEnd(now));
             }
@@ -229,18 +164,7 @@ public final class Simulation {
                 throw new IllegalStateException("simulation stalled at t=" + now + " with " + active.size()
                         + " shuffles and no bandwidth for them");
             }
-            double dt = next - now;
-            recordEgress(dt);
-            if (loads != null) {
-                loads.record(active, dt, network);
-            }
-            for (FlowGroup g : active) {
-                g.advance(dt);
-            }
-            if (cpu != null) {
-                cpu.advance(dt);
-            }
-            now = next;
+            advanceTo(next);
             if (first != null) {
                 first.finish();
             }
@@ -251,12 +175,36 @@ public final class Simulation {
                     ended.run();
                 }
             }
-            while (!queue.isEmpty() && queue.peek().time <= now) {
-                events++;
-                queue.poll().action.run();
-            }
+            events += queue.runDue(now);
         }
         return new SimResult(completion, events, solves);
+    }
+
+    /** Moves time to {@code next} at the current rates, recording what the traces ask for on the way. */
+    private void advanceTo(double next) {
+        double dt = next - now;
+        if (egress != null) {
+            egress.record(active, now, dt);
+        }
+        if (loads != null) {
+            loads.record(active, dt, network);
+        }
+        for (FlowGroup g : active) {
+            g.advance(dt);
+        }
+        if (cpu != null) {
+            cpu.advance(dt);
+        }
+        now = next;
+    }
+
+    private void recomputeRates() {
+        ratesStale = false;
+        if (active.isEmpty()) {
+            return;
+        }
+        solves++;
+        rates.solve(active);
     }
 
     private void finishDrainedGroups() {
@@ -269,25 +217,16 @@ public final class Simulation {
         if (done.isEmpty()) {
             return;
         }
-        // the queues as the rounds' last messages found them: with every group still in, at the rates just used
-        Map<FlowGroup, Double> roundWait = new HashMap<>();
-        if (queueing != null) {
-            Map<PortId, Map<FlowGroup, Double>> waits = new HashMap<>();
-            for (FlowGroup g : done) {
-                roundWait.put(g, roundTrip(g, waits));
-            }
-        }
+        Map<FlowGroup, Double> roundWait = roundWaits == null ? Map.of() : roundWaits.of(done, active);
         active.removeAll(done);
         policy.onGroupsChanged(List.copyOf(active), now);
         ratesStale = true;
         for (FlowGroup g : done) {
             events++;
-            JobState s = states.get(g.job());
-            s.group = null;
-            s.shuffleDrained = now;
+            states.get(g.job()).shuffleDrained = now;
             double wait = roundWait.getOrDefault(g, 0.0);
             if (wait > 0) {
-                schedule(now + wait, () -> endShuffle(g.job()));
+                queue.schedule(now + wait, () -> endShuffle(g.job()));
             } else {
                 endShuffle(g.job());
             }
@@ -301,64 +240,6 @@ public final class Simulation {
         maybeEndStageRun(job);
     }
 
-    /** The longest there-and-back queueing wait over the group's pairs of hosts. */
-    private double roundTrip(FlowGroup g, Map<PortId, Map<FlowGroup, Double>> waits) {
-        List<String> hosts = g.job().spec().hosts();
-        double worst = 0;
-        for (int a = 0; a < hosts.size(); a++) {
-            for (int b = a + 1; b < hosts.size(); b++) {
-                double t = 0;
-                for (PortId p : network.path(hosts.get(a), hosts.get(b))) {
-                    t += waits.computeIfAbsent(p, this::waitsAt).getOrDefault(g, 0.0);
-                }
-                for (PortId p : network.path(hosts.get(b), hosts.get(a))) {
-                    t += waits.computeIfAbsent(p, this::waitsAt).getOrDefault(g, 0.0);
-                }
-                worst = Math.max(worst, t);
-            }
-        }
-        return worst;
-    }
-
-    /** Each active group's wait at one port: the other groups' flows in its queue, if the port is saturated. */
-    private Map<FlowGroup, Double> waitsAt(PortId port) {
-        List<FlowGroup> here = new ArrayList<>();
-        double used = 0;
-        for (FlowGroup g : active) {
-            Integer flows = g.job().flowsPerPort().get(port);
-            if (flows != null) {
-                here.add(g);
-                used += g.rate() * flows;
-            }
-        }
-        double capacity = network.capacity(port);
-        Map<FlowGroup, Double> out = new HashMap<>();
-        if (used < PortLoads.SATURATED * capacity) {
-            return out;
-        }
-        for (List<PortSchedule.Queue> cls : policy.arrange(port, List.copyOf(here)).classes()) {
-            for (PortSchedule.Queue q : cls) {
-                double flows = 0;
-                double rate = 0;
-                for (int m : q.members()) {
-                    FlowGroup g = here.get(m);
-                    int f = g.job().flowsPerPort().get(port);
-                    flows += f;
-                    rate += g.rate() * f;
-                }
-                for (int m : q.members()) {
-                    FlowGroup g = here.get(m);
-                    out.put(g, queueing.wait(flows - g.job().flowsPerPort().get(port), capacity, rate));
-                }
-            }
-        }
-        return out;
-    }
-
-    private void schedule(double time, Runnable action) {
-        queue.add(new Event(time, sequence++, action));
-    }
-
     private void startStageRun(SimJob job) {
         JobState s = states.get(job);
         WorkloadSpec w = job.spec().workload();
@@ -367,14 +248,8 @@ public final class Simulation {
         double d = job.spec().datasetScale();
         double scaled = st.computeSeconds() * d * w.profiledNodes() / n;
         double fixed = w.fixedSecondsPerStage();
-        s.computeDone = false;
-        s.shuffleDone = false;
-        s.runStart = now;
-        s.shuffleStart = Double.NaN;
-        s.shuffleDrained = Double.NaN;
-        s.shuffleDoneAt = Double.NaN;
         double bytesPerFlow = st.shuffleBytes() * d / ((double) n * n);
-        s.bytesPerFlow = bytesPerFlow;
+        s.begin(now, bytesPerFlow);
         Runnable computeEnds = () -> {
             s.computeDone = true;
             s.computeEnd = now;
@@ -389,15 +264,13 @@ public final class Simulation {
         s.aloneRatePerFlow = aloneRate(job, cap);
         Runnable shuffleStarts = () -> {
             s.shuffleStart = now;
-            FlowGroup g = new FlowGroup(job, bytesPerFlow, cap, sequence++);
-            s.group = g;
-            active.add(g);
+            active.add(new FlowGroup(job, bytesPerFlow, cap, queue.nextSequence()));
             policy.onGroupsChanged(List.copyOf(active), now);
             ratesStale = true;
         };
         if (cpu == null) {
-            schedule(now + fixed + scaled, computeEnds);
-            schedule(now + fixed + (1 - st.overlap()) * scaled, shuffleStarts);
+            queue.schedule(now + fixed + scaled, computeEnds);
+            queue.schedule(now + fixed + (1 - st.overlap()) * scaled, shuffleStarts);
             return;
         }
         // the shuffle starts once the part of the computation it cannot overlap is done, however slow the pool
@@ -420,7 +293,7 @@ public final class Simulation {
     /** Computation of {@code seconds} at full speed on {@code instances} instances, then {@code then}. */
     private void compute(int instances, double seconds, Runnable then) {
         if (cpu == null) {
-            schedule(now + seconds, then);
+            queue.schedule(now + seconds, then);
         } else {
             cpu.start(instances, seconds, then);
         }
@@ -428,75 +301,24 @@ public final class Simulation {
 
     private void maybeEndStageRun(SimJob job) {
         JobState s = states.get(job);
-        if (!s.computeDone || !s.shuffleDone) {
+        if (!s.runDone()) {
             return;
         }
-        WorkloadSpec w = job.spec().workload();
         if (stageRuns != null) {
-            stageRuns.add(new StageRun(job.id(), job.workload(), job.instances(), s.stage, s.run, s.runStart, now,
-                    s.computeEnd, s.shuffleStart, s.shuffleDrained, s.shuffleDoneAt, s.bytesPerFlow,
-                    s.aloneRatePerFlow));
+            stageRuns.add(s.stageRun(job, now));
         }
-        s.run++;
-        if (s.run >= w.stages().get(s.stage).repeat()) {
-            s.run = 0;
-            s.stage++;
-        }
-        if (s.stage >= w.stages().size()) {
-            completion.put(job.id(), now);
-            List<SimJob> alive = new ArrayList<>();
-            for (SimJob j : jobs) {
-                if (!completion.containsKey(j.id())) {
-                    alive.add(j);
-                }
-            }
-            policy.onJobsChanged(alive, now);
-            ratesStale = true;
+        if (s.next(job.spec().workload())) {
+            startStageRun(job);
             return;
         }
-        startStageRun(job);
-    }
-
-    private void recomputeRates() {
-        ratesStale = false;
-        if (active.isEmpty()) {
-            return;
-        }
-        solves++;
-        Map<FlowGroup, Integer> idx = new HashMap<>();
-        for (int i = 0; i < active.size(); i++) {
-            idx.put(active.get(i), i);
-        }
-        // Gather, per port, the groups crossing it, in a deterministic order (group order, then port order).
-        Map<PortId, List<FlowGroup>> byPort = new LinkedHashMap<>();
-        for (FlowGroup g : active) {
-            for (PortId p : g.job().flowsPerPort().keySet()) {
-                byPort.computeIfAbsent(p, k -> new ArrayList<>()).add(g);
+        completion.put(job.id(), now);
+        List<SimJob> alive = new ArrayList<>();
+        for (SimJob j : jobs) {
+            if (!completion.containsKey(j.id())) {
+                alive.add(j);
             }
         }
-        List<PortLoad> loads = new ArrayList<>(byPort.size());
-        boolean exact = policy.isPerFlowMaxMin() && !headOfLineBlocking;
-        for (Map.Entry<PortId, List<FlowGroup>> e : byPort.entrySet()) {
-            List<FlowGroup> here = e.getValue();
-            int[] gs = new int[here.size()];
-            double[] mult = new double[here.size()];
-            for (int k = 0; k < here.size(); k++) {
-                gs[k] = idx.get(here.get(k));
-                mult[k] = here.get(k).job().flowsPerPort().get(e.getKey());
-            }
-            PortSchedule sched = exact ? null : policy.arrange(e.getKey(), List.copyOf(here));
-            if (headOfLineBlocking && network instanceof TopologyNetwork f && f.isHostPort(e.getKey())) {
-                sched = sched.asFifoBuffers();
-            }
-            loads.add(new PortLoad(network.capacity(e.getKey()), gs, mult, sched));
-        }
-        double[] caps = new double[active.size()];
-        for (int i = 0; i < caps.length; i++) {
-            caps[i] = active.get(i).capPerFlow();
-        }
-        double[] rates = exact ? ProgressiveFilling.solve(caps, loads) : PortFixedPointSharing.solve(caps, loads);
-        for (int i = 0; i < rates.length; i++) {
-            active.get(i).rate(rates[i]);
-        }
+        policy.onJobsChanged(alive, now);
+        ratesStale = true;
     }
 }
