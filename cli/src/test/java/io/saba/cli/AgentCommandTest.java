@@ -11,8 +11,6 @@ import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.process.Host;
 import io.saba.process.ProcessRunner;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,27 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code saba agent} and {@code saba agent restore} as an operator runs them. */
-class AgentCommandTest {
+class AgentCommandTest extends InProcessCli {
     private static final String NS = "saba-jt-agentcli";
 
     @TempDir
     Path dir;
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        var cl = SabaCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
-    }
-
-    private String errLine() {
-        String e = err.toString().strip();
-        assertEquals(1, e.lines().count(), e);
-        return e;
-    }
 
     @Test
     void aMalformedNicIsOneLineAndExitStatus2() {

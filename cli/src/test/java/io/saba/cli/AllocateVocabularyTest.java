@@ -11,8 +11,6 @@ import io.saba.client.SabaApplication;
 import io.saba.client.SabaClient;
 import io.saba.controller.server.ControllerConfig;
 import io.saba.controller.server.EmbeddedController;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,18 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code saba allocate} speaks the controller's language: shares as fractions, levels as the controller numbers them. */
-class AllocateVocabularyTest {
+class AllocateVocabularyTest extends InProcessCli {
     private static final Path TABLE = Path.of("..", "examples", "sensitivity-table.json").toAbsolutePath();
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        var cl = SabaCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
-    }
 
     @Test
     void jsonWeightsAreFractionsOfTheLinkAsOnStatusJson() throws Exception {

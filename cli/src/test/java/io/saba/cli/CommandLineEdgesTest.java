@@ -4,30 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** What a new user meets when a command line is wrong, or asks for help. */
-class CommandLineEdgesTest {
+class CommandLineEdgesTest extends InProcessCli {
     private static final String TABLE = Path.of("..", "examples", "sensitivity-table.json").toString();
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        var cl = SabaCli.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
-    }
-
-    private String errLine() {
-        String e = err.toString().strip();
-        assertEquals(1, e.lines().count(), e);
-        return e;
-    }
 
     @Test
     void aNestedCommandsErrorNamesTheWholeCommand() {

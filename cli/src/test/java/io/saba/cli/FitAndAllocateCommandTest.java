@@ -5,29 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FitAndAllocateCommandTest {
+class FitAndAllocateCommandTest extends InProcessCli {
     /** The table shipped in examples/, built by scripts/build-example-table.sh. */
     private static final Path SHIPPED = Path.of("..", "examples", "sensitivity-table.json");
 
     @TempDir
     Path dir;
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        var cl = SabaCli.newCommandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return cl.execute(args);
-    }
 
     @Test
     void fitWritesAndUpdatesATable() throws Exception {

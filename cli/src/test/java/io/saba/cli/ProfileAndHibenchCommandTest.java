@@ -5,26 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.core.table.SensitivityTableCodec;
 import io.saba.core.table.TableEntry;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** saba profile with a command and a rate hook (real processes), saba hibench plan/results, saba workload errors. */
-class ProfileAndHibenchCommandTest {
+class ProfileAndHibenchCommandTest extends InProcessCli {
     @TempDir
     Path dir;
-
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        var cl = SabaCli.newCommandLine();
-        cl.setOut(new PrintWriter(new StringWriter()));
-        cl.setErr(new PrintWriter(err));
-        return cl.execute(args);
-    }
 
     @Test
     void profileRunsACommandAtEveryLevelThroughTheHookAndWritesTableAndPlot() throws Exception {
