@@ -110,7 +110,7 @@ class AgentsAuthTest {
     @Test
     void anAgentReachesAControllerWithTlsOnlyWhenItTrustsItsCertificate(@org.junit.jupiter.api.io.TempDir
                                                                         java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path[] pem = SelfSigned.in(dir);
+        java.nio.file.Path[] pem = io.saba.controller.server.SelfSigned.in(dir);
         AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(1));
         try (EmbeddedController c = EmbeddedController.builder().topology(EmbeddedController.thisMachine())
                 .tls(pem[0], pem[1]).backend(backend, true).tokens(TENANTS).agentTokens(AGENTS).build()) {

@@ -24,12 +24,7 @@ import io.saba.proto.v1.HeartbeatRequest;
 import io.saba.proto.v1.ReloadTableRequest;
 import io.saba.proto.v1.StatusRequest;
 import io.saba.proto.v1.SyncRequest;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +84,7 @@ class SecurityTest {
 
     @Test
     void tlsWithASelfSignedCertificate(@TempDir Path dir) throws Exception {
-        Path[] pem = selfSigned(dir);
+        Path[] pem = SelfSigned.in(dir);
         try (EmbeddedController c = Fixtures.builder().tls(pem[0], pem[1]).tokens(Map.of("t", "tok")).build()) {
             c.start();
             try (SabaClient client = SabaClient.connect(
@@ -114,33 +109,5 @@ class SecurityTest {
                 tls.shutdownNow();
             }
         }
-    }
-
-    /** keytool makes a self-signed certificate for 127.0.0.1; returns {certificate PEM, PKCS#8 key PEM}. */
-    static Path[] selfSigned(Path dir) throws Exception {
-        Path store = dir.resolve("server.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "saba", "-keyalg", "RSA", "-keysize",
-                "2048", "-validity", "2", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "changeit", "-keypass",
-                "changeit").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), out);
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        Certificate cert = ks.getCertificate("saba");
-        byte[] key = ks.getKey("saba", "changeit".toCharArray()).getEncoded();
-        Path certPem = dir.resolve("server.pem");
-        Path keyPem = dir.resolve("server-key.pem");
-        Files.writeString(certPem, pem("CERTIFICATE", cert.getEncoded()));
-        Files.writeString(keyPem, pem("PRIVATE KEY", key));
-        return new Path[] {certPem, keyPem};
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 }

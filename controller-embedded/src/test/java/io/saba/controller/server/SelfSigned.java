@@ -1,4 +1,4 @@
-package io.saba.agents;
+package io.saba.controller.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,12 +8,16 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.Base64;
 
-/** A self-signed certificate for 127.0.0.1 made with the JDK's keytool: {certificate PEM, PKCS#8 key PEM}. */
-final class SelfSigned {
+/**
+ * A self-signed certificate for 127.0.0.1 made with the JDK's keytool: {certificate PEM, PKCS#8 key PEM}. Test support
+ * for every test of TLS on the controller's port (the client's and the agents').
+ */
+public final class SelfSigned {
     private SelfSigned() {
     }
 
-    static Path[] in(Path dir) throws Exception {
+    /** Writes {@code server.pem} and {@code server-key.pem} into {@code dir}. */
+    public static Path[] in(Path dir) throws Exception {
         Path store = dir.resolve("server.p12");
         String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "saba", "-keyalg", "RSA", "-keysize",
