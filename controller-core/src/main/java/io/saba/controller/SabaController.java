@@ -18,6 +18,7 @@ import io.saba.controller.state.AppView;
 import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.ControllerState;
 import io.saba.controller.state.Mutation;
+import io.saba.controller.state.StateReads;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortId;
@@ -90,10 +91,10 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         if (backend.countsQueueBytes()) {
             counters.start(shares::ports, backend::queueBytes);
         }
-        metrics.gauge("saba_applications", "applications registered", replica::appCount);
-        metrics.gauge("saba_connections", "connections open", replica::connectionCount);
+        metrics.gauge("saba_applications", "applications registered", this::appCount);
+        metrics.gauge("saba_connections", "connections open", this::connectionCount);
         metrics.gauge("saba_connections_unrouted", "connections waiting for a route (a path the topology does not"
-                + " know yet)", replica::unroutedCount);
+                + " know yet)", this::unroutedCount);
         metrics.gauge("saba_ports_configured", "ports holding an allocation", () -> recomputer.current().size());
         metrics.labelledGauge("saba_sensitivity_drift", "1 while a profiled workload's observations contradict its "
                 + "profile beyond the estimate's error, 0 otherwise", "workload", () -> drift(false));
@@ -109,7 +110,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
     /** Per profiled workload with an estimate: the drift flag (1 or 0), or the relative deviation. */
     private Map<String, Double> drift(boolean deviation) {
         Map<String, Double> out = new TreeMap<>();
-        for (WorkloadEstimateView v : replica.estimates().values()) {
+        for (WorkloadEstimateView v : replica.read(StateReads::estimates).values()) {
             ModelDrift.Deviation d = v.deviation();
             if (d != null) {
                 out.put(v.workload(), deviation ? d.relative() : v.drifting() ? 1.0 : 0.0);
@@ -155,7 +156,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         // a workload new to the group has level 0 until the leader's plan covers it: wait briefly, so the answer
         // has its level
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        while (!replica.plan().levelOfWorkload().containsKey(r.workload()) && System.nanoTime() < end) {
+        while (!replica.read(StateReads::plan).levelOfWorkload().containsKey(r.workload()) && System.nanoTime() < end) {
             try {
                 Thread.sleep(2);
             } catch (InterruptedException e) {
@@ -163,7 +164,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
                 break;
             }
         }
-        AppView v = replica.app(r.appId());
+        AppView v = app(r.appId());
         return v == null ? reg : new Registration(v.level(), reg.leaseMillis(), reg.workloadKnown());
     }
 
@@ -210,11 +211,11 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         String first = "";
         java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
         Map<String, AppView> registered = new HashMap<>();
-        replica.views(false).forEach(a -> registered.put(a.appId(), a));
+        replica.read(s -> s.views(false, System.nanoTime())).forEach(a -> registered.put(a.appId(), a));
         List<WorkloadObservation> units = new ArrayList<>();
         for (ReportedSignals r : reported) {
             AppView app = registered.get(r.appId());
-            ControllerState.Departed gone = app == null ? replica.departed(r.appId()) : null;
+            ControllerState.Departed gone = app == null ? replica.read(s -> s.departed(r.appId())) : null;
             String owner = app != null ? app.tenant() : gone != null ? gone.tenant() : null;
             String why = owner == null ? "application " + r.appId() + " is not registered"
                     : !owner.equals(tenant) ? "application " + r.appId() + " belongs to another tenant" : null;
@@ -244,7 +245,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
             signals.retain(registered::containsKey); // applications gone since: bounded by the registered ones
         }
         if (shares.size() > registered.size()) {
-            shares.retain(id -> registered.containsKey(id) || replica.departed(id) != null);
+            shares.retain(id -> registered.containsKey(id) || replica.read(s -> s.departed(id)) != null);
         }
         learn(units);
         metrics.workSignals.add(kept);
@@ -258,7 +259,7 @@ public final class SabaController implements ControllerApi, AutoCloseable {
             return;
         }
         metrics.sensitivityObservations.add(units.size());
-        if (replica.sensitivity() == SensitivityMode.TABLE) {
+        if (replica.read(StateReads::sensitivity) == SensitivityMode.TABLE) {
             replica.observeHere(units);
             return;
         }
@@ -322,38 +323,39 @@ public final class SabaController implements ControllerApi, AutoCloseable {
 
     @Override
     public StatusView status(boolean withConnections) {
-        List<AppView> apps = replica.views(withConnections);
+        List<AppView> apps = replica.read(s -> s.views(withConnections, System.nanoTime()));
         java.util.Set<String> registered = new java.util.HashSet<>();
         apps.forEach(a -> registered.add(a.appId()));
         signals.retain(registered::contains);
         FabricStatus fabric = new FabricStatus(backend.name(), recomputer.lastPush(), recomputer.retrying(),
                 backend.drift(), backend.driftCheck(), backend.agents());
         Map<String, SensitivityModel> models = new TreeMap<>();
-        apps.forEach(a -> models.computeIfAbsent(a.workload(), replica::modelOf)); // the model in force, learnt or not
+        apps.forEach(a -> models.computeIfAbsent(a.workload(), w -> replica.read(s -> s.modelOf(w)))); // in force
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,
-                replica.connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models,
-                replica.sensitivity(), replica.estimates(), replica.rejectedConnections(registered));
+                connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models,
+                replica.read(StateReads::sensitivity), replica.read(StateReads::estimates),
+                replica.rejectedConnections(registered));
     }
 
+    /**
+     * A registered application with its connections, or null. This and the counts below are the reads embedders
+     * and tests ask of a controller; any other read of its state is {@code replica().read(...)}.
+     */
     public AppView app(String appId) {
-        return replica.app(appId);
+        return replica.read(s -> s.view(appId, System.nanoTime()));
     }
 
     public int appCount() {
-        return replica.appCount();
+        return replica.read(StateReads::appCount);
     }
 
     public long connectionCount() {
-        return replica.connectionCount();
+        return replica.read(StateReads::connectionCount);
     }
 
     /** Open connections waiting for a route the fabric does not have yet. */
     public long unroutedCount() {
-        return replica.unroutedCount();
-    }
-
-    public List<String> workloads() {
-        return replica.workloads();
+        return replica.read(StateReads::unroutedCount);
     }
 
     @Override

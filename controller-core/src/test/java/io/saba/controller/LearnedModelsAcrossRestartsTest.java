@@ -13,6 +13,7 @@ import io.saba.controller.journal.Journal;
 import io.saba.controller.log.LocalLog;
 import io.saba.controller.signals.ReportedSignals;
 import io.saba.controller.state.Mutation;
+import io.saba.controller.state.StateReads;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortAllocation;
@@ -84,7 +85,7 @@ class LearnedModelsAcrossRestartsTest {
                 assertEquals(2, c.signals("", List.of(stage("a", i, 200), stage("b", i, 1_900))).applied());
                 weights(c); // each unit at the weights of the models in force when it ran
             }
-            learnt = c.replica().estimates();
+            learnt = c.replica().read(StateReads::estimates);
             assertEquals(ModelSource.BLENDED, learnt.get("lr").source());
             assertEquals(16, learnt.get("lr").estimate().observations() + learnt.get("sort").estimate().observations());
             assertEquals(ModelSource.BLENDED, learnt.get("sort").source());
@@ -93,7 +94,7 @@ class LearnedModelsAcrossRestartsTest {
         }
         for (int restart = 0; restart < 2; restart++) { // from the raw journal, then from the compacted one
             try (SabaController c = start(dir)) {
-                assertEquals(learnt, c.replica().estimates(), "restart " + restart);
+                assertEquals(learnt, c.replica().read(StateReads::estimates), "restart " + restart);
                 assertEquals(weights, weights(c), "restart " + restart);
             }
         }

@@ -1,6 +1,7 @@
 package io.saba.controller.log;
 
 import io.saba.controller.journal.Journal;
+import io.saba.controller.state.StateReads;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +33,8 @@ public final class LocalLog implements StateLog {
         r.restore(kept);
         journal.compact(r.snapshot());
         if (!kept.isEmpty()) {
-            LOG.info("restored {} applications and {} connections from {} journal records", r.appCount(),
-                    r.connectionCount(), kept.size());
+            LOG.info("restored {} applications and {} connections from {} journal records",
+                    r.read(StateReads::appCount), r.read(StateReads::connectionCount), kept.size());
         }
     }
 
@@ -52,7 +53,7 @@ public final class LocalLog implements StateLog {
             }
             outcome = replica.apply(request);
             if (journal != null
-                    && journal.appendsSinceCompaction() > Math.max(COMPACT_AFTER, 4 * replica.connectionCount())) {
+                    && journal.appendsSinceCompaction() > Math.max(COMPACT_AFTER, 4 * replica.read(StateReads::connectionCount))) {
                 journal.compact(replica.snapshot());
             }
         }

@@ -7,7 +7,6 @@ import io.saba.controller.Registration;
 import io.saba.controller.alloc.Recomputer;
 import io.saba.controller.estimate.LearnedModels;
 import io.saba.controller.estimate.SensitivityMode;
-import io.saba.controller.estimate.WorkloadEstimateView;
 import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.AppRecord;
 import io.saba.controller.state.AppView;
@@ -15,6 +14,7 @@ import io.saba.controller.state.ControllerException;
 import io.saba.controller.state.ControllerState;
 import io.saba.controller.state.Mutation;
 import io.saba.controller.state.PortListener;
+import io.saba.controller.state.StateReads;
 import io.saba.controller.topology.PathResolver;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.LevelPlan;
@@ -39,6 +39,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -411,99 +412,29 @@ public final class Replica {
         }
     }
 
-    public List<AppView> views(boolean withConnections) {
+    /**
+     * Reads the state under the lock: the reads of one call see one state, between two applied requests. The
+     * answer must be a value (what {@link StateReads} returns is), never the reads themselves, which are valid only
+     * inside the call.
+     */
+    public <T> T read(Function<? super StateReads, ? extends T> reads) {
         synchronized (lock) {
-            return state.views(withConnections, System.nanoTime());
-        }
-    }
-
-    public AppView app(String appId) {
-        synchronized (lock) {
-            for (AppView v : state.views(true, System.nanoTime())) {
-                if (v.appId().equals(appId)) {
-                    return v;
-                }
-            }
-            return null;
-        }
-    }
-
-    public int appCount() {
-        synchronized (lock) {
-            return state.appCount();
-        }
-    }
-
-    public long connectionCount() {
-        synchronized (lock) {
-            return state.connectionCount();
-        }
-    }
-
-    /** Open connections waiting for a route the fabric does not have yet. */
-    public long unroutedCount() {
-        synchronized (lock) {
-            return state.unroutedCount();
-        }
-    }
-
-    /** A recently deregistered application's workload and tenant (its last units still count), or null. */
-    public ControllerState.Departed departed(String appId) {
-        synchronized (lock) {
-            return state.departed(appId);
-        }
-    }
-
-    /** Which model the allocator uses for a workload. */
-    public SensitivityMode sensitivity() {
-        return state.sensitivity();
-    }
-
-    /** Every workload that reported units: its model's source, estimate and drift, by workload. */
-    public Map<String, WorkloadEstimateView> estimates() {
-        synchronized (lock) {
-            return state.estimates();
-        }
-    }
-
-    /** The model the allocator uses for a workload: the table's, or what was learnt of it (see {@link #sensitivity}). */
-    public SensitivityModel modelOf(String workload) {
-        synchronized (lock) {
-            return state.modelOf(workload);
+            return reads.apply(state);
         }
     }
 
     /**
      * The co-run profile the predictor uses for a workload: the table's, or one learnt from its units (see
-     * {@link io.saba.controller.estimate.LearnedModels#profileOf}); read without the lock, by a weight decision.
+     * {@link io.saba.controller.estimate.LearnedModels#profileOf}). Read without the lock: the allocation loop asks
+     * it for every weight decision, and the profiles are published for reading from any thread.
      */
     public CorunProfile corunProfileOf(String workload) {
         return state.corunProfileOf(workload);
     }
 
-    public List<String> workloads() {
-        synchronized (lock) {
-            return new ArrayList<>(state.catalog().models().keySet());
-        }
-    }
-
     /** How long an application keeps its registration without a heartbeat. */
     public long leaseMillis() {
         return TimeUnit.NANOSECONDS.toMillis(leaseNanos);
-    }
-
-    /** The current level plan. */
-    public LevelPlan plan() {
-        synchronized (lock) {
-            return state.plan();
-        }
-    }
-
-    /** The model of every workload some application runs (what a group's leader plans levels from). */
-    public SortedMap<String, SensitivityModel> workloadModels() {
-        synchronized (lock) {
-            return new TreeMap<>(state.workloadModels());
-        }
     }
 
     /**

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,7 @@ import java.util.concurrent.TimeUnit;
  * one), or under {@code sensitivity: online|blended} one learnt from the units its workload's applications reported
  * ({@link #observe}, {@link LearnedModels}). A learnt model that changes re-solves the workload's ports.
  */
-public final class ControllerState {
+public final class ControllerState implements StateReads {
     private final PathResolver resolver;
     private final Allocator allocator;
     private final PortListener listener;
@@ -331,6 +332,7 @@ public final class ControllerState {
     }
 
     /** A recently deregistered application's workload and tenant, or null (never known, or gone too long). */
+    @Override
     public Departed departed(String appId) {
         Departed d = departed.get(appId);
         return d == null || System.nanoTime() - d.nanos() > DEPARTED_NANOS ? null : d;
@@ -553,16 +555,16 @@ public final class ControllerState {
         return out;
     }
 
-    /** The model of every workload some application runs: what a level plan is computed from. */
-    public Map<String, SensitivityModel> workloadModels() {
-        Map<String, SensitivityModel> models = new TreeMap<>();
+    @Override
+    public SortedMap<String, SensitivityModel> workloadModels() {
+        SortedMap<String, SensitivityModel> models = new TreeMap<>();
         for (String w : appsOfWorkload.keySet()) {
             models.put(w, modelOf(w));
         }
         return models;
     }
 
-    /** The workload's model in force: the table's (or the default), or the one learnt from its units. */
+    @Override
     public SensitivityModel modelOf(String workload) {
         return learned.modelOf(workload, catalog);
     }
@@ -602,11 +604,12 @@ public final class ControllerState {
         return learned.snapshot();
     }
 
+    @Override
     public SensitivityMode sensitivity() {
         return learned.mode();
     }
 
-    /** Every workload that reported units: its model's source, estimate and drift (by workload key). */
+    @Override
     public Map<String, WorkloadEstimateView> estimates() {
         return learned.views(catalog);
     }
@@ -716,15 +719,17 @@ public final class ControllerState {
         return apps.get(appId);
     }
 
+    @Override
     public int appCount() {
         return apps.size();
     }
 
+    @Override
     public long connectionCount() {
         return openConnections;
     }
 
-    /** Open connections waiting for a route (counted in {@link #connectionCount} too). */
+    @Override
     public long unroutedCount() {
         return unroutedConnections;
     }
@@ -747,6 +752,7 @@ public final class ControllerState {
         limitUnrouted = on;
     }
 
+    @Override
     public LevelPlan plan() {
         return plan;
     }
@@ -769,15 +775,26 @@ public final class ControllerState {
         return Set.copyOf(ports.keySet());
     }
 
+    @Override
     public List<AppView> views(boolean withConnections, long nowNanos) {
         List<AppView> out = new ArrayList<>(apps.size());
         for (AppRecord a : apps.values()) {
-            out.add(new AppView(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant, a.level,
-                    a.workloadKnown, learned.sourceOf(a.workload, catalog), a.model, a.open.size(), a.unrouted.size(),
-                    TimeUnit.NANOSECONDS.toMillis(a.leaseDeadlineNanos - nowNanos),
-                    withConnections ? List.copyOf(a.open.keySet()) : List.of()));
+            out.add(view(a, withConnections, nowNanos));
         }
         return out;
+    }
+
+    @Override
+    public AppView view(String appId, long nowNanos) {
+        AppRecord a = apps.get(appId);
+        return a == null ? null : view(a, true, nowNanos);
+    }
+
+    private AppView view(AppRecord a, boolean withConnections, long nowNanos) {
+        return new AppView(a.appId, a.workload, a.framework, a.user, a.attempt, a.tenant, a.level, a.workloadKnown,
+                learned.sourceOf(a.workload, catalog), a.model, a.open.size(), a.unrouted.size(),
+                TimeUnit.NANOSECONDS.toMillis(a.leaseDeadlineNanos - nowNanos),
+                withConnections ? List.copyOf(a.open.keySet()) : List.of());
     }
 
     /** Mutations that rebuild the current state from nothing: what journal compaction writes. */

@@ -15,6 +15,7 @@ import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.alloc.CorunSearches;
 import io.saba.controller.estimate.LearnedModels;
 import io.saba.controller.estimate.SensitivityMode;
+import io.saba.controller.state.StateReads;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.estimate.ModelDrift;
@@ -385,7 +386,7 @@ class OnlineSensitivityTest {
 
     /** The number of units the workload's estimate rests on (0 before any). */
     private static int units(EmbeddedController c, String workload) {
-        var v = c.controller().replica().estimates().get(workload);
+        var v = c.controller().replica().read(StateReads::estimates).get(workload);
         return v == null || v.estimate() == null ? 0 : v.estimate().observations();
     }
 

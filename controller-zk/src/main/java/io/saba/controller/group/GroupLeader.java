@@ -4,6 +4,7 @@ import io.saba.controller.LeaseReaper;
 import io.saba.controller.SabaController;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.Replica;
+import io.saba.controller.state.StateReads;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.model.SensitivityModel;
 import java.util.Map;
@@ -69,7 +70,7 @@ final class GroupLeader {
             LOG.info("controller group adopted member {}'s sensitivity table ({} workloads)", id,
                     configuredTable.models().size());
         }
-        SortedMap<String, SensitivityModel> models = replica.workloadModels();
+        SortedMap<String, SensitivityModel> models = replica.read(StateReads::workloadModels);
         if (!models.equals(replica.plannedFor())) {
             LevelAssignment a = replica.planLevels(models).levels();
             log.write(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), models));
