@@ -12,27 +12,19 @@ import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.PortOriginals;
-import io.saba.controller.grpc.AuthInterceptor;
-import io.saba.controller.grpc.ControllerServer;
-import io.saba.controller.grpc.ControllerService;
-import io.saba.controller.grpc.GrpcHealth;
 import io.saba.controller.grpc.GrpcServing;
-import io.saba.controller.http.StatusHttpServer;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.controller.journal.Journal;
 import io.saba.controller.log.LocalLog;
-import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.StateLog;
-import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.Allocator;
-import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.solve.MinSlowdownSolver;
+import io.saba.core.table.ModelCatalog;
 import io.saba.core.topology.Topology;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
@@ -44,7 +36,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -59,19 +50,21 @@ import java.util.Set;
  *     ...
  * }
  * }</pre>
+ *
+ * <p>This class keeps the order of its parts, in which they start and close; how it is reached is {@link Serving},
+ * which table it starts with {@link TableInForce}, and what it is built from {@link Settings}, set by its
+ * {@link Builder}.
  */
 public final class EmbeddedController implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedController.class);
-    private final Builder b;
+    private final Settings s;
+    private final Serving serving;
     private SabaController controller;
-    private ControllerServer server;
-    private ControllerService service;
-    private StatusHttpServer http;
-    private ControllerApi api;
     private Journal journal;
 
-    private EmbeddedController(Builder b) {
-        this.b = b;
+    private EmbeddedController(Settings s) {
+        this.s = s;
+        this.serving = new Serving(s);
     }
 
     public static Builder builder() {
@@ -147,110 +140,37 @@ public final class EmbeddedController implements AutoCloseable {
      */
     public InetSocketAddress start() {
         Metrics metrics = new Metrics();
-        if (b.group == null && b.journalDir != null) {
-            journal = new Journal(b.journalDir, b.fsync, b.fsyncMillis); // takes the directory's lock
-            // ports' originals beside the journal, so a crash cannot lose them (see FabricBackend)
-            b.backend.keepOriginalsIn(PortOriginals.in(journal.dir()));
-        } else if (b.group == null && !(b.backend instanceof DryRunBackend)) {
-            LOG.warn("no journal-dir: the {} backend keeps ports' original configurations in memory only; if this "
-                    + "controller crashes, the ports it programmed keep Saba's configuration until put back by hand",
-                    b.backend.name());
-        }
-        StateLog log = b.group != null ? b.group.log() : new LocalLog(journal);
-        Allocator allocator = allocator();
+        StateLog log = s.group != null ? s.group.log() : new LocalLog(lockJournal());
         // a group member's replica starts empty and takes the table the group's log carries
-        controller = new SabaController(b.topology, allocator, b.group == null ? b.table : ModelCatalog.empty(),
-                b.backend, log, b.leaseTimeout, metrics, b.roundInterval, b.sensitivity);
-        api = controller;
-        Tenants tenants = new Tenants(b.tokens, b.adminTenants);
-        service = new ControllerService(api, tenants, this::configuredTable);
-        try {
-            List<io.grpc.ServerServiceDefinition> extra = b.backend instanceof GrpcServing serving
-                    ? serving.grpcServices(new GrpcServing.Access(tenants, b.agentTokens,
-                    metrics.requestsRejected::increment, metrics, b.topology() == null ? Set.of()
-                    : b.topology().topology().hosts())) : List.of();
-            server = new ControllerServer(ControllerServer.netty(b.listen, b.tlsCert, b.tlsKey), service,
-                    new AuthInterceptor(tenants, metrics.requestsRejected::increment), b.grpcThreads,
-                    b.health ? new GrpcHealth() : null, extra).start();
-        } catch (UncheckedIOException e) {
-            throw cannotListen("gRPC", b.listen, e);
-        }
-        if (b.http != null) {
-            try {
-                http = new StatusHttpServer(b.http, api, tenants);
-            } catch (UncheckedIOException e) {
-                throw cannotListen("HTTP", b.http, e);
-            }
-        }
-        if (b.group == null) {
+        controller = new SabaController(s.topology, allocator(), s.group == null ? s.table : ModelCatalog.empty(),
+                s.backend, log, s.leaseTimeout, metrics, s.roundInterval, s.sensitivity);
+        Tenants tenants = new Tenants(s.tokens, s.adminTenants);
+        serving.listen(controller, tenants, metrics);
+        if (s.group == null) {
             controller.start();
-            controller.tableInForce(tableInForce());
+            controller.tableInForce(TableInForce.describe(s, controller.replica().table(), journal));
         } else {
             controller.startAsReplica();
-            b.group.join(controller, b.table);
+            s.group.join(controller, s.table);
         }
-        if (http != null) {
-            http.grpcAddress(address().getHostString() + ":" + address().getPort());
-            http.start();
-            if (tenants.authenticating() || http.address().getAddress().isLoopbackAddress()) {
-                LOG.info("status pages and /metrics on http://{}:{}: {}", http.address().getHostString(),
-                        http.address().getPort(), http.access());
-            } else {
-                LOG.warn("status pages and /metrics on http://{}:{} are {}: they list every tenant's applications; "
-                        + "configure tokens or bind http to 127.0.0.1", http.address().getHostString(),
-                        http.address().getPort(), http.access());
-            }
-        }
-        server.open();
+        serving.open(tenants);
         return address();
     }
 
     /**
-     * Which table a lone controller starts with, said on its status and, when it is not what the operator may
-     * expect, warned about: none at all (no differentiation), or a table saved by ReloadTable that differs from the
-     * configured file (the journal's wins, so an edited file is not in force until it is reloaded).
+     * A lone controller's journal, which takes its directory's lock, or null to keep state in memory; the ports'
+     * originals are kept beside it, so a crash cannot lose them (see {@link FabricBackend}).
      */
-    private String tableInForce() {
-        LogRequest.Table kept = controller.replica().table();
-        String file = b.tableFile == null ? null : b.tableFile.toString();
-        if (kept != null) {
-            String where = journal != null ? journal.file().toString() : "memory";
-            String saved = "saved by ReloadTable in " + where + " (" + kept.models().size() + " workloads)";
-            if (file != null && !LogRequest.Table.of(b.table).equals(kept)) {
-                LOG.warn("the sensitivity table saved by ReloadTable in {} is in force, not the configured table file "
-                        + "{}, which differs; a ReloadTable without JSON puts the file in force", where, file);
-                return saved + "; the configured file " + file + " differs and is not in force";
-            }
-            return saved + (file == null ? "" : ", the same as the configured file " + file);
+    private Journal lockJournal() {
+        if (s.journalDir != null) {
+            journal = new Journal(s.journalDir, s.fsync, s.fsyncMillis); // takes the directory's lock
+            s.backend.keepOriginalsIn(PortOriginals.in(journal.dir()));
+        } else if (!(s.backend instanceof DryRunBackend)) {
+            LOG.warn("no journal-dir: the {} backend keeps ports' original configurations in memory only; if this "
+                    + "controller crashes, the ports it programmed keep Saba's configuration until put back by hand",
+                    s.backend.name());
         }
-        if (b.table.models().isEmpty() && b.sensitivity != SensitivityMode.TABLE) {
-            LOG.info("no sensitivity table (no 'table:' configured): every workload starts from the default model "
-                    + "and gets its own once its applications report stages (sensitivity: {})", b.sensitivity.label());
-            return "none: every workload starts from the default model and learns its own (sensitivity: "
-                    + b.sensitivity.label() + ")";
-        }
-        if (b.table.models().isEmpty()) {
-            LOG.warn("no sensitivity table (no 'table:' configured): every application gets the default model, so "
-                    + "all share one level and equal weights; Saba differentiates nothing");
-            return "none: every workload gets the default model (one level, equal shares)";
-        }
-        return (file == null ? "given at start" : "the configured file " + file) + " (" + b.table.size()
-                + " workloads)";
-    }
-
-    /** One line naming the address and why; "in use" said plainly, as operators search for it. */
-    private static StartupException cannotListen(String what, InetSocketAddress at, Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        String where = at.getHostString() + ":" + at.getPort();
-        String why = String.valueOf(root.getMessage());
-        if (root instanceof java.net.BindException || why.contains("in use")) {
-            return new StartupException(what + " address " + where + " is in use (another controller or another "
-                    + "program listens there)", e);
-        }
-        return new StartupException("cannot listen for " + what + " on " + where + ": " + why, e);
+        return journal;
     }
 
     /**
@@ -258,19 +178,8 @@ public final class EmbeddedController implements AutoCloseable {
      * in force.
      */
     private Allocator allocator() {
-        return AllocationPipeline.build(b.allocation, new MinSlowdownSolver(),
-                w -> controller.replica().corunProfileOf(w), b.levels, b.cSaba, b.corunMargin);
-    }
-
-    private String configuredTable() {
-        if (b.tableFile == null) {
-            throw new IllegalArgumentException("no table_json given and no table file configured");
-        }
-        try {
-            return Files.readString(b.tableFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the configured table " + b.tableFile, e);
-        }
+        return AllocationPipeline.build(s.allocation, new MinSlowdownSolver(),
+                w -> controller.replica().corunProfileOf(w), s.levels, s.cSaba, s.corunMargin);
     }
 
     /** "host:port" for {@code ClientConfig.defaults}. */
@@ -280,12 +189,12 @@ public final class EmbeddedController implements AutoCloseable {
     }
 
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.address(); // always a socket: start() listens with Netty
+        return serving.address();
     }
 
     /** The status page's address, or null when disabled. */
     public InetSocketAddress httpAddress() {
-        return http == null ? null : http.address();
+        return serving.httpAddress();
     }
 
     public SabaController controller() {
@@ -294,30 +203,19 @@ public final class EmbeddedController implements AutoCloseable {
 
     /** What the transports call. */
     public ControllerApi api() {
-        return api;
+        return controller;
     }
 
     public FabricBackend backend() {
-        return b.backend;
+        return s.backend;
     }
 
     /** Stops serving, then closes state, journal and backend (in that order, so no request sees a closed journal). */
     @Override
     public void close() {
-        if (http != null) {
-            http.close();
-        }
-        if (service != null) {
-            service.closeWatches();
-        }
-        if (b.backend instanceof GrpcServing serving) {
-            serving.stopServing();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (b.group != null) {
-            b.group.close();
+        serving.close();
+        if (s.group != null) {
+            s.group.close();
         }
         if (controller != null) {
             controller.close();
@@ -325,10 +223,10 @@ public final class EmbeddedController implements AutoCloseable {
         if (journal != null) {
             journal.close(); // closed already with the controller's log, unless start failed before it existed
         }
-        if (b.closeBackend) {
-            b.backend.close();
+        if (s.closeBackend) {
+            s.backend.close();
         }
-        if (b.topology instanceof AutoCloseable resolver) {
+        if (s.topology instanceof AutoCloseable resolver) {
             try {
                 resolver.close(); // a discovered fabric's refresh timer
             } catch (Exception e) {
@@ -337,150 +235,125 @@ public final class EmbeddedController implements AutoCloseable {
         }
     }
 
-    /** Settings with the defaults of an embedded controller: loopback, ephemeral port, memory only, dry-run. */
+    /** What to build; unset, an embedded controller's defaults: loopback, ephemeral port, memory only, dry-run. */
     public static final class Builder {
-        private InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 0);
-        private InetSocketAddress http;
-        private PathResolver topology;
-        private ModelCatalog table = ModelCatalog.empty();
-        private Path tableFile;
-        private double cSaba = 0.9;
-        private int levels = LevelAssigner.ETHERNET_LEVELS;
-        private FabricBackend backend;
-        private boolean closeBackend = true;
-        private Path journalDir;
-        private FsyncPolicy fsync = FsyncPolicy.INTERVAL;
-        private long fsyncMillis = 20;
-        private Duration leaseTimeout = Duration.ofSeconds(30);
-        private Path tlsCert;
-        private Path tlsKey;
-        private Map<String, String> tokens = Map.of();
-        private Map<String, String> agentTokens = Map.of();
-        private Set<String> adminTenants = Set.of();
-        private int grpcThreads = -1;
-        private Duration roundInterval = Duration.ofMillis(5);
-        private Allocation allocation = Allocation.EQ2;
-        private double corunMargin = AllocationPipeline.DEFAULT_CORUN_MARGIN;
-        private SensitivityMode sensitivity = SensitivityMode.TABLE;
-        private String groupUri;
-        private boolean health;
-        private GroupMembership group;
+        private final Settings s = new Settings();
 
         /** The configuration's {@code group} key, kept for whoever can join such a group (the CLI); null if none. */
         public Builder groupUri(String uri) {
-            groupUri = uri;
+            s.groupUri = uri;
             return this;
         }
 
         public String groupUri() {
-            return groupUri;
+            return s.groupUri;
         }
 
         /** Runs as a member of a controller group instead of alone (see {@link GroupMembership}). */
         public Builder group(GroupMembership g) {
-            group = g;
+            s.group = g;
             return this;
         }
 
         /** The static topology, or null when paths come from discovery ({@link #paths}). */
         public TopologyResolver topology() {
-            return topology instanceof TopologyResolver t ? t : null;
+            return s.topology instanceof TopologyResolver t ? t : null;
         }
 
         /** Least time between recomputation rounds (default 5 ms); see {@code Recomputer}. */
         public Builder recomputeInterval(Duration d) {
-            roundInterval = d;
+            s.roundInterval = d;
             return this;
         }
 
         public Builder listen(InetSocketAddress a) {
-            listen = a;
+            s.listen = a;
             return this;
         }
 
         public Builder http(InetSocketAddress a) {
-            http = a;
+            s.http = a;
             return this;
         }
 
         public Builder topology(TopologyResolver t) {
-            topology = t;
+            s.topology = t;
             return this;
         }
 
         /** Paths from any resolver, e.g. a discovered InfiniBand subnet. */
         public Builder paths(PathResolver r) {
-            topology = r;
+            s.topology = r;
             return this;
         }
 
         public Builder table(ModelCatalog t) {
-            table = t;
+            s.table = t;
             return this;
         }
 
         /** The table file a ReloadTable without inline JSON rereads. */
         public Builder tableFile(Path f) {
-            tableFile = f;
+            s.tableFile = f;
             return this;
         }
 
         /** How ports' weights are chosen (default {@link Allocation#EQ2}). */
         public Builder allocation(Allocation a) {
-            allocation = a;
+            s.allocation = a;
             return this;
         }
 
         /** The relative predicted gain a co-run plan needs over the equal split and the port's current weights. */
         public Builder corunMargin(double m) {
-            corunMargin = m;
+            s.corunMargin = m;
             return this;
         }
 
         /** Which model the allocator uses for a workload (default {@link SensitivityMode#TABLE}). */
         public Builder sensitivity(SensitivityMode m) {
-            sensitivity = m;
+            s.sensitivity = m;
             return this;
         }
 
         public Builder cSaba(double c) {
-            cSaba = c;
+            s.cSaba = c;
             return this;
         }
 
         public Builder levels(int l) {
-            levels = l;
+            s.levels = l;
             return this;
         }
 
         /** The backend; the controller closes it on {@link #close()} unless {@code owned} is false. */
         public Builder backend(FabricBackend f, boolean owned) {
-            backend = f;
-            closeBackend = owned;
+            s.backend = f;
+            s.closeBackend = owned;
             return this;
         }
 
         public Builder journal(Path dir, FsyncPolicy policy, long fsyncIntervalMillis) {
-            journalDir = dir;
-            fsync = policy;
-            fsyncMillis = fsyncIntervalMillis;
+            s.journalDir = dir;
+            s.fsync = policy;
+            s.fsyncMillis = fsyncIntervalMillis;
             return this;
         }
 
         public Builder leaseTimeout(Duration d) {
-            leaseTimeout = d;
+            s.leaseTimeout = d;
             return this;
         }
 
         public Builder tls(Path certPem, Path keyPem) {
-            tlsCert = certPem;
-            tlsKey = keyPem;
+            s.tlsCert = certPem;
+            s.tlsKey = keyPem;
             return this;
         }
 
         /** tenant → bearer token; empty turns authentication off. */
         public Builder tokens(Map<String, String> t) {
-            tokens = Map.copyOf(t);
+            s.tokens = Map.copyOf(t);
             return this;
         }
 
@@ -489,12 +362,12 @@ public final class EmbeddedController implements AutoCloseable {
          * may connect only while authentication is off.
          */
         public Builder agentTokens(Map<String, String> t) {
-            agentTokens = Map.copyOf(t);
+            s.agentTokens = Map.copyOf(t);
             return this;
         }
 
         public Builder adminTenants(Set<String> a) {
-            adminTenants = Set.copyOf(a);
+            s.adminTenants = Set.copyOf(a);
             return this;
         }
 
@@ -503,36 +376,19 @@ public final class EmbeddedController implements AutoCloseable {
          * {@code io.grpc:grpc-services} on the class path, which the plugins' in-process controllers do not carry).
          */
         public Builder healthService(boolean on) {
-            health = on;
+            s.health = on;
             return this;
         }
 
         public Builder grpcThreads(int n) {
-            grpcThreads = n;
+            s.grpcThreads = n;
             return this;
         }
 
+        /** @throws IllegalArgumentException naming the setting at fault */
         public EmbeddedController build() {
-            Objects.requireNonNull(topology, "a controller needs a topology");
-            if (backend == null) {
-                backend = new DryRunBackend(true, 10_000);
-            }
-            if (cSaba <= 0 || cSaba > 1) {
-                throw new IllegalArgumentException("c-saba must be in (0, 1], got " + cSaba);
-            }
-            if (grpcThreads < 0) {
-                // a group member's calls wait for the shared log (milliseconds, no CPU): more threads let more
-                // calls share one log entry
-                grpcThreads = group != null ? 64 : Math.max(2, Runtime.getRuntime().availableProcessors());
-            }
-            if (group != null && journalDir != null) {
-                throw new IllegalArgumentException("journal-dir and group exclude each other: a controller group's "
-                        + "record is its shared log in ZooKeeper");
-            }
-            if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
-                throw new IllegalArgumentException("lease timeout must be positive, got " + leaseTimeout);
-            }
-            return new EmbeddedController(this);
+            s.complete();
+            return new EmbeddedController(s);
         }
     }
 }
