@@ -330,7 +330,8 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         FabricStatus fabric = new FabricStatus(backend.name(), recomputer.lastPush(), recomputer.retrying(),
                 backend.drift(), backend.driftCheck(), backend.agents());
         Map<String, SensitivityModel> models = new TreeMap<>();
-        apps.forEach(a -> models.computeIfAbsent(a.workload(), w -> replica.read(s -> s.modelOf(w)))); // in force
+        // the model in force, learnt or not
+        apps.forEach(a -> models.computeIfAbsent(a.workload(), w -> replica.read(s -> s.modelOf(w))));
         return new StatusView(apps, new TreeMap<>(recomputer.current()), recomputer.version(), fabric,
                 connectionCount(), tableInForce, group.get(), new TreeMap<>(signals.snapshot()), models,
                 replica.read(StateReads::sensitivity), replica.read(StateReads::estimates),

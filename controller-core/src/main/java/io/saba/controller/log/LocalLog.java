@@ -52,8 +52,8 @@ public final class LocalLog implements StateLog {
                 seq = journal.append(request);
             }
             outcome = replica.apply(request);
-            if (journal != null
-                    && journal.appendsSinceCompaction() > Math.max(COMPACT_AFTER, 4 * replica.read(StateReads::connectionCount))) {
+            if (journal != null && journal.appendsSinceCompaction()
+                    > Math.max(COMPACT_AFTER, 4 * replica.read(StateReads::connectionCount))) {
                 journal.compact(replica.snapshot());
             }
         }

@@ -771,10 +771,6 @@ public final class ControllerState implements StateReads {
         return at == null ? PortApps.empty() : at.snapshot();
     }
 
-    public Set<PortId> portsInUse() {
-        return Set.copyOf(ports.keySet());
-    }
-
     @Override
     public List<AppView> views(boolean withConnections, long nowNanos) {
         List<AppView> out = new ArrayList<>(apps.size());
