@@ -89,7 +89,8 @@ class TestbedSparkCampaignTest {
 
         String text = out.toString();
         assertTrue(text.contains("setup 0 baseline: start-up") && text.contains("setup 0 saba: start-up"), text);
-        assertTrue(text.contains("setup 0 done (1/1)") && text.contains("Fig. 8a"), text);
+        assertTrue(text.contains("setup 0 done, ") && text.contains("setups: 1/1 (100 %)") && text.contains("Fig. 8a"),
+                text);
         assertTrue(Files.readString(dir.resolve("summary.txt")).contains("Fig. 8b"));
         assertTrue(Files.size(dir.resolve("setups-cdf.png")) > 0);
         assertEquals(2, Files.readAllLines(dir.resolve("setups.csv")).size());
