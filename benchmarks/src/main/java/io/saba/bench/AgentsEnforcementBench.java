@@ -53,7 +53,7 @@ import org.HdrHistogram.Histogram;
  * level, repeatedly opens and closes the same ring, so every event moves every measured host's NIC. The witness is
  * the same, {@code tc monitor} in each host's namespace; after each event every host's classes are checked against
  * the plan the controller reports on /status.json, and every agent must have acknowledged its plan. The agents' and
- * the controller's CPU time over the events is read from their processes.
+ * the controller's CPU time over the events, with the {@code tc} runs they wait for, is read from {@code /proc}.
  */
 public final class AgentsEnforcementBench {
     /** The side link from the benchmark's namespace into h1: .1 here, .2 in h1. */
@@ -85,7 +85,8 @@ public final class AgentsEnforcementBench {
 
     /**
      * Latencies in microseconds, per host NIC update and per event until its last host; CPU time of all agents
-     * together and of the controller over the events; how many host NICs were found holding their plan.
+     * together and of the controller over the events (their {@code tc} runs included, and the agents' acknowledgements
+     * with counters about once a second); how many host NICs were found holding their plan.
      */
     public record Result(Histogram perHost, Histogram perEvent, int hosts, int events, long agentsCpuNanos,
                          long controllerCpuNanos, int checkedHosts) {
@@ -187,6 +188,9 @@ public final class AgentsEnforcementBench {
             controllerCpu = cpuNanos(List.of(controller)) - controller0;
             b.deregister();
             a.deregister();
+            // the agents release their NICs before they are stopped, not while
+            await(() -> ring.stream().allMatch(i -> sabaQueues(shell, spec, i) == 0)
+                    && allAcknowledged(), () -> "the agents did not release their NICs: " + status());
         }
         return new Result(perHost, perEvent, s.hosts(), s.events(), agentsCpu, controllerCpu, checked);
     }
@@ -337,13 +341,27 @@ public final class AgentsEnforcementBench {
         }
     }
 
+    /**
+     * CPU time (user + system) of the processes and of their children they have waited for, the {@code tc} runs
+     * among them, from {@code /proc/PID/stat} in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+     */
     private static long cpuNanos(List<Process> processes) {
-        long sum = 0;
+        long ticks = 0;
         for (Process p : processes) {
-            sum += p.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElseThrow(() ->
-                    new IllegalStateException("no CPU time for process " + p.pid() + " (alive " + p.isAlive() + ")"));
+            String stat;
+            try {
+                stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+            } catch (IOException e) {
+                throw new IllegalStateException("no CPU time for process " + p.pid() + " (alive " + p.isAlive() + ")",
+                        e);
+            }
+            // the fields after the command's closing parenthesis start at field 3; utime … cstime are 14 … 17
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+            for (int i = 11; i <= 14; i++) {
+                ticks += Long.parseLong(f[i]);
+            }
         }
-        return sum;
+        return ticks * 10_000_000L;
     }
 
     private static String status() {
