@@ -12,10 +12,12 @@ import io.saba.agents.host.HostAgent;
 import io.saba.controller.fabric.AgentStatus;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.server.EmbeddedController;
+import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,6 +55,27 @@ class HostAgentKernelTest {
     private static void awaitConnected(AgentsBackend b) {
         await(WAIT, () -> b.agents().stream().anyMatch(a -> a.host().equals(HOST) && a.connected()),
                 () -> "the agent connects: " + b.agents());
+    }
+
+    @Test
+    void aQueueOfUntaggedTrafficIsNoDrift() {
+        AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
+        try (EmbeddedController c = NetnsFixture.controller(backend, 0);
+             HostAgent agent = ns.agent(c, state, Duration.ofSeconds(30), "x@100mbit")) {
+            awaitConnected(backend);
+            // level 0 (untagged) in queue 0: it has no DSCP filter, so no class of its own; Saba's classes are the
+            // queues 1 and 2 (1:21, 1:22), as the controller plans when an application of level 0 shares the port
+            PortAllocation a = new PortAllocation(PORT1, Map.of(0, 0, 1, 1, 2, 2), new double[] {0.1, 0.5, 0.3},
+                    Map.of());
+            assertEquals(Set.of(PORT1), backend.apply(List.of(a)).applied());
+            String classes = ns.show("class", "x");
+            assertTrue(classes.contains("class htb 1:21 ") && classes.contains("class htb 1:22 ")
+                    && !classes.contains("class htb 1:20 "), classes);
+            // counters and drift come in the same acknowledgement
+            await(WAIT, () -> backend.queueBytes(PORT1).keySet().equals(Set.of(1, 2)),
+                    () -> "the agent reports the queues' counters: " + backend.queueBytes(PORT1));
+            assertTrue(backend.drift().isEmpty(), "the NIC holds the plan: " + backend.drift());
+        }
     }
 
     @Test

@@ -205,7 +205,7 @@ public final class EnforcementBench {
     }
 
     /** Waits until no namespace reported a change for {@link #QUIET_MICROS} (at most 30 s). */
-    private static void awaitQuiet(Map<String, AtomicLong> lastChange, Instant since) throws InterruptedException {
+    static void awaitQuiet(Map<String, AtomicLong> lastChange, Instant since) throws InterruptedException {
         long start = micros(since);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < end) {
@@ -220,7 +220,7 @@ public final class EnforcementBench {
     }
 
     /** {@code tc -n NS -ts monitor}: every change the kernel makes there, stamped, into {@code lastChange}. */
-    private static Process monitor(String namespace, Map<String, AtomicLong> lastChange) throws IOException,
+    static Process monitor(String namespace, Map<String, AtomicLong> lastChange) throws IOException,
             InterruptedException {
         Process p = new ProcessBuilder("tc", "-n", namespace, "-ts", "monitor").redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
@@ -247,7 +247,7 @@ public final class EnforcementBench {
         return p;
     }
 
-    private static long micros(Instant t) {
+    static long micros(Instant t) {
         return ChronoUnit.MICROS.between(Instant.EPOCH, t);
     }
 
@@ -259,7 +259,7 @@ public final class EnforcementBench {
                 r.ports(), r.events(), ms(r.perEvent(), 50), ms(r.perEvent(), 99));
     }
 
-    private static double ms(Histogram h, double percentile) {
+    static double ms(Histogram h, double percentile) {
         return h.getValueAtPercentile(percentile) / 1000.0;
     }
 }

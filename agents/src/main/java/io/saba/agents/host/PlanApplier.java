@@ -2,6 +2,7 @@ package io.saba.agents.host;
 
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.PortOriginals;
+import io.saba.controller.fabric.linux.HtbPlan;
 import io.saba.controller.fabric.linux.LinuxPort;
 import io.saba.controller.fabric.linux.LinuxPortResolver;
 import io.saba.controller.fabric.linux.LinuxTcBackend;
@@ -139,11 +140,11 @@ public final class PlanApplier implements AutoCloseable {
     public String drift(Map<Integer, Map<Integer, Long>> counters) {
         List<String> out = new ArrayList<>();
         for (PortId id : backend.managedPorts()) {
-            int queues = backend.installedPlan(id).map(p -> p.queues().size()).orElse(0);
+            // the plan's queue classes by their queue index: a queue no Saba DSCP points at (the one holding level
+            // 0, untagged traffic) has no class of its own, so the indices need not start at 0
             Set<Integer> expected = new java.util.TreeSet<>();
-            for (int q = 0; q < queues; q++) {
-                expected.add(q);
-            }
+            backend.installedPlan(id).ifPresent(p -> p.queues().forEach(c ->
+                    expected.add(c.minor() - HtbPlan.FIRST_QUEUE_MINOR)));
             Set<Integer> found = new java.util.TreeSet<>(counters.getOrDefault(id.port(), Map.of()).keySet());
             if (!found.equals(expected)) {
                 out.add("port " + id.port() + ": the NIC holds Saba's queues " + found + ", the plan " + expected);
