@@ -62,6 +62,7 @@ public final class HostAgent implements AutoCloseable {
     private Map<Integer, String> refused = Map.of();
     private boolean restored;
     private String lastDrift = "";
+    private Map<Integer, Map<Integer, Long>> lastCounters = Map.of();
     private int restores;
 
     private HostAgent(AgentSettings s, CommandRunner shell) {
@@ -166,7 +167,7 @@ public final class HostAgent implements AutoCloseable {
                             LOG.info("watching the plans of {} (version {})", s.host(), plan.getVersion());
                         }
                     }
-                    stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack());
+                    stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack(false));
                 }
             });
         } finally {
@@ -184,19 +185,37 @@ public final class HostAgent implements AutoCloseable {
         }
     }
 
-    private PlanAck ack() {
+    /**
+     * The acknowledgement of the version applied. With {@code read}, the NICs' counters and drift are read now (the
+     * periodic acknowledgement); without, the last reading goes along, so a plan's acknowledgement runs no tc and the
+     * next plan waits for nothing but the controller. The reading is taken outside the plan lock, so a plan never
+     * waits for it either; a drift read while a plan was being applied is discarded (it may show half a plan).
+     */
+    private PlanAck ack(boolean read) {
+        long version;
+        Map<Integer, String> refusedNow;
         synchronized (applying) {
-            PlanAck.Builder b = PlanAck.newBuilder().setHost(s.host()).setVersion(appliedVersion)
-                    .putAllPortErrors(refused);
+            version = appliedVersion;
+            refusedNow = refused;
+        }
+        if (read) {
             Map<Integer, Map<Integer, Long>> counters = applier.counters();
-            counters.forEach((port, q) -> b.addCounters(PortQueueBytes.newBuilder().setPort(port)
-                    .putAllQueueBytes(q)));
             String drift = applier.drift(counters);
-            if (!drift.isEmpty() && !drift.equals(lastDrift)) {
-                LOG.warn("the NICs of {} differ from the plan: {}", s.host(), drift);
+            synchronized (applying) {
+                lastCounters = counters;
+                if (appliedVersion == version) {
+                    if (!drift.isEmpty() && !drift.equals(lastDrift)) {
+                        LOG.warn("the NICs of {} differ from the plan: {}", s.host(), drift);
+                    }
+                    lastDrift = drift;
+                }
             }
-            lastDrift = drift;
-            return b.setDrift(drift).build();
+        }
+        PlanAck.Builder b = PlanAck.newBuilder().setHost(s.host()).setVersion(version).putAllPortErrors(refusedNow);
+        synchronized (applying) {
+            lastCounters.forEach((port, q) -> b.addCounters(PortQueueBytes.newBuilder().setPort(port)
+                    .putAllQueueBytes(q)));
+            return b.setDrift(lastDrift).build();
         }
     }
 
@@ -208,7 +227,7 @@ public final class HostAgent implements AutoCloseable {
             return;
         }
         try {
-            stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack());
+            stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack(true));
         } catch (StatusRuntimeException e) {
             LOG.info("controller did not take an acknowledgement ({}); reconnecting", e.getStatus().getCode());
             ctx.cancel(e);
