@@ -61,9 +61,11 @@ class ProcessRunnerTest {
 
     @Test
     void aChildThatExitsButLeavesItsOutputOpenDoesNotHoldTheCaller() {
-        ProcessRunner runner = new ProcessRunner(Duration.ofMillis(500));
+        ProcessRunner runner = new ProcessRunner(Duration.ofMillis(1500));
+        // the shell lives 0.5 s so that the runner is already reading when it exits: a child gone before the first
+        // read lets the JDK drain and close the pipe itself (its reaper), and the runner never sees it held open
         CommandResult r = assertTimeoutPreemptively(BOUND,
-                () -> runner.run(List.of("sh", "-c", "echo started; sleep 60 &")));
+                () -> runner.run(List.of("sh", "-c", "echo started; sleep 60 & sleep 0.5")));
         assertEquals(0, r.exitCode());
         assertEquals("started\n", r.stdout());
         assertTrue(r.stderr().contains("output still open"), r.stderr());
