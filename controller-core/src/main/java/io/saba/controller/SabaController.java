@@ -153,10 +153,10 @@ public final class SabaController implements ControllerApi, AutoCloseable {
         if (replica.plansLocally()) {
             return reg;
         }
-        // a workload new to the group has level 0 until the leader's plan covers it: wait briefly, so the answer
-        // has its level
+        // a workload new to the group (under level-per: application, any new application) has level 0 until the
+        // leader's plan covers it: wait briefly, so the answer has its level
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        while (!replica.read(StateReads::plan).levelOfWorkload().containsKey(r.workload()) && System.nanoTime() < end) {
+        while (!replica.read(StateReads::plan).covers(r.appId(), r.workload()) && System.nanoTime() < end) {
             try {
                 Thread.sleep(2);
             } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.saba.controller.alloc;
 
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.EqualWeights;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.alloc.MinSlowdownDecision;
 import io.saba.core.alloc.PortWeightDecision;
 import io.saba.core.cluster.LevelAssigner;
@@ -13,8 +14,9 @@ import java.util.function.Function;
 
 /**
  * The controller's allocation pipeline, built in one place so that the controller and the harness's simulator run
- * the same one: core's {@link Allocator} (levels per workload, a port's levels into its queues) with a per-port
- * weight decision, Eq. 2's or the co-run predictor's behind the do-no-harm rule (or, as a baseline, equal weights).
+ * the same one: core's {@link Allocator} (levels per workload, or per application with {@code level-per:
+ * application}; a port's levels into its queues) with a per-port weight decision, Eq. 2's or the co-run predictor's
+ * behind the do-no-harm rule (or, as a baseline, equal weights).
  */
 public final class AllocationPipeline {
     /** The relative predicted gain a co-run plan needs by default (over the equal split and the port's current). */
@@ -68,6 +70,13 @@ public final class AllocationPipeline {
     public static Allocator build(Allocation allocation, PortSolver solver,
                                   Function<String, CorunProfile> profileOfWorkload, int levels, double cSaba,
                                   double corunMargin, CorunSearches searches) {
+        return build(allocation, solver, profileOfWorkload, levels, cSaba, corunMargin, searches, LevelMode.WORKLOAD);
+    }
+
+    /** As above, placing {@code levelMode}'s members on levels (the controller's {@code level-per}). */
+    public static Allocator build(Allocation allocation, PortSolver solver,
+                                  Function<String, CorunProfile> profileOfWorkload, int levels, double cSaba,
+                                  double corunMargin, CorunSearches searches, LevelMode levelMode) {
         PortWeightDecision eq2 = new MinSlowdownDecision(solver);
         PortWeightDecision weights = switch (allocation) {
             case EQ2 -> eq2;
@@ -75,6 +84,6 @@ public final class AllocationPipeline {
                     corunMargin, searches);
             case FAIR -> new EqualWeights();
         };
-        return new Allocator(weights, new LevelAssigner(levels), cSaba);
+        return new Allocator(weights, new LevelAssigner(levels), cSaba, levelMode);
     }
 }

@@ -3,6 +3,7 @@ package io.saba.controller.log;
 import io.saba.controller.estimate.LearnedWorkload;
 import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.Mutation;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.estimate.Observation;
 import io.saba.core.corun.TrafficRecord;
@@ -44,6 +45,8 @@ public final class LogCodec {
      */
     private static final byte OBSERVED_APP = 10;
     private static final byte LEARNED_APP = 11;
+    /** PLAN whose members are applications ({@code level-per: application}); the same fields. */
+    private static final byte PLAN_APPS = 12;
 
     /** A decoded entry. */
     public record Entry(String nonce, List<LogRequest> requests) {
@@ -124,7 +127,7 @@ public final class LogCodec {
                 }
             }
         } else if (r instanceof LogRequest.Plan p) {
-            out.writeByte(PLAN);
+            out.writeByte(p.mode() == LevelMode.APPLICATION ? PLAN_APPS : PLAN);
             out.writeInt(p.levelOfWorkload().size());
             for (Map.Entry<String, Integer> e : p.levelOfWorkload().entrySet()) {
                 out.writeUTF(e.getKey());
@@ -207,7 +210,8 @@ public final class LogCodec {
                     profiles.put(workload, new CorunProfile(new TrafficRecord(interval, u), networkBound));
                 }
                 return new LogRequest.Table(models, profiles);
-            case PLAN: {
+            case PLAN:
+            case PLAN_APPS: {
                 Map<String, Integer> levels = new TreeMap<>();
                 for (int i = in.readInt(); i > 0; i--) {
                     levels.put(in.readUTF(), in.readInt());
@@ -216,7 +220,8 @@ public final class LogCodec {
                 for (int i = in.readInt(); i > 0; i--) {
                     centroids.put(in.readInt(), readModel(in));
                 }
-                return new LogRequest.Plan(levels, centroids, readModels(in));
+                return new LogRequest.Plan(levels, centroids, readModels(in),
+                        type == PLAN_APPS ? LevelMode.APPLICATION : LevelMode.WORKLOAD);
             }
             case OBSERVED:
             case OBSERVED_SIGNAL:

@@ -3,6 +3,7 @@ package io.saba.controller.log;
 import io.saba.controller.estimate.LearnedWorkload;
 import io.saba.controller.estimate.WorkloadObservation;
 import io.saba.controller.state.Mutation;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
@@ -58,15 +59,24 @@ public sealed interface LogRequest {
     }
 
     /**
-     * The leader's level plan: workload → level and the level centroids (the hierarchy is rebuilt from them), and
-     * the workload models it was computed for, so the leader knows when the plan has gone stale.
+     * A level plan (the group leader's, or a lone controller's at the end of its compacted journal): member → level
+     * and the level centroids (the hierarchy is rebuilt from them), the member models it was computed for, so the
+     * leader knows when the plan has gone stale, and what the members are (workloads, or applications under
+     * {@code level-per: application}).
      */
     record Plan(Map<String, Integer> levelOfWorkload, Map<Integer, SensitivityModel> centroids,
-                SortedMap<String, SensitivityModel> plannedFor) implements LogRequest {
+                SortedMap<String, SensitivityModel> plannedFor, LevelMode mode) implements LogRequest {
         public Plan {
             levelOfWorkload = new TreeMap<>(levelOfWorkload);
             centroids = new TreeMap<>(centroids);
             plannedFor = new TreeMap<>(plannedFor);
+            java.util.Objects.requireNonNull(mode, "mode");
+        }
+
+        /** A plan of workloads. */
+        public Plan(Map<String, Integer> levelOfWorkload, Map<Integer, SensitivityModel> centroids,
+                    SortedMap<String, SensitivityModel> plannedFor) {
+            this(levelOfWorkload, centroids, plannedFor, LevelMode.WORKLOAD);
         }
     }
 

@@ -137,8 +137,9 @@ public final class Replica {
             } else if (r instanceof LogRequest.Table t) {
                 installTable(t);
             } else if (r instanceof LogRequest.Plan p) {
-                state.installPlan(allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
-                        resolver.minQueues()));
+                // installed as the kind of plan it is, so its members' levels hold whatever this replica's mode
+                state.installPlan(Allocator.planOf(new LevelAssignment(p.levelOfWorkload(), p.centroids()),
+                        resolver.minQueues(), p.mode()));
                 plannedFor = p.plannedFor();
             } else if (r instanceof LogRequest.Observed o) {
                 learn(o.units());
@@ -220,7 +221,7 @@ public final class Replica {
             }
             LevelPlan plan = state.plan();
             LogRequest.Plan planned = new LogRequest.Plan(plan.levelOfWorkload(), plan.levels().levelCentroids(),
-                    plannedFor);
+                    plannedFor, plan.mode());
             if (!planLocally) {
                 out.add(planned);
             }
@@ -438,14 +439,17 @@ public final class Replica {
     }
 
     /**
-     * The plan this replica's controller would compute for these workloads (what a group's leader logs): the
-     * workloads of the plan in force keep their levels.
+     * The plan this replica's controller would compute for these members (what a group's leader logs): the members
+     * of the plan in force keep their levels (under {@code level-per: application}, the applications their levels).
+     *
+     * @param modelOfWorkload workloads with their models, or applications with theirs (see
+     *                        {@link StateReads#memberModels})
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload) {
-        LevelPlan running;
+        LevelAssignment running;
         Set<String> apart;
         synchronized (lock) {
-            running = state.plan();
+            running = state.runningLevels();
             apart = state.uninformedWorkloads();
         }
         return allocator.planLevels(modelOfWorkload, running, apart, resolver.minQueues());

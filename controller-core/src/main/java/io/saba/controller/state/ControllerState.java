@@ -11,8 +11,10 @@ import io.saba.controller.topology.PathResolver;
 import io.saba.controller.topology.RouteUnavailableException;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.PortApps;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortId;
+import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.SensitivityModel;
 import io.saba.core.table.ModelCatalog;
@@ -52,6 +54,13 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Models.</b> An application is allocated with its workload's model in force: the table's (or the default
  * one), or under {@code sensitivity: online|blended} one learnt from the units its workload's applications reported
  * ({@link #observe}, {@link LearnedModels}). A learnt model that changes re-solves the workload's ports.
+ *
+ * <p><b>Levels.</b> The allocator's {@link LevelMode} says what a level is given to. Per workload, the levels are
+ * planned again when a workload arrives or its last application leaves. Per application ({@code level-per:
+ * application}), when any application registers (it is answered with a level of its own while one is free) or
+ * leaves (its level is free again); the applications running keep the levels they hold, which is what their
+ * connections carry. Either way the plan is a function of the requests applied, in order, so a journal's replay
+ * plans what the controller planned.
  */
 public final class ControllerState implements StateReads {
     private final PathResolver resolver;
@@ -276,6 +285,7 @@ public final class ControllerState implements StateReads {
 
     private int register(Mutation.Register r, long leaseDeadline) {
         AppRecord app = apps.get(r.appId());
+        String workloadBefore = app == null ? null : app.workload;
         if (app == null) {
             app = new AppRecord(r.appId(), r.tenant());
             apps.put(r.appId(), app);
@@ -297,10 +307,13 @@ public final class ControllerState implements StateReads {
         app.modelId = modelId(app.model);
         departed.remove(r.appId());
         boolean newWorkload = appsOfWorkload.merge(r.workload(), 1, Integer::sum) == 1;
-        if (planLocally && (newWorkload || !plan.levelOfWorkload().containsKey(r.workload()))) {
+        boolean replan = perApplication()
+                ? !plan.covers(r.appId(), r.workload()) || !r.workload().equals(workloadBefore)
+                : newWorkload || !plan.levelOfWorkload().containsKey(r.workload());
+        if (planLocally && replan) {
             replan();
         } else {
-            app.level = plan.levelOf(app.workload);
+            app.level = plan.levelOf(app.appId, app.workload);
         }
         return 1;
     }
@@ -312,7 +325,7 @@ public final class ControllerState implements StateReads {
         }
         rememberDeparted(app);
         dropConnections(app);
-        if (forgetWorkload(app.workload)) {
+        if (forgetWorkload(app.workload) || perApplication()) {
             replan();
         }
         return 1;
@@ -526,14 +539,50 @@ public final class ControllerState implements StateReads {
     }
 
     /**
-     * Plans levels for the workloads present, running ones keeping theirs (their connections carry them already:
-     * see {@code LevelAssigner}); every port in use is recomputed.
+     * Plans levels for the members present (workloads, or applications), running ones keeping theirs (their
+     * connections carry them already: see {@code LevelAssigner}); every port in use is recomputed.
      */
     private void replan() {
         if (!planLocally) {
             return; // the group's leader sees the new workload set and logs a plan; installPlan applies it
         }
-        installPlan(allocator.planLevels(workloadModels(), plan, uninformedWorkloads(), resolver.minQueues()));
+        installPlan(allocator.planLevels(memberModels(), runningLevels(), uninformedWorkloads(),
+                resolver.minQueues()));
+    }
+
+    /** Whether levels are given to applications rather than workloads ({@code level-per: application}). */
+    public boolean perApplication() {
+        return allocator.mode() == LevelMode.APPLICATION;
+    }
+
+    /**
+     * The levels on the wire, keyed as a new plan's members are: per workload the plan in force; per application
+     * each application's level now (whatever kind of plan gave it: a journal written per workload and replayed per
+     * application keeps the levels its applications hold).
+     */
+    public LevelAssignment runningLevels() {
+        if (!perApplication()) {
+            return plan.levels();
+        }
+        Map<String, Integer> levelOf = new TreeMap<>();
+        for (AppRecord app : apps.values()) {
+            if (app.level > 0) {
+                levelOf.put(app.appId, app.level);
+            }
+        }
+        return new LevelAssignment(levelOf, Map.of());
+    }
+
+    @Override
+    public SortedMap<String, SensitivityModel> memberModels() {
+        if (!perApplication()) {
+            return workloadModels();
+        }
+        SortedMap<String, SensitivityModel> models = new TreeMap<>();
+        for (AppRecord app : apps.values()) {
+            models.put(app.appId, app.model);
+        }
+        return models;
     }
 
     /**
@@ -652,7 +701,7 @@ public final class ControllerState implements StateReads {
     public void installPlan(LevelPlan newPlan) {
         plan = newPlan;
         for (AppRecord app : apps.values()) {
-            app.level = plan.levelOf(app.workload);
+            app.level = plan.levelOf(app.appId, app.workload);
         }
         // a new clustering can move levels and also the level hierarchy (centroids), which shapes every port's
         // level→queue map: recompute every port in use (re-planning happens only when the workload set changes)

@@ -42,6 +42,12 @@ public interface StateReads {
     /** The level plan in force. */
     LevelPlan plan();
 
-    /** The model of every workload some application runs: what a level plan is computed from. */
+    /** The model of every workload some application runs: what a level plan per workload is computed from. */
     SortedMap<String, SensitivityModel> workloadModels();
+
+    /**
+     * What a level plan is computed from: every workload some application runs with its model, or under
+     * {@code level-per: application} every application with its workload's model.
+     */
+    SortedMap<String, SensitivityModel> memberModels();
 }

@@ -17,7 +17,8 @@ record ConfigShape(String listen, String http, JsonNode topology, String table, 
         @JsonProperty("journal-fsync-millis") Long journalFsyncMillis, Tls tls, Map<String, String> tokens,
         @JsonProperty("agent-tokens") Map<String, String> agentTokens,
         @JsonProperty("admin-tenants") List<String> adminTenants, @JsonProperty("grpc-threads") Integer grpcThreads,
-        @JsonProperty("recompute-interval-millis") Long recomputeIntervalMillis, String group, String cluster) {
+        @JsonProperty("recompute-interval-millis") Long recomputeIntervalMillis, String group, String cluster,
+        @JsonProperty("level-per") String levelPer) {
 
     record Tls(String cert, String key) {
     }

@@ -7,6 +7,7 @@ import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.PathResolverProvider;
 import io.saba.controller.topology.TopologyLoader;
@@ -39,6 +40,10 @@ import java.util.Set;
  *                                   #   its units' network wait; blended: the table (or default) updated by it
  * c-saba: 0.9                       # share of each link Saba's queues get
  * levels: 8                         # priority levels incl. default 0 (8 Ethernet, 16 InfiniBand)
+ * level-per: workload               # workload (default): a workload's applications share its level; application:
+ *                                   #   each application a level of its own while levels are free, then shared
+ *                                   #   with its workload's (applications of one workload share a queue only on
+ *                                   #   ports without room)
  * backend: dry-run                  # fabric backend name
  * backend-options: {log: true}      # backend-specific
  * lease-timeout-seconds: 30
@@ -122,6 +127,7 @@ public final class ControllerConfig {
         b.corunMargin(margin);
         b.sensitivity(SensitivityMode.parse(root.path("sensitivity").asText("table"), src + ": sensitivity"));
         b.levels(root.path("levels").asInt(8));
+        b.levelPer(LevelMode.parse(root.path("level-per").asText("workload"), src + ": level-per"));
         b.backend(backend(root), true);
         b.leaseTimeout(Duration.ofMillis((long) (root.path("lease-timeout-seconds").asDouble(30) * 1000)));
         if (root.hasNonNull("journal-dir")) {

@@ -9,6 +9,7 @@ import io.saba.controller.Tenants;
 import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.controller.estimate.SensitivityMode;
+import io.saba.core.alloc.LevelMode;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.PortOriginals;
@@ -179,7 +180,8 @@ public final class EmbeddedController implements AutoCloseable {
      */
     private Allocator allocator() {
         return AllocationPipeline.build(s.allocation, new MinSlowdownSolver(),
-                w -> controller.replica().corunProfileOf(w), s.levels, s.cSaba, s.corunMargin);
+                w -> controller.replica().corunProfileOf(w), s.levels, s.cSaba, s.corunMargin,
+                new io.saba.controller.alloc.CorunSearches(), s.levelPer);
     }
 
     /** "host:port" for {@code ClientConfig.defaults}. */
@@ -313,6 +315,15 @@ public final class EmbeddedController implements AutoCloseable {
         /** Which model the allocator uses for a workload (default {@link SensitivityMode#TABLE}). */
         public Builder sensitivity(SensitivityMode m) {
             s.sensitivity = m;
+            return this;
+        }
+
+        /**
+         * What a priority level is given to (default {@link LevelMode#WORKLOAD}, the paper's): with
+         * {@link LevelMode#APPLICATION} each application takes a level of its own while levels are free.
+         */
+        public Builder levelPer(LevelMode m) {
+            s.levelPer = m;
             return this;
         }
 

@@ -4,6 +4,7 @@ import io.saba.controller.GroupMembership;
 import io.saba.controller.alloc.AllocationPipeline;
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.controller.estimate.SensitivityMode;
+import io.saba.core.alloc.LevelMode;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.journal.FsyncPolicy;
@@ -48,6 +49,7 @@ final class Settings {
     Allocation allocation = Allocation.EQ2;
     double corunMargin = AllocationPipeline.DEFAULT_CORUN_MARGIN;
     SensitivityMode sensitivity = SensitivityMode.TABLE;
+    LevelMode levelPer = LevelMode.WORKLOAD;
     String groupUri;
     boolean health;
     GroupMembership group;

@@ -5,6 +5,7 @@ import io.saba.controller.SabaController;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.Replica;
 import io.saba.controller.state.StateReads;
+import io.saba.core.alloc.LevelPlan;
 import io.saba.core.cluster.LevelAssignment;
 import io.saba.core.model.SensitivityModel;
 import java.util.Map;
@@ -15,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the elected member does for the group, through the shared log like any write: adopts a sensitivity table
- * while the log carries none, plans levels when the workloads present change (core's pipeline, the same K-means a
- * lone controller runs), ends registrations whose lease ran out, and writes snapshots so the log can be trimmed.
+ * while the log carries none, plans levels when the workloads present change (or, under {@code level-per:
+ * application}, the applications; core's pipeline, the same K-means a lone controller runs), ends registrations whose lease ran out, and writes snapshots so the log can be trimmed.
  */
 final class GroupLeader {
     private static final Logger LOG = LoggerFactory.getLogger(GroupLeader.class);
@@ -70,10 +71,11 @@ final class GroupLeader {
             LOG.info("controller group adopted member {}'s sensitivity table ({} workloads)", id,
                     configuredTable.models().size());
         }
-        SortedMap<String, SensitivityModel> models = replica.read(StateReads::workloadModels);
+        SortedMap<String, SensitivityModel> models = replica.read(StateReads::memberModels);
         if (!models.equals(replica.plannedFor())) {
-            LevelAssignment a = replica.planLevels(models).levels();
-            log.write(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), models));
+            LevelPlan plan = replica.planLevels(models);
+            LevelAssignment a = plan.levels();
+            log.write(new LogRequest.Plan(a.levelOfApp(), a.levelCentroids(), models, plan.mode()));
         }
         reapLeases();
         ZkSnapshots.Snapshot s = log.takeCaptured();

@@ -32,6 +32,17 @@ import java.util.TreeMap;
  * <p>{@link #allocate} runs both from scratch over (applications, connections, topology): the reference the
  * incremental users are tested against.
  *
+ * <p><b>Levels per application</b> ({@link LevelMode#APPLICATION}): the members of step 1 are the applications, each
+ * with its workload's model ({@link LevelAssigner#assignApplications}), so applications of one workload sit on
+ * levels of their own while levels are free. Step 2 then groups a port's applications by model alone for the weight
+ * decision, whatever their levels: the decision sees exactly the demand it sees per workload, every application's
+ * weight is the one it would have there (applications of one model are interchangeable, so Eq. 2 gives them one
+ * share; solved as separate groups, a model that is non-convex where the optimum lies can come out with its
+ * applications at different shares depending on the branch and bound's order, and convex ones equal only to the
+ * solver's rounding), and a queue's weight is the sum of its applications' weights. Only the queues differ: two
+ * applications of one workload on separate queues each get their own share as the queue's weight, on one queue the
+ * two shares together.
+ *
  * <p>The hierarchy is built down to the smallest number of Saba queues (queues - 1) of any port. The paper stops
  * at the smallest queue count of the ports in use; the two give the same queue maps, because merging is greedy
  * and deterministic (a longer hierarchy only appends levels) and the first-fit rule never reaches past the level
@@ -47,6 +58,7 @@ public final class Allocator {
     private final PortWeightDecision weights;
     private final LevelAssigner assigner;
     private final double cSaba;
+    private final LevelMode mode;
 
     /**
      * Eq. 2 per port, solved by {@code solver}.
@@ -60,6 +72,12 @@ public final class Allocator {
 
     /** A pipeline with another per-port decision or a configured level assigner (e.g. another seed). */
     public Allocator(PortWeightDecision weights, LevelAssigner assigner, double cSaba) {
+        this(weights, assigner, cSaba, LevelMode.WORKLOAD);
+    }
+
+    /** As above, placing {@code mode}'s members on levels: workloads (the paper's) or applications. */
+    public Allocator(PortWeightDecision weights, LevelAssigner assigner, double cSaba, LevelMode mode) {
+        this.mode = Objects.requireNonNull(mode, "mode");
         this.weights = Objects.requireNonNull(weights, "weights");
         this.assigner = Objects.requireNonNull(assigner, "assigner");
         if (!(cSaba > 0 && cSaba <= 1)) {
@@ -73,17 +91,25 @@ public final class Allocator {
         return cSaba;
     }
 
+    /** What this pipeline places on levels: workloads or applications. */
+    public LevelMode mode() {
+        return mode;
+    }
+
     // ---- step 1: levels, when the workloads change ----
 
     /**
-     * Levels for the workloads present: identical models always share a level, and so do all applications of one
-     * workload.
+     * Levels for the members present, from scratch. Per workload, identical models always share a level, and so do
+     * all applications of one workload; per application, each takes a level of its own while levels are free.
      *
-     * @param modelOfWorkload every workload some application runs, with its model
+     * @param modelOfWorkload every member with its model: every workload some application runs, or every
+     *                        application under {@link LevelMode#APPLICATION}
      * @param minQueues       the smallest queue count of any port the plan will serve (≥ 2)
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, int minQueues) {
-        return planOf(assigner.assign(modelOfWorkload), minQueues);
+        return planOf(mode == LevelMode.APPLICATION
+                ? assigner.assignApplications(modelOfWorkload, LevelAssignment.empty())
+                : assigner.assign(modelOfWorkload), minQueues);
     }
 
     /**
@@ -102,7 +128,20 @@ public final class Allocator {
      */
     public LevelPlan planLevels(Map<String, SensitivityModel> modelOfWorkload, LevelPlan running, Set<String> apart,
                                 int minQueues) {
-        return planOf(assigner.assign(modelOfWorkload, running.levels(), apart), minQueues);
+        return planLevels(modelOfWorkload, running.levels(), apart, minQueues);
+    }
+
+    /**
+     * The same with the levels on the wire given as member → level. Under {@link LevelMode#APPLICATION} the members
+     * are applications, which keep their levels and newcomers are placed by
+     * {@link LevelAssigner#assignApplications} ({@code apart} is moot there: every application is apart while
+     * levels are free).
+     */
+    public LevelPlan planLevels(Map<String, SensitivityModel> modelOfMember, LevelAssignment running,
+                                Set<String> apart, int minQueues) {
+        return planOf(mode == LevelMode.APPLICATION
+                ? assigner.assignApplications(modelOfMember, running)
+                : assigner.assign(modelOfMember, running, apart), minQueues);
     }
 
     /**
@@ -110,7 +149,13 @@ public final class Allocator {
      * deterministic function of its centroids and the queue count, rebuilt here in microseconds).
      */
     public LevelPlan planOf(LevelAssignment levels, int minQueues) {
-        return new LevelPlan(levels, LevelHierarchy.build(levels.levelCentroids(), Math.max(1, minQueues - 1)));
+        return planOf(levels, minQueues, mode);
+    }
+
+    /** {@link #planOf(LevelAssignment, int)} of members of {@code members}' kind (a logged plan says which). */
+    public static LevelPlan planOf(LevelAssignment levels, int minQueues, LevelMode members) {
+        return new LevelPlan(levels, LevelHierarchy.build(levels.levelCentroids(), Math.max(1, minQueues - 1)),
+                members);
     }
 
     // ---- step 2: one port, when its applications change ----
@@ -137,6 +182,9 @@ public final class Allocator {
         int n = apps.size();
         if (n == 0) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
+        }
+        if (mode == LevelMode.APPLICATION) {
+            return allocateByModel(port, queues, apps, plan);
         }
         // groups in the order their first application (by id) appears; an application whose model's latest group
         // has another level starts a new group. The order and counts are the solver's input, so they fix its bits.
@@ -170,6 +218,77 @@ public final class Allocator {
         QueuePlan q = planPort(demand, queues, Arrays.copyOf(levels, groups), plan);
         return new PortAllocation(port, q.queueMap(), q.queueWeights(),
                 new AppWeights(apps.idArray(), demand.weightArray(q.shares())), q.shares().objective());
+    }
+
+    /**
+     * One port under {@link LevelMode#APPLICATION}: applications grouped by model alone (equal models in one group,
+     * in the order their first application appears), the weight decision on those groups, each application's weight
+     * added to its level's queue. See the class comment for why the groups ignore the levels.
+     */
+    private PortAllocation allocateByModel(PortId port, int queues, PortApps apps, LevelPlan plan) {
+        int n = apps.size();
+        List<SensitivityModel> models = new ArrayList<>();
+        Map<SensitivityModel, Integer> groupOfModel = new java.util.HashMap<>();
+        int[] groupOfModelId = new int[apps.modelIdBound()];
+        Arrays.fill(groupOfModelId, -1);
+        int[] counts = new int[Math.min(n, 16)];
+        int[] groupOfApp = new int[n];
+        int[] levelOfApp = new int[n];
+        for (int i = 0; i < n; i++) {
+            int id = apps.modelId(i);
+            int g = groupOfModelId[id];
+            if (g < 0) {
+                SensitivityModel m = apps.model(i);
+                Integer known = groupOfModel.get(m); // another instance of an equal model joins its group
+                if (known == null) {
+                    known = models.size();
+                    groupOfModel.put(m, known);
+                    models.add(m);
+                    if (known == counts.length) {
+                        counts = Arrays.copyOf(counts, 2 * known);
+                    }
+                }
+                g = known;
+                groupOfModelId[id] = g;
+            }
+            counts[g]++;
+            groupOfApp[i] = g;
+            levelOfApp[i] = apps.level(i);
+        }
+        PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), apps.asList(),
+                groupOfApp);
+        if (queues < 2) {
+            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
+        }
+        long present = 0;
+        for (int level : levelOfApp) {
+            if (level <= LevelAssigner.DEFAULT_LEVEL || level >= 57) {
+                throw new IllegalArgumentException("port " + port + ": level " + level + " is not a Saba level (1..56)");
+            }
+            present |= 1L << level;
+        }
+        GroupSolution shares = weights.decide(demand, cSaba);
+        int[] queueOfLevel = queueOfLevel(plan, present, queues);
+        double[] appWeights = demand.weightArray(shares);
+        double[] queueWeights = new double[queues];
+        queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
+        for (int i = 0; i < n; i++) {
+            queueWeights[queueOfLevel[levelOfApp[i]]] += appWeights[i];
+        }
+        QueuePlan q = new QueuePlan(queueOfLevel, queueWeights, shares);
+        return new PortAllocation(port, q.queueMap(), queueWeights, new AppWeights(apps.idArray(), appWeights),
+                shares.objective());
+    }
+
+    /** Level → queue on a port with {@code queues} queues: level 0 → queue 0, the present levels by the hierarchy. */
+    private static int[] queueOfLevel(LevelPlan plan, long present, int queues) {
+        int[] saba = plan.hierarchy().queueArray(present, queues - 1);
+        int[] queueOfLevel = new int[saba.length];
+        queueOfLevel[LevelAssigner.DEFAULT_LEVEL] = DEFAULT_QUEUE;
+        for (int level = 1; level < saba.length; level++) {
+            queueOfLevel[level] = saba[level] < 0 ? -1 : saba[level] + 1;
+        }
+        return queueOfLevel;
     }
 
     /**
@@ -225,6 +344,7 @@ public final class Allocator {
                                      Topology topology) {
         Map<String, Application> apps = new TreeMap<>();
         Map<String, SensitivityModel> modelOfWorkload = new TreeMap<>();
+        Map<String, SensitivityModel> modelOfApp = new TreeMap<>();
         for (Application a : applications) {
             if (apps.put(a.id(), a) != null) {
                 throw new IllegalArgumentException("application " + a.id() + " is listed twice");
@@ -234,8 +354,10 @@ public final class Allocator {
                 throw new IllegalArgumentException("workload " + a.workload() + " has two models (application "
                         + a.id() + ")");
             }
+            modelOfApp.put(a.id(), a.model());
         }
-        LevelPlan plan = planLevels(modelOfWorkload, topology.minQueues());
+        LevelPlan plan = planLevels(mode == LevelMode.APPLICATION ? modelOfApp : modelOfWorkload,
+                topology.minQueues());
         Map<PortId, Map<String, Integer>> appsOnPort = new TreeMap<>();
         for (Connection c : connections) {
             if (!apps.containsKey(c.appId())) {
@@ -250,12 +372,12 @@ public final class Allocator {
             List<AppAtPort> present = new ArrayList<>();
             e.getValue().forEach((id, flows) -> {
                 String w = apps.get(id).workload();
-                present.add(new AppAtPort(id, w, plan.levelOf(w), modelOfWorkload.get(w), flows));
+                present.add(new AppAtPort(id, w, plan.levelOf(id, w), modelOfWorkload.get(w), flows));
             });
             ports.put(e.getKey(), allocatePort(e.getKey(), topology.queues(e.getKey()), present, plan));
         }
         Map<String, Integer> levelOfApp = new TreeMap<>();
-        apps.forEach((id, a) -> levelOfApp.put(id, plan.levelOf(a.workload())));
+        apps.forEach((id, a) -> levelOfApp.put(id, plan.levelOf(id, a.workload())));
         return new AllocationResult(levelOfApp, plan.levels().levelCentroids(), ports);
     }
 

@@ -6,20 +6,28 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The first half of an allocation, computed when the set of workloads changes: each workload's priority level
- * (K-means over the workloads present; applications of one workload share its level) and the level hierarchy that
- * fits levels into a port's queues. {@link Allocator#allocatePort} is the second half, per port.
+ * The first half of an allocation, computed when the members present change: each member's priority level and the
+ * level hierarchy that fits levels into a port's queues. {@link Allocator#allocatePort} is the second half, per
+ * port. The members are workloads (applications of one workload share its level) or, with
+ * {@link LevelMode#APPLICATION}, the applications themselves.
  *
- * @param levels    workload → level (1..S-1) and each level's centroid
+ * @param levels    member → level (1..S-1) and each level's centroid
  * @param hierarchy levels merged down to the smallest queue count of any port the plan serves
+ * @param mode      what the members are: the keys of {@code levels}
  */
-public record LevelPlan(LevelAssignment levels, LevelHierarchy hierarchy) {
+public record LevelPlan(LevelAssignment levels, LevelHierarchy hierarchy, LevelMode mode) {
     private static final LevelPlan NONE = new LevelPlan(LevelAssignment.empty(),
             LevelHierarchy.build(Map.of(), 1));
 
     public LevelPlan {
         Objects.requireNonNull(levels, "levels");
         Objects.requireNonNull(hierarchy, "hierarchy");
+        Objects.requireNonNull(mode, "mode");
+    }
+
+    /** A plan whose members are workloads. */
+    public LevelPlan(LevelAssignment levels, LevelHierarchy hierarchy) {
+        this(levels, hierarchy, LevelMode.WORKLOAD);
     }
 
     /** The plan of no workload: every application is at level 0, the default class. */
@@ -27,12 +35,22 @@ public record LevelPlan(LevelAssignment levels, LevelHierarchy hierarchy) {
         return NONE;
     }
 
-    /** A workload's level, or 0 (the default class) for a workload the plan does not cover. */
-    public int levelOf(String workload) {
-        return levels.levelOf(workload);
+    /** A member's level, or 0 (the default class) for a member the plan does not cover. */
+    public int levelOf(String member) {
+        return levels.levelOf(member);
     }
 
-    /** Workload → level, for every workload the plan covers. */
+    /** An application's level: its own under {@link LevelMode#APPLICATION}, its workload's otherwise. */
+    public int levelOf(String appId, String workload) {
+        return levels.levelOf(mode == LevelMode.APPLICATION ? appId : workload);
+    }
+
+    /** Whether the plan gives the application a level (its own, or its workload's). */
+    public boolean covers(String appId, String workload) {
+        return levels.levelOfApp().containsKey(mode == LevelMode.APPLICATION ? appId : workload);
+    }
+
+    /** Member → level, for every member the plan covers (workloads, or applications under APPLICATION). */
     public Map<String, Integer> levelOfWorkload() {
         return levels.levelOfApp();
     }

@@ -6,12 +6,14 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.commons.math3.ml.clustering.CentroidCluster;
 import org.apache.commons.math3.ml.clustering.DoublePoint;
 import org.apache.commons.math3.ml.clustering.KMeansPlusPlusClusterer;
@@ -56,6 +58,17 @@ import org.apache.commons.math3.random.JDKRandomGenerator;
  * workload's sensitivity from what the fabric counts per queue cannot learn anything of workloads that share one.
  * Workloads nothing is known of yet all have the default model, so they would; instead each takes a level of its
  * own while half the levels are free of them.
+ *
+ * <p><b>Applications as members</b> ({@link #assignApplications}, {@code LevelMode.APPLICATION}): each application
+ * is a member with its workload's model. Levels on the wire stay (as above); a newcomer takes the lowest free level
+ * while one is free, else the level of an identical model (one workload) holding the fewest applications, else the
+ * level whose centroid is nearest. Newcomers whose model no level holds yet are placed before those of a model
+ * already placed, so a new workload is not left without a level by more applications of a known one. From scratch
+ * (nothing running), one application of each distinct model is clustered as above (a level per model, numbered by
+ * sensitivity, or K-means when the models outnumber the levels), the free levels go one at a time to the model with
+ * the most applications per level it holds, and each model's applications are dealt over its levels in id order. A
+ * level's centroid here is the unweighted mean of its distinct models, so a level of one workload's applications
+ * has exactly that workload's model as centroid whatever their number, and the hierarchy merges such levels first.
  *
  * <p><b>Determinism.</b> K-means++ seeding uses a {@link JDKRandomGenerator} with a fixed seed, and the points are
  * fed in lexicographic order of their feature vectors, so the result depends only on the multiset of models and
@@ -217,6 +230,160 @@ public final class LevelAssigner {
             levelOf.put(id, free > DEFAULT_LEVEL ? free : levelForNewcomer(features(e.getValue()), levelOf, models));
         }
         return new LevelAssignment(levelOf, centroids(levelOf, models));
+    }
+
+    /**
+     * Levels for applications, each a member with its workload's model (see the class comment, "Applications as
+     * members"): what the controller plans under {@code level-per: application}. Running applications keep their
+     * levels; with none running it plans from scratch.
+     *
+     * @param modelOfApp application id → its workload's model, every application present
+     * @param running    the levels on the wire (application id → level); ids still present keep theirs
+     * @return each application's level (1..S-1) and each used level's centroid (the mean of its distinct models)
+     */
+    public LevelAssignment assignApplications(Map<String, SensitivityModel> modelOfApp, LevelAssignment running) {
+        Objects.requireNonNull(running, "running");
+        Map<String, SensitivityModel> models = new TreeMap<>();
+        modelOfApp.forEach((id, model) -> models.put(id,
+                Objects.requireNonNull(model, () -> "no model for application " + id)));
+        FeatureCache features = new FeatureCache();
+        Map<String, Integer> levelOf = new TreeMap<>();
+        models.forEach((id, model) -> {
+            int level = running.levelOf(id);
+            if (level > DEFAULT_LEVEL && level < levels) {
+                levelOf.put(id, level);
+            }
+        });
+        if (levelOf.isEmpty()) {
+            levelOf.putAll(applicationsFromScratch(models, features));
+        } else {
+            Set<double[]> placed = new TreeSet<>(LEXICOGRAPHIC);
+            levelOf.keySet().forEach(id -> placed.add(features.of(models.get(id))));
+            List<String> order = new ArrayList<>();
+            List<String> known = new ArrayList<>();
+            for (String id : models.keySet()) {
+                if (!levelOf.containsKey(id)) {
+                    (placed.add(features.of(models.get(id))) ? order : known).add(id);
+                }
+            }
+            order.addAll(known);
+            for (String id : order) {
+                levelOf.put(id, levelForApplication(features.of(models.get(id)), levelOf, models, features));
+            }
+        }
+        return new LevelAssignment(levelOf, distinctCentroids(levelOf, models, features));
+    }
+
+    /** From scratch: a level per distinct model (or K-means), the free levels to the most crowded models. */
+    private Map<String, Integer> applicationsFromScratch(Map<String, SensitivityModel> models, FeatureCache features) {
+        TreeMap<double[], List<String>> appsOfVector = new TreeMap<>(LEXICOGRAPHIC);
+        models.forEach((id, m) -> appsOfVector.computeIfAbsent(features.of(m), v -> new ArrayList<>()).add(id));
+        Map<String, SensitivityModel> firsts = new TreeMap<>();
+        appsOfVector.values().forEach(ids -> firsts.put(ids.get(0), models.get(ids.get(0))));
+        LevelAssignment base = assign(firsts);
+        Map<double[], List<Integer>> levelsOfVector = new TreeMap<>(LEXICOGRAPHIC);
+        appsOfVector.forEach((v, ids) -> levelsOfVector.put(v, new ArrayList<>(List.of(base.levelOf(ids.get(0))))));
+        Set<Integer> used = new HashSet<>(base.levelOfApp().values());
+        for (int level = DEFAULT_LEVEL + 1; level < levels; level++) {
+            if (used.contains(level)) {
+                continue;
+            }
+            double[] best = null;
+            for (Map.Entry<double[], List<Integer>> e : levelsOfVector.entrySet()) {
+                if (appsOfVector.get(e.getKey()).size() > e.getValue().size()
+                        && (best == null || moreCrowded(e.getKey(), best, appsOfVector, levelsOfVector))) {
+                    best = e.getKey();
+                }
+            }
+            if (best == null) {
+                break; // every model has a level per application
+            }
+            levelsOfVector.get(best).add(level);
+        }
+        Map<String, Integer> out = new TreeMap<>();
+        appsOfVector.forEach((v, ids) -> {
+            List<Integer> own = levelsOfVector.get(v);
+            for (int i = 0; i < ids.size(); i++) {
+                out.put(ids.get(i), own.get(i % own.size()));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Whether model {@code a} has more applications per level than {@code b}, or as many and a higher first level
+     * (the more sensitive, in a from-scratch numbering).
+     */
+    private static boolean moreCrowded(double[] a, double[] b, Map<double[], List<String>> apps,
+                                       Map<double[], List<Integer>> levelsOf) {
+        long left = (long) apps.get(a).size() * levelsOf.get(b).size();
+        long right = (long) apps.get(b).size() * levelsOf.get(a).size();
+        return left > right || (left == right && levelsOf.get(a).get(0) > levelsOf.get(b).get(0));
+    }
+
+    /**
+     * A newcomer application's level: the lowest free level, else the level of an identical model with the fewest
+     * applications (the lowest such on a tie), else the level whose centroid is nearest (the lowest on a tie).
+     */
+    private int levelForApplication(double[] v, Map<String, Integer> levelOf, Map<String, SensitivityModel> models,
+                                    FeatureCache features) {
+        int free = lowestFree(levelOf);
+        if (free > DEFAULT_LEVEL) {
+            return free;
+        }
+        Map<Integer, Integer> members = new TreeMap<>();
+        Set<Integer> identical = new TreeSet<>();
+        levelOf.forEach((id, level) -> {
+            members.merge(level, 1, Integer::sum);
+            if (Arrays.equals(v, features.of(models.get(id)))) {
+                identical.add(level);
+            }
+        });
+        int best = -1;
+        for (int level : identical) {
+            if (best < 0 || members.get(level) < members.get(best)) {
+                best = level;
+            }
+        }
+        if (best > DEFAULT_LEVEL) {
+            return best;
+        }
+        double nearest = Double.POSITIVE_INFINITY;
+        for (Map.Entry<Integer, SensitivityModel> c : distinctCentroids(levelOf, models, features).entrySet()) {
+            double d = distance(v, features.of(c.getValue()));
+            if (d < nearest) {
+                nearest = d;
+                best = c.getKey();
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Each used level's centroid as {@link #assignApplications} keeps it: the unweighted mean of the level's distinct
+     * models (by feature vector, in lexicographic order), or the model itself when the level holds one.
+     */
+    private static Map<Integer, SensitivityModel> distinctCentroids(Map<String, Integer> levelOf,
+                                                                    Map<String, SensitivityModel> models,
+                                                                    FeatureCache features) {
+        Map<Integer, TreeMap<double[], SensitivityModel>> distinct = new TreeMap<>();
+        levelOf.forEach((id, level) -> {
+            SensitivityModel m = models.get(id);
+            distinct.computeIfAbsent(level, l -> new TreeMap<>(LEXICOGRAPHIC)).putIfAbsent(features.of(m), m);
+        });
+        Map<Integer, SensitivityModel> out = new TreeMap<>();
+        distinct.forEach((level, ms) -> out.put(level, ms.size() == 1 ? ms.firstEntry().getValue()
+                : SensitivityModel.mean(new ArrayList<>(ms.values()))));
+        return out;
+    }
+
+    /** Features computed once per model instance (a plan over many applications of a few workloads). */
+    private static final class FeatureCache {
+        private final Map<SensitivityModel, double[]> known = new IdentityHashMap<>();
+
+        double[] of(SensitivityModel m) {
+            return known.computeIfAbsent(m, LevelAssigner::features);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.saba.harness.packet;
 
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.model.ModelChoice;
 import io.saba.core.progress.Progress;
@@ -216,6 +217,8 @@ public final class Fig8PacketCampaign {
     private final class Runner {
         final VlSetup corun;
         final VlSetup eq2;
+        /** The controller's pipeline with a level per application ({@code level-per: application}), co-run weights. */
+        final VlSetup apps;
         /** The control over every data VL InfiniBand has. */
         final VlSetup allVls;
         final TestbedSetups fluid;
@@ -223,6 +226,9 @@ public final class Fig8PacketCampaign {
         Runner(SensitivityTable table) {
             corun = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES, planner(table, Allocation.CORUN));
             eq2 = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES, planner(table, Allocation.EQ2));
+            apps = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES, ControllerPlanner.centralised(table,
+                    new CanonicalCachingSolver(new MinSlowdownSolver()), Allocation.CORUN,
+                    LevelAssigner.INFINIBAND_LEVELS, cfg.queues(), 1.0, LevelMode.APPLICATION));
             allVls = new VlSetup(Sl2Vl.SLS, 2 * TABLE_ENTRIES, null); // 15 VLs need more entries than 8
             fluid = new TestbedSetups(cfg.seed(), cfg.model(), cfg.queues(), 1.0, Mechanisms.NONE,
                     Allocation.CORUN);
@@ -281,6 +287,7 @@ public final class Fig8PacketCampaign {
                 case SABA_EQUAL -> packet(VlMode.SABA, jobs, eq2.withEqualSabaWeights(), cfg.queues() + 1, false);
                 case SABA_SPREAD -> packet(VlMode.SABA, jobs, corun.withSpreadApplications(), cfg.queues() + 1,
                         false);
+                case SABA_APPS -> packet(VlMode.SABA, jobs, apps, cfg.queues() + 1, false);
                 case ALONE -> {
                     Map<String, Double> alone = new HashMap<>();
                     for (JobSpec j : jobs) {

@@ -27,6 +27,13 @@ public enum Fig8Scheme {
      * Saba's most crowded queues: whether Saba loses to the control only by leaving VLs unused.
      */
     SABA_SPREAD("Saba, spare VLs spread"),
+    /**
+     * The controller with {@code level-per: application} and the co-run predictor's weights: each application on a
+     * level of its own while levels are free, a port's levels fitted into its VLs by the level hierarchy (one
+     * workload's applications share a VL only where the port has too few). What {@link #SABA_SPREAD} measures,
+     * done by the controller's own pipeline.
+     */
+    SABA_APPS("Saba, a level per application"),
     /** Each job by itself on its hosts, shared VL: what no separation can beat. */
     ALONE("each job alone"),
     /** The fluid simulator's per-flow max-min on the same draws ({@code --figure fig8}'s baseline). */

@@ -82,4 +82,18 @@ class Fig8PacketCampaignTest {
         assertEquals(0, third.ranNow(), "nothing left to run");
         assertEquals(0, third.packets());
     }
+
+    @Test
+    void theLevelPerApplicationSchemeRunsBesideSaba() {
+        Fig8PacketCampaign.Config cfg = config(1, EnumSet.of(Fig8Scheme.SHARED, Fig8Scheme.SABA,
+                Fig8Scheme.SABA_APPS));
+        Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
+        assertEquals(16, r.jobs().jobs().size());
+        for (Fig8PacketJobs.Job j : r.jobs().jobs()) {
+            assertTrue(j.seconds().get(Fig8Scheme.SABA_APPS) > 0, j.toString());
+        }
+        String report = Fig8PacketReport.text(r, cfg);
+        assertTrue(report.contains("Saba, a level per application over Saba (corun)"), report);
+        assertEquals(Fig8Scheme.SABA_APPS, Fig8Scheme.parse("saba-apps"));
+    }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.solve.MinSlowdownSolver;
@@ -40,6 +42,12 @@ class VlSetupTest {
         SensitivityTable table = SensitivityTable.empty().with(profiler.entry(workloads.get(5)))
                 .with(profiler.entry(workloads.get(11)));
         return ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16, 8, 1.0);
+    }
+
+    /** The controller's pipeline with {@code level-per: application} on the same two profiles. */
+    private ControllerPlanner perApplicationPlanner(SensitivityTable table, int queues) {
+        return ControllerPlanner.centralised(table, new MinSlowdownSolver(), Allocation.EQ2, 16, queues, 1.0,
+                LevelMode.APPLICATION);
     }
 
     /** Weight per VL, in 64-byte units, summed over a table's entries. */
@@ -143,6 +151,45 @@ class VlSetupTest {
         assertEquals(planned.vlOf("y", new PortId("h2", 0)), spread.vlOf("y", new PortId("h2", 0)));
 
         Map<String, Double> done = new RoundDriver(f, jobs, spread.slOf()).run().completionSeconds();
+        assertEquals(3, done.size());
+    }
+
+    /**
+     * The controller with a level per application: the two jobs of one workload (one level, one VL per workload) get
+     * levels, so SLs, of their own, and VLs of their own on the NIC they share with their shares as weights, which
+     * add up to their workload's queue; on a port with two VLs for Saba they share one again, apart from the other
+     * workload's job.
+     */
+    @Test
+    void aLevelPerApplicationSeparatesOneWorkloadsJobsWhereThePortHasRoom() {
+        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
+        SensitivityTable table = SensitivityTable.empty().with(profiler.entry(workloads.get(5)))
+                .with(profiler.entry(workloads.get(11)));
+        List<JobSpec> jobs = threeJobsOnH0(workloads.get(5), workloads.get(11), workloads.get(11));
+        VlSetup.Applied planned = new VlSetup(9, 8, ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16,
+                8, 1.0)).apply(VlMode.SABA, shape.build(P, Policy.RR, 9), jobs);
+        LeafSpine.Fabric f = shape.build(P, Policy.RR, 9);
+        VlSetup.Applied apps = new VlSetup(9, 8, perApplicationPlanner(table, 8)).apply(VlMode.SABA, f, jobs);
+
+        assertEquals(3, new java.util.HashSet<>(apps.slOf().values()).size(), "an SL per job: " + apps.slOf());
+        int vx = apps.vlOf("x", h0);
+        int vy = apps.vlOf("y", h0);
+        int vz = apps.vlOf("z", h0);
+        assertEquals(3, java.util.Set.of(vx, vy, vz).size(), "a VL per job on the NIC they share");
+        double[] before = weightPerVl(planned.arbitration().get(h0), 9);
+        double[] after = weightPerVl(apps.arbitration().get(h0), 9);
+        double sumBefore = java.util.Arrays.stream(before).sum();
+        double sumAfter = java.util.Arrays.stream(after).sum();
+        assertEquals(before[planned.vlOf("y", h0)] / sumBefore, (after[vy] + after[vz]) / sumAfter, 0.07,
+                "the workload's share split between its jobs");
+        assertEquals(after[vy] / sumAfter, after[vz] / sumAfter, 0.07);
+
+        VlSetup.Applied narrow = new VlSetup(3, 8, perApplicationPlanner(table, 2)).apply(VlMode.SABA,
+                shape.build(P, Policy.RR, 3), jobs);
+        assertEquals(narrow.vlOf("y", h0), narrow.vlOf("z", h0), "two VLs for three jobs: one workload's share one");
+        assertNotEquals(narrow.vlOf("x", h0), narrow.vlOf("y", h0));
+
+        Map<String, Double> done = new RoundDriver(f, jobs, apps.slOf()).run().completionSeconds();
         assertEquals(3, done.size());
     }
 }

@@ -5,6 +5,7 @@ import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.controller.alloc.CorunSearches;
 import io.saba.core.alloc.Allocator;
 import io.saba.core.alloc.AppAtPort;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.alloc.LevelPlan;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
@@ -29,7 +30,10 @@ import java.util.TreeMap;
  *   <li>distributed: levels and hierarchy planned once, offline, over every workload of the sensitivity table; each
  *       port then only decides the weights of the applications on it.</li>
  * </ul>
- * Ports: every port an application's flows cross, including host NICs (InfiniBand HCAs arbitrate their VLs with
+ * With {@link LevelMode#APPLICATION} (the controller's {@code level-per: application}, centralised only) the
+ * levels are planned over the applications present, each with its workload's model.
+ *
+ * <p>Ports: every port an application's flows cross, including host NICs (InfiniBand HCAs arbitrate their VLs with
  * the same tables as switches). Every port gets {@code queues} Saba queues plus the default queue 0, which gets
  * 1 − C_Saba.
  */
@@ -47,10 +51,10 @@ public final class ControllerPlanner implements SabaPlanner {
      * co-run weight searches, pure functions of the workloads on a port, are shared by all runs.
      */
     private record Pipeline(Allocation allocation, PortSolver solver, int levels, double cSaba,
-                            CorunSearches searches) {
+                            CorunSearches searches, LevelMode levelMode) {
         Allocator build(ModelCatalog catalog) {
             return AllocationPipeline.build(allocation, solver, catalog::profileOf, levels, cSaba,
-                    AllocationPipeline.DEFAULT_CORUN_MARGIN, searches);
+                    AllocationPipeline.DEFAULT_CORUN_MARGIN, searches, levelMode);
         }
     }
 
@@ -89,13 +93,24 @@ public final class ControllerPlanner implements SabaPlanner {
      */
     public static ControllerPlanner centralised(SensitivityTable table, PortSolver solver, Allocation allocation,
                                                 int levels, int queues, double cSaba) {
-        return of(table, new Pipeline(allocation, solver, levels, cSaba, new CorunSearches()), queues, false);
+        return centralised(table, solver, allocation, levels, queues, cSaba, LevelMode.WORKLOAD);
+    }
+
+    /**
+     * As {@link #centralised(SensitivityTable, PortSolver, Allocation, int, int, double)} with the controller's
+     * {@code level-per:} setting: with {@link LevelMode#APPLICATION} each application is a member of the level plan.
+     */
+    public static ControllerPlanner centralised(SensitivityTable table, PortSolver solver, Allocation allocation,
+                                                int levels, int queues, double cSaba, LevelMode levelPer) {
+        return of(table, new Pipeline(allocation, solver, levels, cSaba, new CorunSearches(), levelPer), queues,
+                false);
     }
 
     /** As {@link #centralised}, with levels and hierarchy fixed offline from the table (paper §5.4). */
     public static ControllerPlanner distributed(SensitivityTable table, PortSolver solver, int levels, int queues,
                                                 double cSaba) {
-        return of(table, new Pipeline(Allocation.EQ2, solver, levels, cSaba, new CorunSearches()), queues, true);
+        return of(table, new Pipeline(Allocation.EQ2, solver, levels, cSaba, new CorunSearches(),
+                LevelMode.WORKLOAD), queues, true);
     }
 
     /** The co-run allocation remembers each port's weights (hysteresis): a run starts with none remembered. */
@@ -134,16 +149,18 @@ public final class ControllerPlanner implements SabaPlanner {
     public SabaPlan plan(List<AppPresence> apps) {
         LevelPlan plan = offline;
         if (plan == null) {
-            Map<String, SensitivityModel> workloads = new TreeMap<>();
+            Map<String, SensitivityModel> members = new TreeMap<>();
             for (AppPresence a : apps) {
-                workloads.put(a.workload(), modelOf(a.workload()));
+                members.put(allocator.mode() == LevelMode.APPLICATION ? a.appId() : a.workload(),
+                        modelOf(a.workload()));
             }
-            plan = allocator.planLevels(workloads, portQueues);
+            plan = allocator.planLevels(members, portQueues);
         }
         Map<String, Integer> levelOfApp = new HashMap<>();
         Map<PortId, List<AppAtPort>> onPort = new TreeMap<>();
         for (AppPresence a : apps) {
-            int level = plan.levelOf(offline == null ? a.workload() : SensitivityTable.key(a.workload()));
+            int level = offline == null ? plan.levelOf(a.appId(), a.workload())
+                    : plan.levelOf(SensitivityTable.key(a.workload()));
             levelOfApp.put(a.appId(), level);
             for (PortId p : a.ports()) {
                 onPort.computeIfAbsent(p, k -> new ArrayList<>()).add(new AppAtPort(a.appId(), a.workload(), level,
