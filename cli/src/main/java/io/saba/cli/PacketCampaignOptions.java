@@ -62,9 +62,9 @@ final class PacketCampaignOptions {
     boolean noFluid;
 
     @Option(names = "--schemes", split = ",", paramLabel = "SCHEME", description = "fig8-packet: what every setup "
-            + "runs under, of shared, shared-cc, control, saba, saba-eq2, saba-equal, control-15, saba-spread, alone, "
-            + "fluid-max-min, fluid-saba (default all; the shared VL always). A rerun on the same --out adds the "
-            + "schemes it lacks")
+            + "runs under, of shared, shared-cc, control, saba, saba-eq2, saba-equal, control-15, saba-spread, "
+            + "saba-apps, alone, fluid-max-min, fluid-saba (default all; the shared VL always). A rerun on the same "
+            + "--out adds the schemes it lacks")
     List<String> schemes;
 
     @Option(names = "--congestion-control", paramLabel = "PRESET", description = "fig8-packet: the InfiniBand "

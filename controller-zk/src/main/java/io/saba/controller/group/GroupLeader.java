@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What the elected member does for the group, through the shared log like any write: adopts a sensitivity table
  * while the log carries none, plans levels when the workloads present change (or, under {@code level-per:
- * application}, the applications; core's pipeline, the same K-means a lone controller runs), ends registrations whose lease ran out, and writes snapshots so the log can be trimmed.
+ * application}, the applications; core's pipeline, the same K-means a lone controller runs), ends registrations
+ * whose lease ran out, and writes snapshots so the log can be trimmed.
  */
 final class GroupLeader {
     private static final Logger LOG = LoggerFactory.getLogger(GroupLeader.class);

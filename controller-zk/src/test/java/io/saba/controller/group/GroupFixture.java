@@ -9,6 +9,7 @@ import io.saba.controller.state.Mutation;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyResolver;
 import io.saba.core.alloc.Allocator;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.core.model.SensitivityModel;
@@ -53,6 +54,8 @@ final class GroupFixture implements AutoCloseable {
     final Duration lease;
     /** The members' ZooKeeper session timeout ({@link #SESSION} unless a test needs another). */
     final Duration session;
+    /** What the members give levels to ({@code level-per}). */
+    final LevelMode levelPer;
     final TopologyResolver topology = fatTree();
     final RecordingFabric fabric = new RecordingFabric();
     final List<Ownership> ownership = new CopyOnWriteArrayList<>();
@@ -93,7 +96,7 @@ final class GroupFixture implements AutoCloseable {
                         }
                     });
             controller = EmbeddedController.builder().topology(topology).table(catalog())
-                    .backend(fabric.backendFor(id), true).leaseTimeout(lease).group(group)
+                    .backend(fabric.backendFor(id), true).leaseTimeout(lease).levelPer(levelPer).group(group)
                     .http(new java.net.InetSocketAddress("127.0.0.1", 0)).build();
             controller.start();
             target = controller.target();
@@ -143,8 +146,19 @@ final class GroupFixture implements AutoCloseable {
 
     /** @param tickMillis the servers' tick: sessions may last 2 to 20 ticks */
     GroupFixture(int members, Duration lease, Duration session, int tickMillis) throws Exception {
+        this(members, lease, session, tickMillis, LevelMode.WORKLOAD);
+    }
+
+    /** Members that give levels to {@code levelPer}'s members. */
+    GroupFixture(int members, LevelMode levelPer) throws Exception {
+        this(members, Duration.ofSeconds(60), SESSION, 250, levelPer);
+    }
+
+    private GroupFixture(int members, Duration lease, Duration session, int tickMillis, LevelMode levelPer)
+            throws Exception {
         this.lease = lease;
         this.session = session;
+        this.levelPer = levelPer;
         List<InstanceSpec> specs = new ArrayList<>();
         int[] ports = LocalEnsemblePorts.distinct(9);
         for (int i = 0; i < 3; i++) {
