@@ -120,13 +120,15 @@ final class ControllerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("a controller group needs a static topology (a file or a shape);"
                         + " a discovered one (topology: {discover: ...}) is not supported in a group");
             }
-            if (b.topology().hostEgressQueues() > 0) {
-                // members own switches; nobody would own (and push) a host's NIC
+            if (b.topology().hostEgressQueues() > 0
+                    && (b.backend() == null || !"agents".equals(b.backend().name()))) {
+                // a member's own backend reaches the NICs of its own machine only; hosts' agents follow whichever
+                // member holds their host
                 throw new IllegalArgumentException("a controller group programs switch ports only; remove"
-                        + " 'host-queues' from the topology section");
+                        + " 'host-queues' from the topology section, or enforce at the hosts with backend: agents");
             }
             settings = GroupSettings.parse(groupUri);
-            b.group(new ZkControllerGroup(settings, b.topology().topology()));
+            b.group(new ZkControllerGroup(settings, b.topology()));
         }
         controller = b.healthService(true).build();
         InetSocketAddress at;

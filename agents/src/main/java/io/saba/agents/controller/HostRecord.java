@@ -28,6 +28,11 @@ final class HostRecord {
     String drift = "";
     String lastError;
     List<AgentNic> nics = List.of();
+    /**
+     * The host was taken over by this group member and is not pushed whole yet: its plan is not sent to its agent
+     * until then (what is recorded here may be from before the member lost the host).
+     */
+    boolean awaitingPlan;
 
     HostRecord(String host) {
         this.host = host;
@@ -45,6 +50,20 @@ final class HostRecord {
             b.addPorts(p);
         });
         return b.build();
+    }
+
+    /**
+     * Forgets the plan and what the agent said of it: another member holds the host now. The version counter stays,
+     * so versions this member sends later are still above those it sent before.
+     */
+    void forget() {
+        plan.clear();
+        ackedVersion = 0;
+        refused = Map.of();
+        counters = Map.of();
+        drift = "";
+        lastError = null;
+        awaitingPlan = true;
     }
 
     boolean connected() {

@@ -152,6 +152,16 @@ public final class Recomputer implements PortListener, AutoCloseable {
     }
 
     /**
+     * Narrows the ports this controller programs to those of the nodes it holds (a controller group splits the
+     * fabric by node: switches, and the hosts whose NICs are managed), and tells the backend, which may serve the
+     * nodes' own agents. Call {@link #fence()} after it narrowed.
+     */
+    public void ownership(io.saba.controller.fabric.NodeOwnership nodes) {
+        backend.ownership(nodes);
+        this.owns = p -> nodes.programs(p.node());
+    }
+
+    /**
      * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
      * a port no longer owned: the caller may then let another controller program it. The ports no longer owned
      * also leave {@link #current()} (what status pages and {@code saba_ports_configured} show): their
@@ -162,6 +172,9 @@ public final class Recomputer implements PortListener, AutoCloseable {
             // entering means no push holds the lock, and later pushes see the new ownership
             java.util.function.Predicate<PortId> owned = owns;
             current.keySet().removeIf(p -> !owned.test(p));
+            // still under the lock: the backend lets go of what it lost (a host's agent session) before any other
+            // controller can take it
+            backend.fenced();
         }
     }
 
@@ -170,6 +183,7 @@ public final class Recomputer implements PortListener, AutoCloseable {
      * is pushed at the next round whatever was pushed before, or released if no application crosses it.
      */
     public void retake(Collection<PortId> ports) {
+        backend.retaken(Set.copyOf(ports));
         current.keySet().removeAll(ports);
         unknown.addAll(ports);
         dirty(ports);
