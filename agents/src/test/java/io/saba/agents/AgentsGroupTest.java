@@ -308,6 +308,32 @@ class AgentsGroupTest {
     }
 
     /**
+     * ZooKeeper goes away: every member is cut off (SUSPENDED) and stops programming, so the holder of h1 ends its
+     * agent's stream and no member serves the agent, which keeps its NIC's plan meanwhile; when ZooKeeper is back the
+     * holder takes h1 again, pushes it whole and the agent re-syncs.
+     */
+    @Test
+    void aMemberCutOffFromZooKeeperLetsTheAgentGoAndServesItAgainWhenBack() throws Exception {
+        Member owner = owner();
+        Member other = other();
+        register(owner, "a1", "lr");
+        open(owner, "a1", 40_001);
+        HostAgent agent = agent(List.of(owner.controller.target(), other.controller.target()));
+        NetnsFixture.await(CONVERGE, () -> resynced(owner), () -> "the holder serves the agent: " + describe(owner));
+
+        zk.stop();
+        NetnsFixture.await(CONVERGE, () -> !agent.connected() && owner.agent().isEmpty() && other.agent().isEmpty(),
+                () -> "cut off, no member serves h1's agent: " + describe(owner) + "; " + describe(other));
+        assertTrue(ns.show("qdisc", "x").contains("htb"), "the NIC keeps its plan meanwhile (the agent's lease)");
+
+        zk.restart();
+        awaitSettled();
+        Member holder = owner();
+        NetnsFixture.await(CONVERGE, () -> resynced(holder) && agent.connected(),
+                () -> "the agent re-syncs once the group is back: " + describe(holder));
+    }
+
+    /**
      * A member that does not hold h1 refuses its agent (naming the member that does) rather than serve a plan it does
      * not own, and the holder counts h1's agent as missing while the other member does not.
      */

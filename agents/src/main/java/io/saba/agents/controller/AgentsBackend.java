@@ -132,8 +132,9 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
                     + "the topology manages no host's NIC)");
         }
         if (meant.equals(n.self())) {
-            return io.grpc.Status.UNAVAILABLE.withDescription("controller group member " + n.self() + " is taking host "
-                    + host + " over (or is cut off from the group's store); try another member or again");
+            return io.grpc.Status.UNAVAILABLE.withDescription("controller group member " + n.self() + " does not "
+                    + "program host " + host + " now (taking it over, cut off from the group's store, or leaving); try "
+                    + "another member or again");
         }
         return io.grpc.Status.FAILED_PRECONDITION.withDescription("controller group member " + n.self()
                 + " does not program host " + host + ": member " + meant + " does");
