@@ -165,7 +165,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
      * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
      * a port no longer owned: the caller may then let another controller program it. The ports no longer owned
      * also leave {@link #current()} (what status pages and {@code saba_ports_configured} show): their
-     * configuration is now whatever their new owner pushes.
+     * configuration is now whatever their new owner pushes. The backend hears of it before this returns
+     * ({@link FabricBackend#fenced}), so what it serves for the nodes it lost (a host's agent) ends first too.
      */
     public void fence() {
         synchronized (pushLock) {
@@ -180,7 +181,8 @@ public final class Recomputer implements PortListener, AutoCloseable {
 
     /**
      * Ports whose configuration is unknown here, because another controller (or nobody) last programmed them: each
-     * is pushed at the next round whatever was pushed before, or released if no application crosses it.
+     * is pushed at the next round whatever was pushed before, or released if no application crosses it. The backend
+     * is told first ({@link FabricBackend#retaken}).
      */
     public void retake(Collection<PortId> ports) {
         backend.retaken(Set.copyOf(ports));
