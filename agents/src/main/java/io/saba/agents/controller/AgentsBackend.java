@@ -21,9 +21,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +59,8 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     private volatile Set<String> topologyHosts = Set.of();
     /** Which hosts this controller programs, in a controller group; null: a lone controller programs every host. */
     private volatile NodeOwnership nodes;
+    /** A port's rate in the topology, sent with its plan: the rate the weights are fractions of. */
+    private volatile Function<PortId, OptionalDouble> capacityGbps = p -> OptionalDouble.empty();
     /**
      * The newest version handed out. It starts from the clock (microseconds), so a restarted controller's versions
      * are above its predecessor's and an agent's acknowledgement of an old plan is never taken for a new one.
@@ -91,6 +95,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     public List<ServerServiceDefinition> grpcServices(Access access) {
         AgentMetrics.register(access.metrics(), this::agents);
         topologyHosts = access.hosts();
+        capacityGbps = access.capacityGbps();
         return List.of(ServerInterceptors.intercept(new AgentsService(this, access.onRefusal()),
                 new AgentAuth(access)));
     }
@@ -262,7 +267,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
             return;
         }
         try {
-            h.stream.onNext(h.message());
+            h.stream.onNext(h.message(capacityGbps));
         } catch (RuntimeException e) {
             LOG.info("plan stream of {} is gone: {}", h.host, e.getMessage());
             h.stream = null;

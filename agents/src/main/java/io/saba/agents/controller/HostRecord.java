@@ -2,12 +2,15 @@ package io.saba.agents.controller;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
 import io.saba.proto.v1.AgentNic;
 import io.saba.proto.v1.HostPlan;
 import io.saba.proto.v1.HostPortPlan;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * What the controller knows of one host: the plan of its ports and its version, the agent's open plan stream, and
@@ -38,11 +41,12 @@ final class HostRecord {
         this.host = host;
     }
 
-    /** The whole plan of the host, as one message. */
-    HostPlan message() {
+    /** The whole plan of the host, as one message, each port with its rate in the topology ({@code capacityGbps}). */
+    HostPlan message(Function<PortId, OptionalDouble> capacityGbps) {
         HostPlan.Builder b = HostPlan.newBuilder().setHost(host).setVersion(planVersion);
         plan.forEach((port, a) -> {
             HostPortPlan.Builder p = HostPortPlan.newBuilder().setPort(port);
+            capacityGbps.apply(a.port()).ifPresent(gbps -> p.setLinkRateBps(Math.round(gbps * 1e9)));
             a.queueOfLevel().forEach(p::putQueueOfLevel);
             for (double w : a.queueWeights()) {
                 p.addQueueWeights(w);
