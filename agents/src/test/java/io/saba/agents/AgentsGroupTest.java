@@ -65,7 +65,9 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentsGroupTest {
     /** How long the group may take to settle or hand a host over (sessions of 3 s, on a loaded 2-core machine). */
     private static final Duration CONVERGE = Duration.ofSeconds(30);
-    private static final Duration SESSION = Duration.ofSeconds(3);
+    static final Duration SESSION = Duration.ofSeconds(3);
+    /** The group's root in ZooKeeper. */
+    static final String NAMESPACE = "saba-agents";
     private static final PortId NIC = new PortId(HOST, 1);
     private static final long NIC_BPS = 100_000_000L;
     private static final Pattern CLASS = Pattern.compile("class htb 1:([0-9a-f]+) .*?rate ([0-9.]+)([KMG]?)bit");
@@ -87,7 +89,7 @@ class AgentsGroupTest {
 
         Member(String id) {
             this.id = id;
-            this.group = new ZkControllerGroup(new GroupSettings(zk.getConnectString(), "saba-agents", SESSION, id),
+            this.group = new ZkControllerGroup(new GroupSettings(zk.getConnectString(), NAMESPACE, SESSION, id),
                     topology(), new OwnershipListener() {
                         @Override
                         public void started(String member, String node, long nanos) {
@@ -143,14 +145,14 @@ class AgentsGroupTest {
     }
 
     /** s0 with h1 and h2 (10.9.0.1, 10.9.0.2), each host's NIC managed with 4 queues. */
-    private static TopologyResolver topology() {
+    static TopologyResolver topology() {
         Topology t = Topology.builder().switchNode("s0", 8).host("h1").host("h2").link("s0", 1, "h1", 1, 10)
                 .link("s0", 2, "h2", 1, 10).build();
         return new TopologyResolver(t, Map.of("h1", List.of("10.9.0.1"), "h2", List.of("10.9.0.2")))
                 .withHostEgress(4);
     }
 
-    private static ModelCatalog catalog() {
+    static ModelCatalog catalog() {
         Map<String, SensitivityModel> m = new LinkedHashMap<>();
         m.put("lr", SensitivityModel.of(5, -8, 4));
         m.put("sort", SensitivityModel.of(1.5, -0.5));
@@ -301,6 +303,63 @@ class AgentsGroupTest {
                         && other.agent().map(a -> a.connected() && a.lag() == 0 && a.ports() == 0).orElse(false),
                 () -> "nothing the group does not plan stays on the NIC: " + ns.show("qdisc", "x") + ", "
                         + other.agent());
+    }
+
+    /**
+     * The member holding h1 is killed with -9 in its own JVM: no hand-over, its claim on h1 stays until ZooKeeper
+     * expires its session. The agent's stream breaks, the members left refuse it until one of them takes h1 over, and
+     * then the agent re-syncs with exactly that member's plan.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(180)
+    void anAgentFollowsItsHostWhenItsHolderIsKilled() throws Exception {
+        // "killed-2" outscores m0 and m1 for h1 in the hosts' split (rendezvous hashing, the same in every JVM)
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), GroupMemberProcess.class.getName(), zk.getConnectString(),
+                "killed-2").redirectErrorStream(true).start();
+        try {
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    holder.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            String target = null;
+            while (target == null) {
+                String line = out.readLine();
+                if (line == null) {
+                    break;
+                }
+                if (line.startsWith("target ")) {
+                    target = line.substring("target ".length());
+                }
+            }
+            assertNotNull(target, "the member in its own JVM started");
+            Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "drain-killed-2");
+            drain.setDaemon(true);
+            drain.start();
+            Member m0 = members.get(0);
+            NetnsFixture.await(CONVERGE, () -> "killed-2".equals(m0.group.view().hostTargets().get(HOST))
+                    && live().stream().noneMatch(Member::holdsHost), () -> "killed-2 takes h1: " + m0.group.view());
+            register(m0, "a1", "lr");
+            open(m0, "a1", 40_001);
+            HostAgent agent = agent(List.of(members.get(0).controller.target(), members.get(1).controller.target(),
+                    target));
+            NetnsFixture.await(CONVERGE, () -> agent.connected() && agent.appliedVersion() > 0
+                    && sabaClasses().size() == 1, () -> "killed-2 serves the agent: NIC " + sabaClasses());
+
+            long t0 = System.nanoTime();
+            holder.destroyForcibly(); // SIGKILL
+            holder.waitFor();
+            NetnsFixture.await(CONVERGE, () -> live().stream().anyMatch(Member::holdsHost),
+                    () -> "a member left takes h1 once the killed one's session expires: " + m0.group.view());
+            long taken = System.nanoTime();
+            Member now = owner();
+            NetnsFixture.await(CONVERGE, () -> resynced(now) && appsAtNic(now).equals(java.util.Set.of("a1")),
+                    () -> "the agent re-syncs with the member that took h1: " + describe(now));
+            long resynced = System.nanoTime();
+            System.out.printf("crash of the holder of %s: taken over after %d ms, agent re-synced after %d ms%n", HOST,
+                    TimeUnit.NANOSECONDS.toMillis(taken - t0), TimeUnit.NANOSECONDS.toMillis(resynced - t0));
+        } finally {
+            holder.destroyForcibly();
+            holder.waitFor();
+        }
     }
 
     /** The applications the member's plan for h1's NIC holds. */
