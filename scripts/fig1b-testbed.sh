@@ -19,6 +19,10 @@
 #   wNN     the same with NN % of the Saba share to A and the rest to B (the paper's own Fig. 1b comparison)
 #   saba    both on Saba's shuffle manager; a standalone controller on h1 whose Linux backend programs the hosts'
 #           NIC egress and the switch ports with its own weights (allocation ALLOCATION: corun or eq2)
+#   agents  as saba, but the controller's backend is agents: a `saba agent` in every host's namespace programs that
+#           host's NIC egress alone (the switch ports stay one FIFO), the agents started before the applications
+#           and stopped (their NICs restored) after them
+#   switch  as saba, but the Linux backend programs the switch ports alone (no host-queues: the NICs stay one FIFO)
 #   tagged  both on Saba's shuffle manager with a dry-run controller: every byte tagged, the links left one FIFO
 #   tagged-nosignals  as tagged, with the drivers' stage-signals listener off (spark.saba.signals.enabled=false):
 #           tagged minus this, in one invocation, is what the signals cost the jobs
@@ -105,11 +109,20 @@ if [[ $EVENTS == 1 ]]; then
 fi
 ports=(); for i in $(seq 1 "$HOSTS"); do ports+=("h$i:0" "sw:$i"); done
 ctl_pid=""; ctl_tag=""
+agent_pids=()
+# stop_agents: SIGTERM, on which each agent gives its NIC back as it found it
+stop_agents() {
+  [[ ${#agent_pids[@]} -gt 0 ]] || return 0
+  kill "${agent_pids[@]}" 2>/dev/null || true
+  wait "${agent_pids[@]}" 2>/dev/null || true
+  agent_pids=()
+}
 mon_pid=""
 case_conf=() # Spark settings of the current case's Saba runs (tagged-nosignals)
 cleanup() {
   [[ -n "$mon_pid" ]] && kill "$mon_pid" 2>/dev/null || true
   [[ -n "$ctl_pid" ]] && kill "$ctl_pid" 2>/dev/null && wait "$ctl_pid" 2>/dev/null || true
+  stop_agents
   "$saba" testbed spark stop --name "$NAME" >/dev/null 2>&1 || true
   "$saba" testbed down --name "$NAME" >/dev/null 2>&1 || true
 }
@@ -142,6 +155,11 @@ backend-options: {testbed: $NAME, c-saba: $C_SABA}
 http: $SUBNET.1:7071
 YAML
 sed -e 's/^backend: linux/backend: dry-run/' -e '/^backend-options/d' "$OUT/controller.yaml" > "$OUT/controller-dry.yaml"
+sed -e 's/^backend: linux/backend: agents/' -e 's/^backend-options: .*/backend-options: {ack-timeout-millis: 2000}/' \
+  "$OUT/controller.yaml" > "$OUT/controller-agents.yaml"
+sed -e 's/, host-queues: 8}/}/' "$OUT/controller.yaml" > "$OUT/controller-switch.yaml"
+grep -q '^topology:.*host-queues' "$OUT/controller-switch.yaml" \
+  && { echo "fig1b: could not take the host queues out of $OUT/controller-switch.yaml" >&2; exit 2; }
 sed -e '/^table:/d' "$OUT/controller.yaml" > "$OUT/controller-default.yaml"
 sed -e 's/^backend-options: {\(.*\)}$/backend-options: {\1, count-queues: false}/' "$OUT/controller-default.yaml" \
   > "$OUT/controller-default-nocount.yaml"
@@ -211,6 +229,23 @@ stop_controller() {
     "/proc/$ctl_pid/stat" >> "$OUT/controller-cpu.txt" 2>/dev/null || true
   kill "$ctl_pid"; wait "$ctl_pid" 2>/dev/null || true; ctl_pid=""
 }
+# start_agents TAG: a `saba agent` in each host's namespace, its NIC at the testbed's link rate; returns once every
+# one has acknowledged a plan version on the controller's status page (or after 60 s, noted)
+start_agents() {
+  local i t
+  for i in $(seq 1 "$HOSTS"); do
+    ip netns exec "saba-$NAME-h$i" "$saba" agent --controller "$ctl_addr" --host "h$i" --nic "eth0@$RATE" \
+      --state-dir "$OUT/agents/h$i" > "$OUT/agent-$1-h$i.log" 2>&1 &
+    agent_pids+=($!)
+  done
+  for t in $(seq 1 120); do
+    ip netns exec "saba-$NAME-h1" curl -sf --max-time 2 "http://$SUBNET.1:7071/status.json" 2>/dev/null \
+      | python3 -c 'import json, sys; a = json.load(sys.stdin)["fabric"].get("agents", []); sys.exit(0 if len(a) >= int(sys.argv[1]) and all(x.get("connected") for x in a) else 1)' "$HOSTS" \
+      && return 0
+    sleep 0.5
+  done
+  echo "fig1b: $1: not every agent connected after 60 s" | tee -a "$OUT/placement.log" >&2
+}
 # TCP counters of each host's stack: a drop in a 10 ms queue costs a fast retransmit, a lost window an RTO (200 ms)
 tcp_counters="TcpOutSegs TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPLossProbes"
 # monitor TAG: every port's class counters and each host's TCP counters every 2 s, in the background until the
@@ -267,6 +302,19 @@ together() {
           ip netns exec "saba-$NAME-sw" tc -s class show dev "p$i"; done
         for i in $(seq 2 "$HOSTS"); do echo "== h$i eth0"
           ip netns exec "saba-$NAME-h$i" tc -s class show dev eth0; done; } > "$OUT/status-$tag.txt" 2>&1 || true) &
+      wait $pa $pb; stop_controller ;;
+    agents)
+      start_controller "$OUT/controller-agents.yaml" "$OUT/controller-$tag.log"
+      start_agents "$tag"
+      both "$tag" 1
+      (sleep 40; for i in $(seq 1 "$HOSTS"); do echo "== h$i eth0"
+          ip netns exec "saba-$NAME-h$i" tc -s class show dev eth0; done > "$OUT/status-$tag.txt" 2>&1 || true) &
+      wait $pa $pb; stop_agents; stop_controller ;;
+    switch)
+      start_controller "$OUT/controller-switch.yaml" "$OUT/controller-$tag.log"
+      both "$tag" 1
+      (sleep 40; for i in $(seq 1 "$HOSTS"); do echo "== sw p$i"
+          ip netns exec "saba-$NAME-sw" tc -s class show dev "p$i"; done > "$OUT/status-$tag.txt" 2>&1 || true) &
       wait $pa $pb; stop_controller ;;
     online|default|default-nocount)
       start_controller "$OUT/controller-$c.yaml" "$OUT/controller-$tag.log"

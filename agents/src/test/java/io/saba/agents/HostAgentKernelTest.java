@@ -150,6 +150,54 @@ class HostAgentKernelTest {
         }
     }
 
+    /**
+     * A NIC given without a rate whose speed the agent cannot read (in a named namespace): shaped at the port's rate
+     * in the controller's topology, which the plan carries, so the weights are fractions of the link they were
+     * computed for.
+     */
+    @Test
+    void aNicWithoutAKnownSpeedIsShapedAtTheTopologysRate() {
+        AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
+        try (EmbeddedController c = NetnsFixture.controller(backend, 0, Map.of(), Map.of(), 0.1);
+             HostAgent agent = ns.agent(c, state, Duration.ofSeconds(30), "x")) {
+            awaitConnected(backend);
+            ApplyResult r = backend.apply(List.of(alloc(1, 0.6, 0.3)));
+            assertEquals(Set.of(PORT1), r.applied(), r.toString());
+            String classes = ns.show("class", "x");
+            assertTrue(classes.contains("rate 60Mbit ceil 100Mbit"), classes);
+        }
+    }
+
+    /**
+     * A veth of the machine's own namespace reports 10 Gbit/s whatever shapes its link; the topology's lower rate
+     * wins, as a rate above the kernel's speed would not.
+     */
+    @Test
+    void theLowerOfTheKernelsSpeedAndTheTopologysRateIsShaped() {
+        String dev = "sabajtr2";
+        ns.sh.run(List.of("ip", "link", "del", dev));
+        ns.sh.check("ip", "link", "add", dev, "type", "veth", "peer", "name", "sabajtr3");
+        try {
+            ns.sh.check("ip", "link", "set", dev, "up");
+            long speed = Long.parseLong(ns.sh.check("cat", "/sys/class/net/" + dev + "/speed").strip()) * 1_000_000L;
+            org.junit.jupiter.api.Assumptions.assumeTrue(speed > 100_000_000L, "the kernel reports no speed above"
+                    + " 100 Mbit/s for a veth");
+            AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
+            try (EmbeddedController c = NetnsFixture.controller(backend, 0, Map.of(), Map.of(), 0.1);
+                 HostAgent agent = HostAgent.start(new io.saba.agents.host.AgentSettings(List.of(c.target()), HOST,
+                         List.of(io.saba.agents.host.NicSpec.parse(dev)), null, state, Duration.ofSeconds(30),
+                         null), ns.sh)) {
+                awaitConnected(backend);
+                ApplyResult r = backend.apply(List.of(alloc(1, 0.6, 0.3)));
+                assertEquals(Set.of(PORT1), r.applied(), r.toString());
+                String classes = ns.sh.check("tc", "class", "show", "dev", dev);
+                assertTrue(classes.contains("rate 60Mbit ceil 100Mbit"), classes);
+            }
+        } finally {
+            ns.sh.run(List.of("ip", "link", "del", dev));
+        }
+    }
+
     /** On a veth of the machine's own namespace, whose speed the kernel reports (10 Gbit/s). */
     @Test
     void refusesARateAboveTheNicsSpeedAndTakesTheKernelsSpeedOtherwise() {

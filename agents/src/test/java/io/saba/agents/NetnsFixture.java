@@ -41,8 +41,14 @@ final class NetnsFixture implements AutoCloseable {
 
     static EmbeddedController controller(AgentsBackend backend, int port, Map<String, String> tenantTokens,
                                          Map<String, String> agentTokens) {
+        return controller(backend, port, tenantTokens, agentTokens, 10);
+    }
+
+    /** A controller whose topology's links run at {@code gbps}. */
+    static EmbeddedController controller(AgentsBackend backend, int port, Map<String, String> tenantTokens,
+                                         Map<String, String> agentTokens, double gbps) {
         io.saba.core.topology.Topology t = io.saba.core.topology.Topology.builder().switchNode("s0", 8).host("h1")
-                .host("h2").link("s0", 1, "h1", 1, 10).link("s0", 2, "h2", 1, 10).build();
+                .host("h2").link("s0", 1, "h1", 1, gbps).link("s0", 2, "h2", 1, gbps).build();
         EmbeddedController c = EmbeddedController.builder().topology(new io.saba.controller.topology.TopologyResolver(
                         t, Map.of("h1", List.of("10.9.0.1"), "h2", List.of("10.9.0.2"))))
                 .listen(new InetSocketAddress("127.0.0.1", port)).http(new InetSocketAddress("127.0.0.1", 0))

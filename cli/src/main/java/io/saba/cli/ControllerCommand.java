@@ -103,6 +103,20 @@ final class ControllerCommand implements Callable<Integer> {
         stopped.countDown();
     }
 
+    /**
+     * A group member programs hosts' NICs (the topology's {@code host-queues}) only through their agents
+     * ({@code backend: agents}): a member's own backend would reach its own machine's NICs only, while an agent follows
+     * whichever member holds its host.
+     *
+     * @throws IllegalArgumentException naming the fix otherwise
+     */
+    static void checkHostsInGroup(EmbeddedController.Builder b) {
+        if (b.topology().hostEgressQueues() > 0 && (b.backend() == null || !"agents".equals(b.backend().name()))) {
+            throw new IllegalArgumentException("a controller group programs switch ports only; remove 'host-queues'"
+                    + " from the topology section, or enforce at the hosts with backend: agents");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         // no configuration and no fabric to discover: the quick start, so that a first try shows a working controller
@@ -120,13 +134,9 @@ final class ControllerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("a controller group needs a static topology (a file or a shape);"
                         + " a discovered one (topology: {discover: ...}) is not supported in a group");
             }
-            if (b.topology().hostEgressQueues() > 0) {
-                // members own switches; nobody would own (and push) a host's NIC
-                throw new IllegalArgumentException("a controller group programs switch ports only; remove"
-                        + " 'host-queues' from the topology section");
-            }
+            checkHostsInGroup(b);
             settings = GroupSettings.parse(groupUri);
-            b.group(new ZkControllerGroup(settings, b.topology().topology()));
+            b.group(new ZkControllerGroup(settings, b.topology()));
         }
         controller = b.healthService(true).build();
         InetSocketAddress at;

@@ -115,6 +115,24 @@ class ControllerCommandTest {
                 err.toString());
     }
 
+    /**
+     * With {@code backend: agents} a group takes {@code host-queues}: each host is held by one member, whose agent
+     * follows it (the group's own tests in the agents module run it); any other backend is refused as before.
+     */
+    @Test
+    void aGroupTakesHostQueuesWhenAgentsEnforceThem(@TempDir Path dir) throws Exception {
+        String topology = "topology: {shape: single-switch:4, gbps: 10, queues: 4, address-base: 10.0.0.1,"
+                + " host-queues: 4}\n";
+        Files.writeString(dir.resolve("agents.yaml"), "listen: 127.0.0.1:0\n" + topology + "backend: agents\n");
+        ControllerCommand.checkHostsInGroup(io.saba.controller.server.ControllerConfig.builder(
+                dir.resolve("agents.yaml")));
+        Files.writeString(dir.resolve("dry.yaml"), "listen: 127.0.0.1:0\n" + topology + "backend: dry-run\n");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ControllerCommand.checkHostsInGroup(io.saba.controller.server.ControllerConfig.builder(
+                        dir.resolve("dry.yaml"))));
+        assertTrue(e.getMessage().contains("or enforce at the hosts with backend: agents"), e.getMessage());
+    }
+
     /** {@code --sensitivity} overrides the key; a bad value of either is one line and exit status 2 (issue 20). */
     @Test
     void aBadSensitivityIsOneLineAndExitTwo(@TempDir Path dir) throws Exception {

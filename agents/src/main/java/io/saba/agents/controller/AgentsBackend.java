@@ -7,6 +7,7 @@ import io.saba.controller.fabric.AgentStatus;
 import io.saba.controller.fabric.ApplyResult;
 import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.FabricBackend;
+import io.saba.controller.fabric.NodeOwnership;
 import io.saba.controller.grpc.GrpcServing;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
@@ -20,9 +21,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,16 @@ import org.slf4j.LoggerFactory;
  * <p>The agents' service is served on the controller's own gRPC server ({@link GrpcServing}). Ports of nodes
  * that are not the topology's hosts (switch ports) go to another backend, when one is given, and are otherwise
  * accepted without being enforced.
+ *
+ * <p>In a controller group each host whose NIC is managed is held by one member at a time, as a switch is
+ * ({@link NodeOwnership}), and only that member serves the host's agent: any other member refuses the agent's calls
+ * (FAILED_PRECONDITION naming the member meant to hold the host, or UNAVAILABLE while none is known or this member
+ * is taking the host over), and the agent tries its next controller. A member that loses a host (handed over, cut
+ * off from the group's store, leaving) ends the agent's plan stream once its pushes are fenced and forgets the host's
+ * plan; the member that takes the host over pushes the host's ports whole from its replica and sends that plan, and
+ * nothing older, to the agent: a watch that arrives before that push is held open and gets the plan when it is made.
+ * Versions only grow per member (each starts from its clock), which is all an agent relies on: it applies whatever
+ * plan its current stream sends and acknowledges that version to the same member.
  */
 public final class AgentsBackend implements FabricBackend, GrpcServing {
     private static final Logger LOG = LoggerFactory.getLogger(AgentsBackend.class);
@@ -44,6 +57,10 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     private final SwitchPorts switches;
     private final Map<String, HostRecord> hosts = new TreeMap<>();
     private volatile Set<String> topologyHosts = Set.of();
+    /** Which hosts this controller programs, in a controller group; null: a lone controller programs every host. */
+    private volatile NodeOwnership nodes;
+    /** A port's rate in the topology, sent with its plan: the rate the weights are fractions of. */
+    private volatile Function<PortId, OptionalDouble> capacityGbps = p -> OptionalDouble.empty();
     /**
      * The newest version handed out. It starts from the clock (microseconds), so a restarted controller's versions
      * are above its predecessor's and an agent's acknowledgement of an old plan is never taken for a new one.
@@ -78,6 +95,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     public List<ServerServiceDefinition> grpcServices(Access access) {
         AgentMetrics.register(access.metrics(), this::agents);
         topologyHosts = access.hosts();
+        capacityGbps = access.capacityGbps();
         return List.of(ServerInterceptors.intercept(new AgentsService(this, access.onRefusal()),
                 new AgentAuth(access)));
     }
@@ -98,6 +116,79 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     }
 
     @Override
+    public void ownership(NodeOwnership nodes) {
+        this.nodes = nodes;
+    }
+
+    /**
+     * Why this controller does not serve the agent of {@code host} now, or null when it does: a lone controller
+     * serves every host, a group member the hosts it holds (and hosts the topology does not have, which get no plan
+     * anyway).
+     */
+    io.grpc.Status notServed(String host) {
+        NodeOwnership n = nodes;
+        if (n == null || !topologyHosts.contains(host) || n.programs(host)) {
+            return null;
+        }
+        String meant = n.meantFor(host);
+        if (meant == null) {
+            return io.grpc.Status.UNAVAILABLE.withDescription("controller group member " + n.self() + " does not "
+                    + "program host " + host + " and knows no member that does (cut off from the group's store, or "
+                    + "the topology manages no host's NIC)");
+        }
+        if (meant.equals(n.self())) {
+            return io.grpc.Status.UNAVAILABLE.withDescription("controller group member " + n.self() + " does not "
+                    + "program host " + host + " now (taking it over, cut off from the group's store, or leaving); try "
+                    + "another member or again");
+        }
+        return io.grpc.Status.FAILED_PRECONDITION.withDescription("controller group member " + n.self()
+                + " does not program host " + host + ": member " + meant + " does");
+    }
+
+    /**
+     * The group's ownership narrowed and no push is in flight: every host this member no longer holds loses its
+     * agent's stream (the agent moves on to the member that takes the host) and its plan here, which the member that
+     * holds the host now owns; should the host come back, it is pushed whole again ({@link #retaken}) before its
+     * agent hears from this member.
+     */
+    @Override
+    public synchronized void fenced() {
+        for (HostRecord h : hosts.values()) {
+            io.grpc.Status why = notServed(h.host);
+            if (why == null) {
+                continue;
+            }
+            if (h.stream != null) {
+                LOG.info("no longer serving the agent of {}: {}", h.host, why.getDescription());
+                try {
+                    h.stream.onError(why.asRuntimeException());
+                } catch (RuntimeException ignored) {
+                    // the stream is gone already
+                }
+                h.stream = null;
+            }
+            h.forget();
+        }
+        notifyAll();
+    }
+
+    /**
+     * The host ports about to be pushed whole by this member (it took their hosts over): their hosts' plans are held
+     * back from agents until that push, and a release in it is sent too, so the agent then drops whatever the
+     * previous member had it apply.
+     */
+    @Override
+    public synchronized void retaken(Set<PortId> ports) {
+        for (PortId p : ports) {
+            if (hostPort(p)) {
+                HostRecord h = host(p.node());
+                h.plan.remove(p.port());
+                h.awaitingPlan = true;
+            }
+        }
+    }
+
+    @Override
     public synchronized ApplyResult release(Set<PortId> ports) {
         Map<String, List<PortId>> byHost = new TreeMap<>();
         Set<PortId> switchPorts = new TreeSet<>();
@@ -107,7 +198,9 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
                 continue;
             }
             HostRecord h = hosts.get(p.node());
-            if (h != null && h.plan.remove(p.port()) != null) {
+            // a host taken over sends its plan even when nothing was planned there here: the agent must drop what
+            // the previous member had it apply
+            if (h != null && (h.plan.remove(p.port()) != null || h.awaitingPlan)) {
                 byHost.computeIfAbsent(p.node(), k -> new ArrayList<>()).add(p);
             }
         }
@@ -127,6 +220,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         for (String host : byHost.keySet()) {
             HostRecord h = hosts.get(host);
             h.planVersion = ++version;
+            h.awaitingPlan = false;
             send(h);
         }
         long deadline = System.nanoTime() + ackTimeout.toNanos();
@@ -164,13 +258,16 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         return new ApplyResult(applied, failed);
     }
 
-    /** Sends the host's whole plan to its agent, if one is connected; a broken stream disconnects it. */
+    /**
+     * Sends the host's whole plan to its agent, if one is connected and the plan is this member's own (not one held
+     * back until a host taken over is pushed whole); a broken stream disconnects it.
+     */
     private void send(HostRecord h) {
-        if (h.stream == null) {
+        if (h.stream == null || h.awaitingPlan) {
             return;
         }
         try {
-            h.stream.onNext(h.message());
+            h.stream.onNext(h.message(capacityGbps));
         } catch (RuntimeException e) {
             LOG.info("plan stream of {} is gone: {}", h.host, e.getMessage());
             h.stream = null;
@@ -193,11 +290,20 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         return h.planVersion;
     }
 
-    /** An agent's plan stream opened: it replaces an older one of the host, and gets the whole plan now. */
+    /**
+     * An agent's plan stream opened: it replaces an older one of the host, and gets the whole plan now (a host this
+     * member has just taken over: once it is pushed). Refused on a group member that does not hold the host.
+     */
     synchronized void watch(String host, ServerCallStreamObserver<HostPlan> stream) {
         if (stopped) {
             stream.onError(io.grpc.Status.UNAVAILABLE.withDescription("the controller is stopping")
                     .asRuntimeException());
+            return;
+        }
+        io.grpc.Status refused = notServed(host);
+        if (refused != null) {
+            LOG.debug("refusing the plan stream of {}: {}", host, refused.getDescription());
+            stream.onError(refused.asRuntimeException());
             return;
         }
         HostRecord h = host(host);
@@ -210,7 +316,12 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         }
         h.stream = stream;
         stream.setOnCancelHandler(() -> disconnected(h, stream));
-        LOG.info("agent of {} connected; sending plan version {} ({} ports)", host, h.planVersion, h.plan.size());
+        if (h.awaitingPlan) {
+            LOG.info("agent of {} connected; its plan follows once this member has pushed the host", host);
+        } else {
+            LOG.info("agent of {} connected; sending plan version {} ({} ports)", host, h.planVersion,
+                    h.plan.size());
+        }
         send(h);
     }
 
@@ -271,10 +382,14 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         return out;
     }
 
+    /**
+     * The agents of the hosts this controller serves: in a group, a host another member holds is that member's to
+     * show (and to count as missing); the group's view says which member holds each host.
+     */
     @Override
     public synchronized List<AgentStatus> agents() {
-        return hosts.values().stream().map(h -> new AgentStatus(h.host, h.connected(), h.planVersion, h.ackedVersion,
-                h.plan.size(), h.lastError)).toList();
+        return hosts.values().stream().filter(h -> notServed(h.host) == null).map(h -> new AgentStatus(h.host,
+                h.connected(), h.planVersion, h.ackedVersion, h.plan.size(), h.lastError)).toList();
     }
 
     /** Ends every plan stream (the controller is stopping): agents reconnect to another controller or wait. */

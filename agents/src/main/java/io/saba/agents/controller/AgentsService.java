@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Agents service on the controller's gRPC server: checks that each call's host is the one its token is bound
- * to (a refusal logged once per token host and claimed host) and hands the call to the {@link AgentsBackend}.
+ * to (a refusal logged once per token host and claimed host), that this controller serves the host (in a group, the
+ * member holding it: {@link AgentsBackend#notServed}), and hands the call to the {@link AgentsBackend}.
  */
 final class AgentsService extends AgentsGrpc.AgentsImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(AgentsService.class);
@@ -33,7 +34,7 @@ final class AgentsService extends AgentsGrpc.AgentsImplBase {
 
     @Override
     public void announce(AgentAnnounce req, StreamObserver<AgentWelcome> out) {
-        if (claim(req.getHost(), out)) {
+        if (claim(req.getHost(), out) && served(req.getHost(), out)) {
             out.onNext(AgentWelcome.newBuilder().setVersion(backend.announced(req.getHost(), req.getNicsList()))
                     .build());
             out.onCompleted();
@@ -49,10 +50,24 @@ final class AgentsService extends AgentsGrpc.AgentsImplBase {
 
     @Override
     public void ackPlan(PlanAck req, StreamObserver<PlanAckResponse> out) {
-        if (claim(req.getHost(), out)) {
+        if (claim(req.getHost(), out) && served(req.getHost(), out)) {
             out.onNext(PlanAckResponse.newBuilder().setVersion(backend.acked(req)).build());
             out.onCompleted();
         }
+    }
+
+    /**
+     * Whether this controller serves {@code host}'s agent; if not (a group member that does not hold the host), the
+     * call is answered with why, naming the member meant to hold it when known. Not counted as a refusal: the agent
+     * is not at fault, it tries its next controller. (The plan stream checks again under the backend's lock.)
+     */
+    private boolean served(String host, StreamObserver<?> out) {
+        Status why = backend.notServed(host);
+        if (why == null) {
+            return true;
+        }
+        out.onError(why.asRuntimeException());
+        return false;
     }
 
     /** Whether the caller may act for {@code host}; if not, the call is answered with the refusal. */

@@ -2,12 +2,15 @@ package io.saba.agents.controller;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
 import io.saba.proto.v1.AgentNic;
 import io.saba.proto.v1.HostPlan;
 import io.saba.proto.v1.HostPortPlan;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * What the controller knows of one host: the plan of its ports and its version, the agent's open plan stream, and
@@ -28,16 +31,22 @@ final class HostRecord {
     String drift = "";
     String lastError;
     List<AgentNic> nics = List.of();
+    /**
+     * The host was taken over by this group member and is not pushed whole yet: its plan is not sent to its agent
+     * until then (what is recorded here may be from before the member lost the host).
+     */
+    boolean awaitingPlan;
 
     HostRecord(String host) {
         this.host = host;
     }
 
-    /** The whole plan of the host, as one message. */
-    HostPlan message() {
+    /** The whole plan of the host, as one message, each port with its rate in the topology ({@code capacityGbps}). */
+    HostPlan message(Function<PortId, OptionalDouble> capacityGbps) {
         HostPlan.Builder b = HostPlan.newBuilder().setHost(host).setVersion(planVersion);
         plan.forEach((port, a) -> {
             HostPortPlan.Builder p = HostPortPlan.newBuilder().setPort(port);
+            capacityGbps.apply(a.port()).ifPresent(gbps -> p.setLinkRateBps(Math.round(gbps * 1e9)));
             a.queueOfLevel().forEach(p::putQueueOfLevel);
             for (double w : a.queueWeights()) {
                 p.addQueueWeights(w);
@@ -45,6 +54,20 @@ final class HostRecord {
             b.addPorts(p);
         });
         return b.build();
+    }
+
+    /**
+     * Forgets the plan and what the agent said of it: another member holds the host now. The version counter stays,
+     * so versions this member sends later are still above those it sent before.
+     */
+    void forget() {
+        plan.clear();
+        ackedVersion = 0;
+        refused = Map.of();
+        counters = Map.of();
+        drift = "";
+        lastError = null;
+        awaitingPlan = true;
     }
 
     boolean connected() {

@@ -34,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * the version with the ports it refused and its queues' byte counters, and acknowledges again about once a second
  * (a failed acknowledgement ends the watch: the controller is taken as unreachable).
  *
+ * <p>A controller group's members each serve the agents of the hosts they hold: another member refuses the agent,
+ * and the member that held the host ends the stream when it hands the host over, so the agent moves on through its
+ * controllers until the member holding its host takes it, which sends the host's whole plan. Versions are compared
+ * only within one stream (each member numbers its own); an acknowledgement goes to the member whose stream sent the
+ * version.
+ *
  * <p>Lease: while no controller is reachable the NICs keep the last plan; after the lease the agent restores their
  * originals (one log line) and keeps trying. Whatever it reconnects to sends the host's whole current plan first, so
  * a reconnect, a restart or a killed agent's leftovers converge to the controller's plan.
@@ -41,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class HostAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HostAgent.class);
     private static final long ACK_DEADLINE_MILLIS = 2000;
+    /** The pause before trying the next controller after a session ended or a controller did not serve this host. */
+    private static final long NEXT_CONTROLLER_MILLIS = 50;
 
     private final AgentSettings s;
     private final PlanApplier applier;
@@ -118,28 +126,54 @@ public final class HostAgent implements AutoCloseable {
         return a;
     }
 
+    /**
+     * Tries the controllers in turn. A session that ends (the controller stopped, or a group member handed this host
+     * to another member) and a controller that does not serve this host (a member that does not hold it answers
+     * FAILED_PRECONDITION or UNAVAILABLE) send the agent to the next controller at once; only a whole round of
+     * controllers without a session backs off (200 ms doubling to 2 s), so a hand-over costs the agent a few calls,
+     * not a back-off per member.
+     */
     private void run() {
         long backoff = 200;
+        int failedInRow = 0;
+        String lastRefusal = null;
         for (int i = 0; !closed; i++) {
-            ManagedChannel channel = channels.get(i % channels.size());
+            String target = s.controllers().get(i % channels.size());
             try {
-                watch(AgentsGrpc.newBlockingStub(channel));
-                backoff = 200;
+                watch(AgentsGrpc.newBlockingStub(channels.get(i % channels.size())));
             } catch (StatusRuntimeException e) {
+                io.grpc.Status.Code code = e.getStatus().getCode();
                 if (!closed) {
-                    LOG.debug("controller {}: {}", s.controllers().get(i % channels.size()), e.getStatus());
+                    LOG.debug("controller {}: {}", target, e.getStatus());
                 }
-                if (e.getStatus().getCode() == io.grpc.Status.Code.PERMISSION_DENIED
-                        || e.getStatus().getCode() == io.grpc.Status.Code.UNAUTHENTICATED) {
-                    LOG.warn("controller {} refused this agent: {}", s.controllers().get(i % channels.size()),
-                            e.getStatus().getDescription());
+                if (code == io.grpc.Status.Code.PERMISSION_DENIED || code == io.grpc.Status.Code.UNAUTHENTICATED) {
+                    LOG.warn("controller {} refused this agent: {}", target, e.getStatus().getDescription());
+                } else if (code == io.grpc.Status.Code.FAILED_PRECONDITION && !closed) {
+                    // a group member that does not hold this host: said once per answer, not once per try
+                    String why = target + ": " + e.getStatus().getDescription();
+                    if (!why.equals(lastRefusal)) {
+                        LOG.info("controller {}; trying the next", why);
+                        lastRefusal = why;
+                    }
                 }
             } catch (RuntimeException e) {
                 LOG.warn("agent session failed: {}", e.toString());
             }
+            boolean hadSession = connected;
             lost();
-            sleep(backoff);
-            backoff = Math.min(backoff * 2, 2000);
+            if (hadSession) {
+                failedInRow = 0;
+                backoff = 200;
+                lastRefusal = null;
+            } else {
+                failedInRow++;
+            }
+            if (hadSession || failedInRow % channels.size() != 0) {
+                sleep(NEXT_CONTROLLER_MILLIS);
+            } else {
+                sleep(backoff);
+                backoff = Math.min(backoff * 2, 2000);
+            }
         }
     }
 
@@ -167,7 +201,7 @@ public final class HostAgent implements AutoCloseable {
                             LOG.info("watching the plans of {} (version {})", s.host(), plan.getVersion());
                         }
                     }
-                    stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack(false));
+                    stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack(false, null));
                 }
             });
         } finally {
@@ -190,11 +224,17 @@ public final class HostAgent implements AutoCloseable {
      * periodic acknowledgement); without, the last reading goes along, so a plan's acknowledgement runs no tc and the
      * next plan waits for nothing but the controller. The reading is taken outside the plan lock, so a plan never
      * waits for it either; a drift read while a plan was being applied is discarded (it may show half a plan).
+     *
+     * @param to the session's controller the acknowledgement is for, or null for the plan just applied: null is
+     *           returned when another session's plan is applied by now (its version means nothing to {@code to})
      */
-    private PlanAck ack(boolean read) {
+    private PlanAck ack(boolean read, AgentsGrpc.AgentsBlockingStub to) {
         long version;
         Map<Integer, String> refusedNow;
         synchronized (applying) {
+            if (to != null && current != to) {
+                return null;
+            }
             version = appliedVersion;
             refusedNow = refused;
         }
@@ -227,7 +267,11 @@ public final class HostAgent implements AutoCloseable {
             return;
         }
         try {
-            stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack(true));
+            PlanAck ack = ack(true, stub);
+            if (ack == null) {
+                return; // the session moved to another controller meanwhile
+            }
+            stub.withDeadlineAfter(ACK_DEADLINE_MILLIS, TimeUnit.MILLISECONDS).ackPlan(ack);
         } catch (StatusRuntimeException e) {
             LOG.info("controller did not take an acknowledgement ({}); reconnecting", e.getStatus().getCode());
             ctx.cancel(e);

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 /**
  * The host's NICs as the agent announces them: the kernel's link speed ({@code /sys/class/net/DEV/speed}, Mbit/s;
- * unknown on virtual devices) and the addresses {@code ip -o addr} lists. In a named network namespace (tests)
+ * none on many virtual devices, and a veth's a fixed 10 Gbit/s whatever shapes it) and the addresses {@code ip -o addr} lists. In a named network namespace (tests)
  * speeds are not read (sysfs shows the agent's own namespace).
  */
 public final class Nics {

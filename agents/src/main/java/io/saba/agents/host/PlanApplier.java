@@ -20,6 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies a host's plans to its own NICs with the Linux backend ({@link LinuxTcBackend}, HTB classes and DSCP
@@ -27,12 +30,18 @@ import java.util.TreeMap;
  * so a restarted agent (or {@code saba agent restore}) knows what to put back. Thread-safe (the backend is).
  */
 public final class PlanApplier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
+
     private final String host;
     private final List<NicSpec> nics;
     private final Nics kernel;
     private final String netns;
     private final LinuxTcBackend backend;
     private final PortOriginals originals;
+    /** port → its rate in the controller's topology, as the latest plan gave it (absent: unknown). */
+    private final Map<Integer, Long> plannedRates = new ConcurrentHashMap<>();
+    /** Devices whose kernel speed and planned rate disagree, each logged once. */
+    private final Set<String> mismatchLogged = ConcurrentHashMap.newKeySet();
 
     /**
      * @param nics     the NICs and the ports they are (one NIC without a port takes every port of the host)
@@ -57,7 +66,13 @@ public final class PlanApplier implements AutoCloseable {
         return nics;
     }
 
-    /** The NIC of a port of this host, with its rate, or why there is none. */
+    /**
+     * The NIC of a port of this host, with its rate, or why there is none. The rate: the one given with the NIC
+     * ({@code --nic DEV@RATE}); else the lower of the kernel's speed and the port's rate in the controller's
+     * topology, either where the other is unknown. The controller's weights are fractions of its topology's rate,
+     * and a virtual NIC's speed says nothing of its link (a veth reports 10 Gbit/s whatever shapes it), while a rate
+     * above the kernel's the NIC cannot send.
+     */
     private Optional<LinuxPort> portOf(int port, StringBuilder why) {
         NicSpec nic = nics.size() == 1 && nics.get(0).port() < 0 ? nics.get(0)
                 : nics.stream().filter(n -> n.port() == port).findFirst().orElse(null);
@@ -67,7 +82,13 @@ public final class PlanApplier implements AutoCloseable {
             return Optional.empty();
         }
         long speed = kernel.speedBps(nic.device());
-        long rate = nic.rateBps() > 0 ? nic.rateBps() : speed;
+        long planned = plannedRates.getOrDefault(port, 0L);
+        long rate = nic.rateBps() > 0 ? nic.rateBps() : speed <= 0 ? planned : planned <= 0 ? speed
+                : Math.min(speed, planned);
+        if (nic.rateBps() <= 0 && speed > 0 && planned > 0 && speed != planned && mismatchLogged.add(nic.device())) {
+            LOG.warn("{}: the kernel reports {} bit/s, the controller's topology {} bit/s for port {}; shaping at {}"
+                    + " bit/s (give --nic {}@RATE to choose)", nic.device(), speed, planned, port, rate, nic.device());
+        }
         if (speed > 0 && rate > speed) {
             why.append(nic.device()).append(" is a ").append(speed).append(" bit/s link; it cannot hold ")
                     .append(rate).append(" bit/s");
@@ -104,6 +125,13 @@ public final class PlanApplier implements AutoCloseable {
         Map<Integer, String> refused = new TreeMap<>();
         List<PortAllocation> wanted = new ArrayList<>();
         Set<PortId> inPlan = new HashSet<>();
+        for (HostPortPlan p : plan.getPortsList()) {
+            if (p.getLinkRateBps() > 0) {
+                plannedRates.put(p.getPort(), p.getLinkRateBps());
+            } else {
+                plannedRates.remove(p.getPort());
+            }
+        }
         for (HostPortPlan p : plan.getPortsList()) {
             PortId id = new PortId(host, p.getPort());
             inPlan.add(id);

@@ -152,24 +152,40 @@ public final class Recomputer implements PortListener, AutoCloseable {
     }
 
     /**
+     * Narrows the ports this controller programs to those of the nodes it holds (a controller group splits the
+     * fabric by node: switches, and the hosts whose NICs are managed), and tells the backend, which may serve the
+     * nodes' own agents. Call {@link #fence()} after it narrowed.
+     */
+    public void ownership(io.saba.controller.fabric.NodeOwnership nodes) {
+        backend.ownership(nodes);
+        this.owns = p -> nodes.programs(p.node());
+    }
+
+    /**
      * Waits until a push in flight has ended. After ownership narrowed and this returned, no backend call touches
      * a port no longer owned: the caller may then let another controller program it. The ports no longer owned
      * also leave {@link #current()} (what status pages and {@code saba_ports_configured} show): their
-     * configuration is now whatever their new owner pushes.
+     * configuration is now whatever their new owner pushes. The backend hears of it before this returns
+     * ({@link FabricBackend#fenced}), so what it serves for the nodes it lost (a host's agent) ends first too.
      */
     public void fence() {
         synchronized (pushLock) {
             // entering means no push holds the lock, and later pushes see the new ownership
             java.util.function.Predicate<PortId> owned = owns;
             current.keySet().removeIf(p -> !owned.test(p));
+            // still under the lock: the backend lets go of what it lost (a host's agent session) before any other
+            // controller can take it
+            backend.fenced();
         }
     }
 
     /**
      * Ports whose configuration is unknown here, because another controller (or nobody) last programmed them: each
-     * is pushed at the next round whatever was pushed before, or released if no application crosses it.
+     * is pushed at the next round whatever was pushed before, or released if no application crosses it. The backend
+     * is told first ({@link FabricBackend#retaken}).
      */
     public void retake(Collection<PortId> ports) {
+        backend.retaken(Set.copyOf(ports));
         current.keySet().removeAll(ports);
         unknown.addAll(ports);
         dirty(ports);

@@ -63,6 +63,30 @@ public interface FabricBackend extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * A controller group narrows what this controller programs ({@code Recomputer.ownership}): the backend is told
+     * which nodes this member holds, before any push under that ownership. Backends that only program the ports they
+     * are handed ignore it; one that serves per-host agents serves a host's agent only while it programs the host.
+     */
+    default void ownership(NodeOwnership nodes) {
+    }
+
+    /**
+     * Ownership narrowed and took effect: no push is in flight and none will touch a node no longer held here
+     * ({@code Recomputer.fence}). Called before another member may take those nodes, so a backend serving agents ends
+     * the sessions of the hosts it lost here (their agents then move on to the member that takes them over).
+     */
+    default void fenced() {
+    }
+
+    /**
+     * Ports whose configuration another controller (or nobody) last set, about to be pushed whole from this
+     * controller's state ({@code Recomputer.retake}): a backend serving agents waits for that push before it sends
+     * such a host's plan, so an agent never receives the plan this member held before it lost the host.
+     */
+    default void retaken(Set<PortId> ports) {
+    }
+
     /** How this backend looks for {@link #drift()}, for the status pages; null (the default) when it does not. */
     default DriftCheck driftCheck() {
         return null;

@@ -74,6 +74,14 @@ public final class TopologyResolver implements PathResolver {
         return hostEgressQueues;
     }
 
+    /**
+     * The hosts' NIC egress ports this resolver puts on paths (one per host, sorted); empty when paths are switch
+     * ports only. A controller group splits these hosts among its members as it splits the switches.
+     */
+    public java.util.SortedSet<PortId> hostEgressPorts() {
+        return new java.util.TreeSet<>(nicOfHost.values());
+    }
+
     private static Map<String, String> indexAddresses(Topology topology, Map<String, List<String>> addressesOfHost) {
         Map<String, String> byIp = new HashMap<>();
         addressesOfHost.forEach((host, ips) -> {

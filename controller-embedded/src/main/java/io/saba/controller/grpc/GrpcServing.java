@@ -3,9 +3,12 @@ package io.saba.controller.grpc;
 import io.grpc.ServerServiceDefinition;
 import io.saba.controller.Metrics;
 import io.saba.controller.Tenants;
+import io.saba.core.alloc.PortId;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A fabric backend that serves gRPC services of its own on the controller's gRPC server, beside the Controller
@@ -24,11 +27,12 @@ public interface GrpcServing {
     /**
      * Who may call: the tenants (whose tokens are the applications', not an agent's), the agent tokens (host →
      * token, the {@code agent-tokens} key; empty: none configured), what counts a refused call, the controller's
-     * metrics (where the services add their own gauges), and the topology's hosts (empty when paths are discovered),
-     * which tell a host's ports from a switch's.
+     * metrics (where the services add their own gauges), the topology's hosts (empty when paths are discovered),
+     * which tell a host's ports from a switch's, and each port's capacity in Gbit/s as the topology gives it (empty
+     * where unknown), which the weights are fractions of.
      */
     record Access(Tenants tenants, Map<String, String> agentTokens, Runnable onRefusal, Metrics metrics,
-                  Set<String> hosts) {
+                  Set<String> hosts, Function<PortId, OptionalDouble> capacityGbps) {
         public Access {
             agentTokens = Map.copyOf(agentTokens);
             hosts = Set.copyOf(hosts);

@@ -214,7 +214,13 @@ final class DashboardPage {
                 .append(g.sessionTimeoutMillis()).append(" ms</p><p>programs ").append(esc(g.programming()))
                 .append("</p><p>switches per member ").append(esc(g.shares()))
                 .append(String.format(Locale.ROOT, " · largest share / fair share %.2f", g.imbalance()))
-                .append("</p></section>");
+                .append("</p>");
+        if (!g.hostTargets().isEmpty()) {
+            // a host's agent is served by the member holding the host: the others list it here, not as missing
+            h.append("<p>hosts' NICs programmed here ").append(esc(g.hostsProgramming())).append(" · host → member ")
+                    .append(esc(g.hostTargets())).append("</p>");
+        }
+        h.append("</section>");
     }
 
     // ---- applications ----

@@ -230,7 +230,10 @@ final class StatusJson {
         return m;
     }
 
-    /** A group member's view: who it is, who leads, the members, what it programs, the split and its imbalance. */
+    /**
+     * A group member's view: who it is, who leads, the members, what it programs, the split and its imbalance; the
+     * hosts whose NICs it programs and the hosts' split (which member serves each host's agent).
+     */
     private static Map<String, Object> group(GroupView g) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("member", g.member());
@@ -241,6 +244,8 @@ final class StatusJson {
         m.put("shares", g.shares());
         m.put("imbalance", g.imbalance());
         m.put("targets", g.targets());
+        m.put("hosts_programming", g.hostsProgramming());
+        m.put("host_targets", g.hostTargets());
         m.put("session_timeout_ms", g.sessionTimeoutMillis());
         return m;
     }

@@ -262,6 +262,11 @@ public final class EmbeddedController implements AutoCloseable {
             return s.topology instanceof TopologyResolver t ? t : null;
         }
 
+        /** The fabric backend as configured so far. */
+        public FabricBackend backend() {
+            return s.backend;
+        }
+
         /** Least time between recomputation rounds (default 5 ms); see {@code Recomputer}. */
         public Builder recomputeInterval(Duration d) {
             s.roundInterval = d;

@@ -46,7 +46,8 @@ final class Serving {
             List<io.grpc.ServerServiceDefinition> extra = s.backend instanceof GrpcServing serving
                     ? serving.grpcServices(new GrpcServing.Access(tenants, s.agentTokens,
                     metrics.requestsRejected::increment, metrics,
-                    s.topology instanceof TopologyResolver t ? t.topology().hosts() : Set.of())) : List.of();
+                    s.topology instanceof TopologyResolver t ? t.topology().hosts() : Set.of(),
+                    s.topology::capacityGbps)) : List.of();
             server = new ControllerServer(ControllerServer.netty(s.listen, s.tlsCert, s.tlsKey), service,
                     new AuthInterceptor(tenants, metrics.requestsRejected::increment), s.grpcThreads,
                     s.health ? new GrpcHealth() : null, extra).start();

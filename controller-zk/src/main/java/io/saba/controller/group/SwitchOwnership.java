@@ -27,10 +27,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which switches this member programs. Every live member (an ephemeral node {@code /members/ID@SESSION}) computes
- * the same target owner per switch from the members' ids ({@link SwitchSplit}: rendezvous hashing with bounded
- * loads). Who may actually program a switch is decided by a claim: the ephemeral node {@code /owners/SWITCH},
- * created by one session at a time.
+ * Which switches, and which hosts' NICs, this member programs. Every live member (an ephemeral node
+ * {@code /members/ID@SESSION}) computes the same target owner per switch from the members' ids ({@link SwitchSplit}:
+ * rendezvous hashing with bounded loads). Who may actually program a switch is decided by a claim: the ephemeral
+ * node {@code /owners/SWITCH}, created by one session at a time.
+ *
+ * <p>Hosts whose NICs the controller manages (the topology's {@code host-queues}) are units of ownership like
+ * switches: split among the members by the same rendezvous hashing (apart from the switches, so each split is
+ * balanced on its own and the switches' split is what it is without hosts), claimed at {@code /owners/host:HOST},
+ * handed over and fenced the same way. A host's agent is served only by the member that holds the host (the
+ * backend learns it through the recomputer, {@link io.saba.controller.fabric.NodeOwnership}), so exactly one
+ * member sends a host its plan at a time, and the fence ends the agent's session before the claim goes.
  *
  * <p>A member's node carries its session in its name, so a member whose session was replaced (after LOST, or a
  * process restarted at once) is present under its new node while the old one lingers until the servers expire it:
@@ -53,11 +60,13 @@ final class SwitchOwnership implements AutoCloseable {
     private final String root;
     private final String id;
     private final SortedSet<String> switches;
+    /** Hosts whose NICs are managed: units like switches, claimed apart from them. */
+    private final SortedSet<String> hosts;
     private final Recomputer recomputer;
     private final Consumer<String> repush;
     private final BooleanSupplier caughtUp;
     private final OwnershipListener listener;
-    /** Switches this member programs now: the recomputer's ownership predicate reads it. */
+    /** Switches and hosts this member programs now: the recomputer's ownership predicate reads it. */
     private final Set<String> programming = ConcurrentHashMap.newKeySet();
     /** Claims this member's session holds (ownership thread only). */
     private final Set<String> claims = new HashSet<>();
@@ -74,18 +83,42 @@ final class SwitchOwnership implements AutoCloseable {
     private volatile String memberNode;
     private volatile SortedSet<String> memberIds = new TreeSet<>();
     private volatile SortedMap<String, String> targets = new TreeMap<>();
+    private volatile SortedMap<String, String> hostTargets = new TreeMap<>();
 
-    SwitchOwnership(CuratorFramework zk, String root, String id, SortedSet<String> switches, Recomputer recomputer,
-                    Consumer<String> repush, BooleanSupplier caughtUp, OwnershipListener listener) {
+    /**
+     * @param switches the topology's switches
+     * @param hosts    the hosts whose NICs the controller manages (empty when it manages switch ports only)
+     * @param repush   pushes every port of a switch or host from the replica (after the claim was taken)
+     */
+    SwitchOwnership(CuratorFramework zk, String root, String id, SortedSet<String> switches, SortedSet<String> hosts,
+                    Recomputer recomputer, Consumer<String> repush, BooleanSupplier caughtUp,
+                    OwnershipListener listener) {
         this.zk = zk;
         this.root = root;
         this.id = id;
         this.switches = switches;
+        this.hosts = hosts;
         this.recomputer = recomputer;
         this.repush = repush;
         this.caughtUp = caughtUp;
         this.listener = listener;
-        recomputer.ownership(p -> programming.contains(p.node()));
+        recomputer.ownership(new io.saba.controller.fabric.NodeOwnership() {
+            @Override
+            public boolean programs(String node) {
+                return programming.contains(node);
+            }
+
+            @Override
+            public String meantFor(String node) {
+                String m = hostTargets.get(node);
+                return m != null ? m : targets.get(node);
+            }
+
+            @Override
+            public String self() {
+                return id;
+            }
+        });
         this.thread = new Thread(this::loop, "saba-group-ownership-" + id);
         thread.setDaemon(true);
     }
@@ -102,7 +135,16 @@ final class SwitchOwnership implements AutoCloseable {
 
     /** Switches programmed now. */
     Set<String> programming() {
-        return Set.copyOf(programming);
+        Set<String> out = new HashSet<>(programming);
+        out.removeAll(hosts);
+        return Set.copyOf(out);
+    }
+
+    /** Hosts whose NICs are programmed now. */
+    Set<String> hostsProgramming() {
+        Set<String> out = new HashSet<>(programming);
+        out.retainAll(hosts);
+        return Set.copyOf(out);
     }
 
     /** The live members' ids, as last read. */
@@ -113,6 +155,11 @@ final class SwitchOwnership implements AutoCloseable {
     /** switch → the member meant to own it, as last computed. */
     SortedMap<String, String> targets() {
         return targets;
+    }
+
+    /** host → the member meant to own it, as last computed (empty when no host's NIC is managed). */
+    SortedMap<String, String> hostTargets() {
+        return hostTargets;
     }
 
     /** The current session's member node, relative to the group's namespace; null before it exists. */
@@ -144,7 +191,7 @@ final class SwitchOwnership implements AutoCloseable {
         for (String s : was) {
             listener.stopped(id, s, now);
         }
-        LOG.warn("member {} stopped programming {} switches: {}", id, was.size(), why);
+        LOG.warn("member {} stopped programming {} switches and hosts: {}", id, was.size(), why);
     }
 
     private void loop() {
@@ -189,21 +236,35 @@ final class SwitchOwnership implements AutoCloseable {
         SortedSet<String> ids = new TreeSet<>();
         nodes.forEach(n -> ids.add(ZkPaths.memberIdOf(n)));
         SortedMap<String, String> split = SwitchSplit.targets(switches, ids);
+        SortedMap<String, String> hostSplit = SwitchSplit.targets(hosts, ids);
         memberIds = ids;
         targets = split;
+        hostTargets = hostSplit;
         LOG.debug("member {}: members {}, programming {} switches, caught up {}", id, ids, programming.size(),
                 caughtUp.getAsBoolean());
         long t0 = System.nanoTime();
         for (String sw : switches) {
-            boolean mine = id.equals(split.get(sw));
-            if (mine && caughtUp.getAsBoolean()) {
-                take(z, sw);
-            } else if (!mine && claims.contains(sw)) {
-                handOver(z, sw);
-            }
+            reconcile(z, sw, id.equals(split.get(sw)));
+        }
+        for (String host : hosts) {
+            reconcile(z, host, id.equals(hostSplit.get(host)));
         }
         LOG.debug("member {}: reconciled in {} ms, programming {}", id, (System.nanoTime() - t0) / 1_000_000,
                 programming.size());
+    }
+
+    /** Takes a switch or host meant for this member (once the replica caught up), hands over one that is not. */
+    private void reconcile(ZooKeeper z, String unit, boolean mine) throws Exception {
+        if (mine && caughtUp.getAsBoolean()) {
+            take(z, unit);
+        } else if (!mine && claims.contains(unit)) {
+            handOver(z, unit);
+        }
+    }
+
+    /** The claim of a switch or of a host ({@code /owners/host:HOST}: apart from any switch's name). */
+    private String claim(String unit) {
+        return hosts.contains(unit) ? ZkPaths.hostOwner(unit) : ZkPaths.owner(unit);
     }
 
     /**
@@ -230,11 +291,11 @@ final class SwitchOwnership implements AutoCloseable {
     private void take(ZooKeeper z, String sw) throws Exception {
         if (!claims.contains(sw)) {
             try {
-                z.create(root + ZkPaths.owner(sw), id.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                z.create(root + claim(sw), id.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
                         CreateMode.EPHEMERAL);
                 claims.add(sw);
             } catch (KeeperException.NodeExistsException e) {
-                Stat st = z.exists(root + ZkPaths.owner(sw), wakeOnChange);
+                Stat st = z.exists(root + claim(sw), wakeOnChange);
                 if (st == null) {
                     wake(); // gone meanwhile: try again
                 } else if (st.getEphemeralOwner() == z.getSessionId()) {
@@ -243,11 +304,11 @@ final class SwitchOwnership implements AutoCloseable {
                     // this process's earlier session: it stopped programming when it was cut off, so the claim is
                     // moved to this session now rather than after the servers expire that session (a session
                     // timeout with no one programming the switch)
-                    z.multi(List.of(Op.delete(root + ZkPaths.owner(sw), st.getVersion()),
-                            Op.create(root + ZkPaths.owner(sw), id.getBytes(StandardCharsets.UTF_8),
+                    z.multi(List.of(Op.delete(root + claim(sw), st.getVersion()),
+                            Op.create(root + claim(sw), id.getBytes(StandardCharsets.UTF_8),
                                     ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL)));
                     claims.add(sw);
-                    LOG.info("member {} moved its claim on switch {} from its earlier session 0x{}", id, sw,
+                    LOG.info("member {} moved its claim on {} from its earlier session 0x{}", id, sw,
                             Long.toHexString(st.getEphemeralOwner()));
                 } else {
                     return; // its previous owner still holds it: the watch wakes us when that claim goes
@@ -281,10 +342,10 @@ final class SwitchOwnership implements AutoCloseable {
 
     /** Deletes the claim only if this handle's session holds it (never another member's). */
     private void dropClaim(ZooKeeper z, String sw) throws Exception {
-        Stat st = z.exists(root + ZkPaths.owner(sw), false);
+        Stat st = z.exists(root + claim(sw), false);
         if (st != null && st.getEphemeralOwner() == z.getSessionId()) {
             try {
-                z.delete(root + ZkPaths.owner(sw), st.getVersion());
+                z.delete(root + claim(sw), st.getVersion());
             } catch (KeeperException.NoNodeException e) {
                 // already gone
             }

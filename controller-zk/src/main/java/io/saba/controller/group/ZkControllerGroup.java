@@ -5,11 +5,14 @@ import io.saba.controller.GroupView;
 import io.saba.controller.SabaController;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.StateLog;
+import io.saba.controller.topology.TopologyResolver;
+import io.saba.core.alloc.PortId;
 import io.saba.core.table.ModelCatalog;
 import io.saba.core.topology.Topology;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
@@ -26,7 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One member of a controller group on ZooKeeper. Its parts: the shared log its controller writes through and
- * follows ({@link ZkStateLog}), the switches it programs ({@link SwitchOwnership}), and, while a Curator
+ * follows ({@link ZkStateLog}), the switches (and the hosts' NICs, when the topology manages them) it programs
+ * ({@link SwitchOwnership}), and, while a Curator
  * {@link LeaderLatch} elects it, the leader's duties ({@link GroupLeader}: table, level plan, lease expiry,
  * snapshots, {@link ZkSnapshots}). This class connects them to one ZooKeeper session and runs the duty thread
  * (the member's progress for everyone; the leader's duties for the leader).
@@ -40,6 +44,8 @@ public final class ZkControllerGroup implements GroupMembership {
 
     private final GroupSettings settings;
     private final Topology topology;
+    /** The hosts' NIC ports the controller manages (empty: switch ports only). */
+    private final SortedSet<PortId> hostPorts;
     private final OwnershipListener ownershipListener;
     private final ZkStateLog log;
     private CuratorFramework zk;
@@ -58,24 +64,49 @@ public final class ZkControllerGroup implements GroupMembership {
      * @param listener told when this member starts and stops programming a switch (tests; may log)
      */
     public ZkControllerGroup(GroupSettings settings, Topology topology, OwnershipListener listener) {
+        this(settings, topology, new java.util.TreeSet<>(), listener);
+    }
+
+    /**
+     * A group whose members program the hosts' NICs too when the resolver manages them ({@code host-queues}): each
+     * such host is split, claimed and handed over like a switch, and only its owner pushes (and serves the agent of)
+     * the host.
+     *
+     * @param listener told when this member starts and stops programming a switch or host (tests; may log)
+     */
+    public ZkControllerGroup(GroupSettings settings, TopologyResolver topology, OwnershipListener listener) {
+        this(settings, topology.topology(), topology.hostEgressPorts(), listener);
+    }
+
+    public ZkControllerGroup(GroupSettings settings, TopologyResolver topology) {
+        this(settings, topology, logging());
+    }
+
+    private ZkControllerGroup(GroupSettings settings, Topology topology, SortedSet<PortId> hostPorts,
+                              OwnershipListener listener) {
         this.settings = settings;
         this.topology = topology;
+        this.hostPorts = new java.util.TreeSet<>(hostPorts);
         this.ownershipListener = listener;
         this.log = new ZkStateLog(settings.id());
     }
 
     public ZkControllerGroup(GroupSettings settings, Topology topology) {
-        this(settings, topology, new OwnershipListener() {
+        this(settings, topology, logging());
+    }
+
+    private static OwnershipListener logging() {
+        return new OwnershipListener() {
             @Override
             public void started(String member, String sw, long nanos) {
-                LOG.info("member {} programs switch {}", member, sw);
+                LOG.info("member {} programs {}", member, sw);
             }
 
             @Override
             public void stopped(String member, String sw, long nanos) {
-                LOG.info("member {} no longer programs switch {}", member, sw);
+                LOG.info("member {} no longer programs {}", member, sw);
             }
-        });
+        };
     }
 
     @Override
@@ -116,9 +147,11 @@ public final class ZkControllerGroup implements GroupMembership {
                 }
             }
             ZkSnapshots snapshots = new ZkSnapshots(zk);
-            ownership = new SwitchOwnership(zk, "/" + settings.namespace(), settings.id(), topology.switches(),
-                    controller.recomputer(), sw -> controller.repush(topology.switchPorts().stream()
-                            .filter(p -> p.node().equals(sw)).toList()), log::caughtUp, ownershipListener);
+            SortedSet<String> hosts = new java.util.TreeSet<>();
+            hostPorts.forEach(p -> hosts.add(p.node()));
+            ownership = new SwitchOwnership(zk, "/" + settings.namespace(), settings.id(), topology.switches(), hosts,
+                    controller.recomputer(), node -> controller.repush(portsOf(node)), log::caughtUp,
+                    ownershipListener);
             log.start(zk, snapshots, ownership::memberNode);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!log.caughtUp() && System.nanoTime() < end) {
@@ -139,6 +172,8 @@ public final class ZkControllerGroup implements GroupMembership {
                     () -> ownership.members().size());
             controller.metrics().gauge("saba_group_switches_programmed", "switches this member programs",
                     () -> ownership.programming().size());
+            controller.metrics().gauge("saba_group_hosts_programmed", "hosts whose NICs this member programs (and"
+                    + " whose agents it serves)", () -> ownership.hostsProgramming().size());
             controller.metrics().gauge("saba_group_switches_meant", "switches the group's split gives this member",
                     () -> ownership.targets().values().stream()
                     .filter(settings.id()::equals).count());
@@ -161,6 +196,14 @@ public final class ZkControllerGroup implements GroupMembership {
         }
         LOG.info("member {} joined the controller group zk://{}/{} (log applied up to {})", settings.id(),
                 settings.connect(), settings.namespace(), log.applied());
+    }
+
+    /** Every port of a switch, or a host's managed NIC port(s). */
+    private List<PortId> portsOf(String node) {
+        List<PortId> out = new java.util.ArrayList<>();
+        topology.switchPorts().stream().filter(p -> p.node().equals(node)).forEach(out::add);
+        hostPorts.stream().filter(p -> p.node().equals(node)).forEach(out::add);
+        return out;
     }
 
     private void connectionChanged(ConnectionState state) {
@@ -194,6 +237,11 @@ public final class ZkControllerGroup implements GroupMembership {
         return ownership == null ? Set.of() : ownership.programming();
     }
 
+    /** Hosts whose NICs this member programs now (and whose agents it serves). */
+    public Set<String> hostsProgramming() {
+        return ownership == null ? Set.of() : ownership.hostsProgramming();
+    }
+
     public boolean isLeader() {
         return latch != null && latch.hasLeadership();
     }
@@ -212,7 +260,8 @@ public final class ZkControllerGroup implements GroupMembership {
         }
         return new GroupView(settings.id(), leaderId, ownership == null ? new TreeSet<>() : ownership.members(),
                 new TreeSet<>(programming()), ownership == null ? new TreeMap<>() : ownership.targets(),
-                grantedSessionMillis);
+                grantedSessionMillis, new TreeSet<>(hostsProgramming()),
+                ownership == null ? new TreeMap<>() : ownership.hostTargets());
     }
 
     /** Times this member rebuilt its replica from the group's snapshot (joining after a trim, or after LOST). */

@@ -10,7 +10,7 @@ final class ZkPaths {
      * applied.
      */
     static final String MEMBERS = "/members";
-    /** One ephemeral claim per switch, held by the member programming it. */
+    /** One ephemeral claim per switch (and per host whose NIC is managed), held by the member programming it. */
     static final String OWNERS = "/owners";
     static final String LEADER = "/leader";
     /** Data: the sequence of the newest complete snapshot. */
@@ -34,6 +34,14 @@ final class ZkPaths {
 
     static String owner(String sw) {
         return OWNERS + "/" + java.net.URLEncoder.encode(sw, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A host's claim (its NIC's ports), {@code /owners/host:HOST}: the encoded name of a switch never holds a ':', so
+     * a host's claim never meets a switch's.
+     */
+    static String hostOwner(String host) {
+        return OWNERS + "/host:" + java.net.URLEncoder.encode(host, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     static long sequenceOf(String child) {
