@@ -175,11 +175,8 @@ class HostAgentKernelTest {
     @Test
     void theLowerOfTheKernelsSpeedAndTheTopologysRateIsShaped() {
         String dev = "sabajtr2";
-        ns.sh.run(List.of("ip", "link", "del", dev));
-        ns.sh.check("ip", "link", "add", dev, "type", "veth", "peer", "name", "sabajtr3");
         try {
-            ns.sh.check("ip", "link", "set", dev, "up");
-            long speed = Long.parseLong(ns.sh.check("cat", "/sys/class/net/" + dev + "/speed").strip()) * 1_000_000L;
+            long speed = ownVeth(dev, "sabajtr3");
             org.junit.jupiter.api.Assumptions.assumeTrue(speed > 100_000_000L, "the kernel reports no speed above"
                     + " 100 Mbit/s for a veth");
             AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
@@ -198,15 +195,20 @@ class HostAgentKernelTest {
         }
     }
 
+    /** A fresh veth pair in the machine's own namespace, {@code dev} up; returns its speed as the kernel reports it. */
+    private long ownVeth(String dev, String peer) {
+        ns.sh.run(List.of("ip", "link", "del", dev));
+        ns.sh.check("ip", "link", "add", dev, "type", "veth", "peer", "name", peer);
+        ns.sh.check("ip", "link", "set", dev, "up");
+        return Long.parseLong(ns.sh.check("cat", "/sys/class/net/" + dev + "/speed").strip()) * 1_000_000L;
+    }
+
     /** On a veth of the machine's own namespace, whose speed the kernel reports (10 Gbit/s). */
     @Test
     void refusesARateAboveTheNicsSpeedAndTakesTheKernelsSpeedOtherwise() {
         String dev = "sabajtr0";
-        ns.sh.run(List.of("ip", "link", "del", dev));
-        ns.sh.check("ip", "link", "add", dev, "type", "veth", "peer", "name", "sabajtr1");
         try {
-            ns.sh.check("ip", "link", "set", dev, "up");
-            long speed = Long.parseLong(ns.sh.check("cat", "/sys/class/net/" + dev + "/speed").strip()) * 1_000_000L;
+            long speed = ownVeth(dev, "sabajtr1");
             org.junit.jupiter.api.Assumptions.assumeTrue(speed > 0, "the kernel reports no speed for a veth");
             AgentsBackend backend = new AgentsBackend(Duration.ofSeconds(2));
             try (EmbeddedController c = NetnsFixture.controller(backend, 0);

@@ -257,16 +257,8 @@ public final class Allocator {
         }
         PortDemand demand = new PortDemand(port, models, Arrays.copyOf(counts, models.size()), apps.asList(),
                 groupOfApp);
-        if (queues < 2) {
-            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
-        }
-        long present = 0;
-        for (int level : levelOfApp) {
-            if (level <= LevelAssigner.DEFAULT_LEVEL || level >= 57) {
-                throw new IllegalArgumentException("port " + port + ": level " + level + " is not a Saba level (1..56)");
-            }
-            present |= 1L << level;
-        }
+        checkQueues(port, queues);
+        long present = presentLevels(port, levelOfApp);
         GroupSolution shares = weights.decide(demand, cSaba);
         int[] queueOfLevel = queueOfLevel(plan, present, queues);
         double[] appWeights = demand.weightArray(shares);
@@ -278,6 +270,24 @@ public final class Allocator {
         QueuePlan q = new QueuePlan(queueOfLevel, queueWeights, shares);
         return new PortAllocation(port, q.queueMap(), queueWeights, new AppWeights(apps.idArray(), appWeights),
                 shares.objective());
+    }
+
+    private static void checkQueues(PortId port, int queues) {
+        if (queues < 2) {
+            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
+        }
+    }
+
+    /** The levels as a bit mask; each must be a Saba level (1..56). */
+    private static long presentLevels(PortId port, int[] levels) {
+        long present = 0;
+        for (int level : levels) {
+            if (level <= LevelAssigner.DEFAULT_LEVEL || level >= 57) {
+                throw new IllegalArgumentException("port " + port + ": level " + level + " is not a Saba level (1..56)");
+            }
+            present |= 1L << level;
+        }
+        return present;
     }
 
     /** Level → queue on a port with {@code queues} queues: level 0 → queue 0, the present levels by the hierarchy. */
@@ -302,26 +312,13 @@ public final class Allocator {
      */
     public QueuePlan planPort(PortDemand demand, int queues, int[] levelOf, LevelPlan plan) {
         PortId port = demand.port();
-        if (queues < 2) {
-            throw new IllegalArgumentException("port " + port + " needs at least 2 queues, has " + queues);
-        }
+        checkQueues(port, queues);
         if (demand.models().isEmpty()) {
             throw new IllegalArgumentException("port " + port + " has no applications to allocate for");
         }
-        long present = 0;
-        for (int level : levelOf) {
-            if (level <= LevelAssigner.DEFAULT_LEVEL || level >= 57) {
-                throw new IllegalArgumentException("port " + port + ": level " + level + " is not a Saba level (1..56)");
-            }
-            present |= 1L << level;
-        }
+        long present = presentLevels(port, levelOf);
         GroupSolution shares = weights.decide(demand, cSaba);
-        int[] saba = plan.hierarchy().queueArray(present, queues - 1);
-        int[] queueOfLevel = new int[saba.length];
-        queueOfLevel[LevelAssigner.DEFAULT_LEVEL] = DEFAULT_QUEUE;
-        for (int level = 1; level < saba.length; level++) {
-            queueOfLevel[level] = saba[level] < 0 ? -1 : saba[level] + 1;
-        }
+        int[] queueOfLevel = queueOfLevel(plan, present, queues);
         double[] queueWeights = new double[queues];
         queueWeights[DEFAULT_QUEUE] = 1 - cSaba;
         for (int g = 0; g < demand.models().size(); g++) {

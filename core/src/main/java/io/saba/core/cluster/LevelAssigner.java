@@ -206,13 +206,7 @@ public final class LevelAssigner {
         Objects.requireNonNull(running, "running");
         Objects.requireNonNull(apart, "apart");
         Map<String, SensitivityModel> models = new TreeMap<>(modelOfApp);
-        Map<String, Integer> levelOf = new TreeMap<>();
-        models.forEach((id, model) -> {
-            int level = running.levelOf(id);
-            if (level > DEFAULT_LEVEL && level < levels) {
-                levelOf.put(id, level);
-            }
-        });
+        Map<String, Integer> levelOf = keptLevels(models.keySet(), running);
         if (levelOf.isEmpty()) {
             Map<String, SensitivityModel> known = new TreeMap<>(models);
             known.keySet().removeAll(apart);
@@ -232,6 +226,18 @@ public final class LevelAssigner {
         return new LevelAssignment(levelOf, centroids(levelOf, models));
     }
 
+    /** The members still present that {@code running} placed on a level this fabric has: they keep it. */
+    private Map<String, Integer> keptLevels(Set<String> present, LevelAssignment running) {
+        Map<String, Integer> levelOf = new TreeMap<>();
+        for (String id : present) {
+            int level = running.levelOf(id);
+            if (level > DEFAULT_LEVEL && level < levels) {
+                levelOf.put(id, level);
+            }
+        }
+        return levelOf;
+    }
+
     /**
      * Levels for applications, each a member with its workload's model (see the class comment, "Applications as
      * members"): what the controller plans under {@code level-per: application}. Running applications keep their
@@ -247,13 +253,7 @@ public final class LevelAssigner {
         modelOfApp.forEach((id, model) -> models.put(id,
                 Objects.requireNonNull(model, () -> "no model for application " + id)));
         FeatureCache features = new FeatureCache();
-        Map<String, Integer> levelOf = new TreeMap<>();
-        models.forEach((id, model) -> {
-            int level = running.levelOf(id);
-            if (level > DEFAULT_LEVEL && level < levels) {
-                levelOf.put(id, level);
-            }
-        });
+        Map<String, Integer> levelOf = keptLevels(models.keySet(), running);
         if (levelOf.isEmpty()) {
             levelOf.putAll(applicationsFromScratch(models, features));
         } else {
