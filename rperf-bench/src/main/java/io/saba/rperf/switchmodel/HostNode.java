@@ -1,7 +1,6 @@
 package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -14,62 +13,45 @@ public final class HostNode extends Node {
     final int hostId;
     private final List<Generator> generators = new ArrayList<>();
     private final FifoQueue acks = new FifoQueue();
-    private final List<PacketQueue> queues = new ArrayList<>();
-    private PacketQueue[] queueArray = new PacketQueue[0];
-    /**
-     * The queues that may have a packet: a host has one output, which looks at all of them, but a queue pair with
-     * nothing to send and an empty ACK queue are left out until they have something (their head would be null).
-     */
-    private final QueueSet active = new QueueSet();
+    /** The queues as the port's round robin sees them: which have something to send, and which are steady. */
+    private final HostQueues hostQueues;
 
     HostNode(String name, Network net, int hostId, int vls, int[] sl2vl, VlArbitration vlArb) {
         super(name, net, sl2vl);
         this.hostId = hostId;
+        this.hostQueues = new HostQueues(vls, net.params().dataWireBytes(net.params().mtuBytes()));
         outputs.add(new OutputPort(this, 0, net.params(), net.clock(), Policy.RR, vlArb, vls));
-        queues.add(acks);
-        queueArray = queues.toArray(new PacketQueue[0]);
+        hostQueues.add(acks, false);
     }
 
     void addGenerator(Generator g) {
         generators.add(g);
-        queues.add(g);
-        queueArray = queues.toArray(new PacketQueue[0]);
-        g.queueIndex = queues.size() - 1;
-        if (!g.idle()) {
-            active.set(g.queueIndex);
-        }
+        g.queueIndex = hostQueues.add(g, !g.idle());
     }
 
     /** Sets the NIC port's SL-to-VL table and VL arbitration (null: none), as for a switch port. */
     public void configurePort(int[] sl2vl, VlArbitration vlArb) {
         outputs.get(0).configure(sl2vl, vlArb);
+        hostQueues.unsteadyAll();
     }
 
-    @Override
-    List<PacketQueue> queues() {
-        return Collections.unmodifiableList(queues);
-    }
-
-    @Override
-    PacketQueue[] queueArray() {
-        return queueArray;
-    }
-
-    @Override
-    QueueSet contenders(OutputPort o) {
-        return active;
+    HostQueues hostQueues() {
+        return hostQueues;
     }
 
     /** {@code g} has something to send. */
     void activate(Generator g) {
-        active.set(g.queueIndex);
+        hostQueues.activate(g.queueIndex);
+    }
+
+    /** A BECN reached {@code g}: its head is throttled now. */
+    void throttled(Generator g) {
+        hostQueues.unsteady(g.queueIndex);
     }
 
     @Override
     void polled(int queue, OutputPort from) {
-        if (queue == 0 ? acks.size() == 0 : generators.get(queue - 1).idle()) {
-            active.clear(queue);
-        }
+        hostQueues.polled(queue, queue == 0 ? acks.size() == 0 : generators.get(queue - 1).idle());
     }
 
     @Override
@@ -91,7 +73,7 @@ public final class HostNode extends Node {
             ack.eligibleAt = now;
             ack.becn = p.fecn;
             acks.add(ack);
-            active.set(0);
+            hostQueues.activate(0);
             outputs.get(0).kick();
         } else {
             net.generator(p.flow).onAck(p, now);

@@ -20,19 +20,6 @@ abstract class Node implements Receiver {
         return name;
     }
 
-    /** Queues in a fixed order (round-robin walks this order). */
-    abstract List<PacketQueue> queues();
-
-    /** {@link #queues()} as an array, for the output ports' arbitration (the same queues in the same order). */
-    abstract PacketQueue[] queueArray();
-
-    /**
-     * The indices (in {@link #queues()} order) of the queues whose head may want output {@code o}: a superset of the
-     * queues whose head is routed there. Output arbitration scans only these, so a switch with many ports keeps one
-     * set per output instead of making every output look at every input buffer.
-     */
-    abstract QueueSet contenders(OutputPort o);
-
     /** Queue {@code queue} lost its head to output {@code from}: its next head may want another output. */
     abstract void polled(int queue, OutputPort from);
 

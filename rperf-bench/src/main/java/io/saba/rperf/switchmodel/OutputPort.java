@@ -38,6 +38,8 @@ public final class OutputPort {
     private int vlMask;
     /** The node when it is a switch (its queues are input buffers and heads are routed), else null. */
     private final SwitchNode switchNode;
+    /** The host's queues when the node is a host, else null. */
+    private final HostQueues hostQueues;
     /** Serialization time by wire size, filled as sizes are seen. */
     private final long[] serialization;
 
@@ -45,6 +47,7 @@ public final class OutputPort {
                int vls) {
         this.node = node;
         this.switchNode = node instanceof SwitchNode s ? s : null;
+        this.hostQueues = node instanceof HostNode h ? h.hostQueues() : null;
         this.index = index;
         this.params = params;
         this.clock = clock;
@@ -115,32 +118,23 @@ public final class OutputPort {
         if (busyUntil > now || downstream == null) {
             return;
         }
-        QueueSet contenders = node.contenders(this);
+        if (hostQueues != null) {
+            kickHost(now);
+            return;
+        }
+        QueueSet contenders = switchNode.contenders(this);
         if (contenders.isEmpty()) {
             return; // nothing to send and nothing to wait for
         }
+        // A switch: input buffers, each head routed to one of its ports.
         readyCount = 0;
         vlMask = 0;
         long earliest = Long.MAX_VALUE;
-        PacketQueue[] queues;
-        if (switchNode != null) {
-            // A switch: input buffers, each head routed to one of its ports.
-            InputBuffer[] buffers = switchNode.bufferArray();
-            queues = buffers;
-            for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
-                Packet h = buffers[i].head();
-                if (h != null && switchNode.routePort(h) == index) {
-                    earliest = consider(i, h, now, earliest);
-                }
-            }
-        } else {
-            // A host: one port, every queue's head goes out by it.
-            queues = node.queueArray();
-            for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
-                Packet h = queues[i].head(now);
-                if (h != null) {
-                    earliest = consider(i, h, now, earliest);
-                }
+        InputBuffer[] buffers = switchNode.bufferArray();
+        for (int i = contenders.nextSetBit(0); i >= 0; i = contenders.nextSetBit(i + 1)) {
+            Packet h = buffers[i].head();
+            if (h != null && switchNode.routePort(h) == index) {
+                earliest = consider(i, h, now, earliest);
             }
         }
         int readyCount = this.readyCount;
@@ -148,13 +142,27 @@ public final class OutputPort {
             scheduleWake(earliest);
             return;
         }
-        int vl = -1;
-        if (vlArbiter != null) {
-            vl = vlArbiter.choose(vlMask);
-        }
-        int r = policy == Policy.FCFS ? pickFirstCome(readyCount, vl) : pickRoundRobin(readyCount, vl, queues.length);
+        int vl = chooseVl(vlMask);
+        int r = policy == Policy.FCFS ? pickFirstCome(readyCount, vl) : pickRoundRobin(readyCount, vl, buffers.length);
         int chosen = readyQueue[r];
-        Packet p = switchNode != null ? ((InputBuffer) queues[chosen]).poll(now) : queues[chosen].poll(now);
+        start(chosen, buffers[chosen].poll(now), now);
+    }
+
+    /** A host's port: its queues keep what a pick needs ({@link HostQueues}); hosts serve them round robin. */
+    private void kickHost(long now) {
+        if (hostQueues.active().isEmpty()) {
+            return;
+        }
+        int chosen = hostQueues.pick(this, now);
+        if (chosen < 0) {
+            scheduleWake(hostQueues.earliest());
+            return;
+        }
+        start(chosen, hostQueues.array()[chosen].poll(now), now);
+    }
+
+    /** Starts {@code p}, just taken from queue {@code chosen}, then lets the node's other ports try. */
+    private void start(int chosen, Packet p, long now) {
         node.polled(chosen, this);
         int pvl = sl2vl[p.sl];
         node.departing(p, this, pvl);
@@ -165,6 +173,17 @@ public final class OutputPort {
         transmit(p, pvl, now);
         // The queue's new head may want another port of this node.
         node.kickAll(now);
+    }
+
+    /** The VL the arbitration serves among the ready ones ({@code mask}: bit v set, VL v ready), or -1: any. */
+    int chooseVl(int mask) {
+        return vlArbiter != null ? vlArbiter.choose(mask) : -1;
+    }
+
+    /** Where round robin looks first on {@code vl} (-1: any) among {@code queues} queues: after the last served. */
+    int roundRobinStart(int vl, int queues) {
+        int start = rrPointer[vl >= 0 ? vl : 0] + 1; // the pointer is -1 (none yet) or a queue index
+        return start >= queues ? 0 : start;
     }
 
     /**
@@ -225,10 +244,7 @@ public final class OutputPort {
      * arbitration), in queue order; the ready queues are listed in that order.
      */
     private int pickRoundRobin(int count, int vl, int queues) {
-        int start = rrPointer[vl >= 0 ? vl : 0] + 1; // the pointer is -1 (none yet) or a queue index
-        if (start >= queues) {
-            start = 0;
-        }
+        int start = roundRobinStart(vl, queues);
         int wrapped = -1;
         for (int r = 0; r < count; r++) {
             if (vl >= 0 && readyVl[r] != vl) {

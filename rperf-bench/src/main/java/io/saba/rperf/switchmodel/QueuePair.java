@@ -58,6 +58,12 @@ public final class QueuePair extends Generator {
         return next;
     }
 
+    /** Whether congestion control lets the head start at any time from {@code now} until the next BECN. */
+    boolean unthrottled(long now) {
+        CongestionControl cc = host.net.congestionControl();
+        return cc == null || lastStart == Long.MIN_VALUE || index(cc, now) == 0;
+    }
+
     /** With congestion control, the earliest start its index allows after the previous packet's start. */
     private long throttledUntil(long now) {
         CongestionControl cc = host.net.congestionControl();
@@ -89,6 +95,7 @@ public final class QueuePair extends Generator {
         if (cc != null && ack.becn) {
             ccti = Math.min(cc.cctiLimit(), index(cc, now) + cc.cctiIncrease());
             cctiSetAt = now;
+            host.throttled(this);
         }
     }
 

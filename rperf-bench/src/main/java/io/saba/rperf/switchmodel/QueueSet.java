@@ -34,6 +34,10 @@ final class QueueSet {
         }
     }
 
+    int size() {
+        return count;
+    }
+
     boolean isEmpty() {
         return count == 0;
     }

@@ -2,7 +2,6 @@ package io.saba.rperf.switchmodel;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -13,7 +12,6 @@ import java.util.List;
 public final class SwitchNode extends Node {
     private final InputBuffer[][] buffers; // [port][vl]
     private final int vls;
-    private final List<PacketQueue> queueOrder;
     private final InputBuffer[] queueArray;
     /** Per output port: the buffers (as queue indices, port × vls + vl) whose head is routed there. */
     private final QueueSet[] contenders;
@@ -41,7 +39,6 @@ public final class SwitchNode extends Node {
             outputs.add(new OutputPort(this, port, net.params(), net.clock(), policy, vlArb, vls));
             contenders[port] = new QueueSet();
         }
-        this.queueOrder = Collections.unmodifiableList(new ArrayList<>(order));
         this.queueArray = order.toArray(new InputBuffer[0]);
         this.queuedFor = new long[ports][vls];
         this.sentCongested = new long[ports][vls];
@@ -84,22 +81,12 @@ public final class SwitchNode extends Node {
         }
     }
 
-    @Override
-    List<PacketQueue> queues() {
-        return queueOrder;
-    }
-
-    @Override
-    PacketQueue[] queueArray() {
-        return queueArray;
-    }
-
     /** The input buffers in queue order (port × VLs + VL). */
     InputBuffer[] bufferArray() {
         return queueArray;
     }
 
-    @Override
+    /** The buffers (as queue indices) whose head may want output {@code o}. */
     QueueSet contenders(OutputPort o) {
         return contenders[o.index];
     }
