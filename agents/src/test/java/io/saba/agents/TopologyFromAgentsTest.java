@@ -155,15 +155,10 @@ class TopologyFromAgentsTest {
         InetSocketAddress h2 = new InetSocketAddress(ip(2), 7337);
         try (EmbeddedController c = ControllerConfig.load(config)) {
             c.start();
-            for (int i = 1; i <= HOSTS; i++) {
-                agent(c.target(), i);
-            }
-            for (int i = 1; i <= HOSTS; i++) {
-                String host = "h" + i;
-                await(WAIT, () -> connected(c, host), () -> host + "'s agent connects: " + c.backend().agents());
-            }
-            assertEquals(Set.of("h1", "h2", "h3"), TopologyLoader.load(kept).topology().hosts(),
-                    "the hosts that announced are kept in the journal directory");
+            agent(c.target(), 1);
+            await(WAIT, () -> connected(c, "h1"), () -> "h1's agent connects: " + c.backend().agents());
+            assertEquals(Set.of("h1"), TopologyLoader.load(kept).topology().hosts(),
+                    "the host that announced is kept in the journal directory");
             assertFalse(classes(1).contains("htb"), "no application yet, so no plan on h1: " + classes(1));
 
             try (SabaClient client = SabaClient.connect(ClientConfig.defaults(c.target()).withToken("tenant-secret"))) {
@@ -171,11 +166,22 @@ class TopologyFromAgentsTest {
                 SabaApplication sort = client.register(new AppSpec("a-sort", "sort", "spark", "u", 0));
                 lr.assigned().get(30, TimeUnit.SECONDS);
                 sort.assigned().get(30, TimeUnit.SECONDS);
+                // h2 has not announced yet: the connection waits for its host instead of being refused
                 lr.connectionOpened(h1, h2, Transport.TCP);
+                await(WAIT, () -> c.controller().app("a-lr").unrouted() == 1,
+                        () -> "the connection to h2 waits: " + c.controller().app("a-lr"));
+                assertFalse(classes(1).contains("htb"), "nothing planned yet: " + classes(1));
+                for (int i = 2; i <= HOSTS; i++) {
+                    agent(c.target(), i);
+                    String host = "h" + i;
+                    await(WAIT, () -> connected(c, host), () -> host + "'s agent connects: " + c.backend().agents());
+                }
+                assertEquals(Set.of("h1", "h2", "h3"), TopologyLoader.load(kept).topology().hosts());
                 sort.connectionOpened(h2, new InetSocketAddress(ip(1), 7337), Transport.TCP);
                 await(WAIT, () -> classes(1).contains("ceil 100Mbit") && classes(2).contains("ceil 200Mbit"),
                         () -> "each sender's agent gets its NIC's plan at its rate: h1 " + classes(1) + "; h2 "
                                 + classes(2));
+                assertEquals(0, c.controller().app("a-lr").unrouted(), "h2's announcement routed the connection");
                 assertFalse(classes(3).contains("htb"), "h3 sends nothing: " + classes(3));
                 AgentStatus s1 = status(c, "h1");
                 await(WAIT, () -> status(c, "h1").ackedVersion() == status(c, "h1").planVersion(),
