@@ -83,10 +83,16 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         this.switches = new SwitchPorts(switches);
     }
 
-    /** A host's port (its agent's), as opposed to a switch's: any port while the hosts are not known. */
+    /**
+     * A host's port (its agent's), as opposed to a switch's: a host of the topology, or of the topology the agents
+     * built so far; any port while the hosts are not known (paths discovered).
+     */
     private boolean hostPort(PortId p) {
         AgentTopology t = learned;
-        Set<String> known = t != null ? t.hosts() : topologyHosts;
+        if (t != null) {
+            return t.hosts().contains(p.node());
+        }
+        Set<String> known = topologyHosts;
         return known.isEmpty() || known.contains(p.node());
     }
 
@@ -324,7 +330,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         } catch (IllegalArgumentException e) {
             why = "announcement refused: " + e.getMessage();
             status = io.grpc.Status.INVALID_ARGUMENT;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (java.io.IOException e) {
             why = "announcement not kept: cannot write the hosts learned from agents: " + e;
             status = io.grpc.Status.UNAVAILABLE;
         }
