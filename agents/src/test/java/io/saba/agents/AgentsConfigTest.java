@@ -124,4 +124,32 @@ class AgentsConfigTest {
             assertEquals(config + ": " + r.getValue(), e.getMessage());
         }
     }
+
+    @Test
+    void aVirtualNicWithoutAConfiguredRateIsRefusedOnStatus() throws Exception {
+        Path config = dir.resolve("controller.yaml");
+        Files.writeString(config, """
+                listen: 127.0.0.1:0
+                topology: {from-agents: {switch: tor1}, host-queues: 8}
+                backend: agents
+                """);
+        try (EmbeddedController c = ControllerConfig.load(config)) {
+            c.start();
+            ManagedChannel ch = Grpc.newChannelBuilder(c.target(), InsecureChannelCredentials.create()).build();
+            try {
+                AgentsGrpc.AgentsBlockingStub stub = AgentsGrpc.newBlockingStub(ch);
+                StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub
+                        .withDeadlineAfter(10, TimeUnit.SECONDS).announce(AgentAnnounce.newBuilder().setHost("h1")
+                                .addNics(io.saba.proto.v1.AgentNic.newBuilder().setName("veth0")
+                                        .addAddresses("10.0.0.1")).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+                String why = "announcement refused: host h1 announced no link rate for veth0 (a virtual NIC?); set "
+                        + "topology.from-agents.rate-gbps, or start its agent with --nic veth0@RATE";
+                assertEquals(why, e.getStatus().getDescription());
+                assertEquals(why, c.controller().status(false).fabric().agents().get(0).lastError());
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
 }
