@@ -100,4 +100,56 @@ class AgentsConfigTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ControllerConfig.load(config));
         assertEquals("backend-options: switches.* options given without 'switches'", e.getMessage());
     }
+
+    @Test
+    void fromAgentsIsRefusedWithOneLineWhereItCannotWork() throws Exception {
+        Path config = dir.resolve("controller.yaml");
+        Map<String, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put("topology: {from-agents: {switch: tor1}, file: cluster.yaml, host-queues: 8}\nbackend: agents",
+                "topology: give 'from-agents' (hosts learned from their agents) or 'file', not both");
+        refusals.put("topology: {from-agents: {switch: tor1, rate: 10}, host-queues: 8}\nbackend: agents",
+                "unknown key 'topology.from-agents.rate'; known keys: [fabric, queues, rate-gbps, switch, under]");
+        refusals.put("topology: {from-agents: {switch: tor1}, host-queues: 8}\nbackend: dry-run",
+                "topology.from-agents learns the hosts from their agents, so it needs backend: agents");
+        refusals.put("topology: {from-agents: {switch: tor1}, host-queues: 8}\nbackend: agents\n"
+                + "group: zk://127.0.0.1:2181/saba", "topology.from-agents is not supported in a controller group; "
+                + "give the group a topology file");
+        refusals.put("topology: {from-agents: {}, host-queues: 8}\nbackend: agents",
+                "topology: from-agents needs either 'switch' (one switch for every host) or 'fabric' (a file of "
+                        + "switches) with 'under'");
+        for (Map.Entry<String, String> r : refusals.entrySet()) {
+            Files.writeString(config, r.getKey() + "\n");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ControllerConfig.load(config), r.getKey());
+            assertEquals(config + ": " + r.getValue(), e.getMessage());
+        }
+    }
+
+    @Test
+    void aVirtualNicWithoutAConfiguredRateIsRefusedOnStatus() throws Exception {
+        Path config = dir.resolve("controller.yaml");
+        Files.writeString(config, """
+                listen: 127.0.0.1:0
+                topology: {from-agents: {switch: tor1}, host-queues: 8}
+                backend: agents
+                """);
+        try (EmbeddedController c = ControllerConfig.load(config)) {
+            c.start();
+            ManagedChannel ch = Grpc.newChannelBuilder(c.target(), InsecureChannelCredentials.create()).build();
+            try {
+                AgentsGrpc.AgentsBlockingStub stub = AgentsGrpc.newBlockingStub(ch);
+                StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub
+                        .withDeadlineAfter(10, TimeUnit.SECONDS).announce(AgentAnnounce.newBuilder().setHost("h1")
+                                .addNics(io.saba.proto.v1.AgentNic.newBuilder().setName("veth0")
+                                        .addAddresses("10.0.0.1")).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+                String why = "announcement refused: host h1 announced no link rate for veth0 (a virtual NIC?); set "
+                        + "topology.from-agents.rate-gbps, or start its agent with --nic veth0@RATE";
+                assertEquals(why, e.getStatus().getDescription());
+                assertEquals(why, c.controller().status(false).fabric().agents().get(0).lastError());
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
 }

@@ -132,7 +132,8 @@ final class ControllerCommand implements Callable<Integer> {
         if (groupUri != null) {
             if (b.topology() == null) {
                 throw new IllegalArgumentException("a controller group needs a static topology (a file or a shape);"
-                        + " a discovered one (topology: {discover: ...}) is not supported in a group");
+                        + " a discovered one (topology: {discover: ...}) or one built from agents (from-agents) is not"
+                        + " supported in a group");
             }
             checkHostsInGroup(b);
             settings = GroupSettings.parse(groupUri);

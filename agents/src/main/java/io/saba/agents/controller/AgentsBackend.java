@@ -9,6 +9,7 @@ import io.saba.controller.fabric.DriftCheck;
 import io.saba.controller.fabric.FabricBackend;
 import io.saba.controller.fabric.NodeOwnership;
 import io.saba.controller.grpc.GrpcServing;
+import io.saba.controller.topology.AgentTopology;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
 import io.saba.proto.v1.AgentNic;
@@ -57,6 +58,8 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
     private final SwitchPorts switches;
     private final Map<String, HostRecord> hosts = new TreeMap<>();
     private volatile Set<String> topologyHosts = Set.of();
+    /** The topology the agents' announcements build ({@code topology: {from-agents: ...}}), or null. */
+    private volatile AgentTopology learned;
     /** Which hosts this controller programs, in a controller group; null: a lone controller programs every host. */
     private volatile NodeOwnership nodes;
     /** A port's rate in the topology, sent with its plan: the rate the weights are fractions of. */
@@ -80,8 +83,15 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         this.switches = new SwitchPorts(switches);
     }
 
-    /** A host's port (its agent's), as opposed to a switch's: any port while the hosts are not known. */
+    /**
+     * A host's port (its agent's), as opposed to a switch's: a host of the topology, or of the topology the agents
+     * built so far; any port while the hosts are not known (paths discovered).
+     */
     private boolean hostPort(PortId p) {
+        AgentTopology t = learned;
+        if (t != null) {
+            return t.hosts().contains(p.node());
+        }
         Set<String> known = topologyHosts;
         return known.isEmpty() || known.contains(p.node());
     }
@@ -96,6 +106,7 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         AgentMetrics.register(access.metrics(), this::agents);
         topologyHosts = access.hosts();
         capacityGbps = access.capacityGbps();
+        learned = access.agentTopology();
         return List.of(ServerInterceptors.intercept(new AgentsService(this, access.onRefusal()),
                 new AgentAuth(access)));
     }
@@ -283,11 +294,55 @@ public final class AgentsBackend implements FabricBackend, GrpcServing {
         HostRecord h = host(host);
         h.nics = List.copyOf(nics);
         LOG.info("agent of {} announced NICs {}", host, nics.stream().map(AgentNic::getName).toList());
-        if (!topologyHosts.isEmpty() && !topologyHosts.contains(host)) {
+        if (learned == null && !topologyHosts.isEmpty() && !topologyHosts.contains(host)) {
             LOG.warn("an agent announced host {}, which the topology does not have: it will get no plan (is --host "
                     + "the topology's name for it?)", host);
         }
         return h.planVersion;
+    }
+
+    /**
+     * With a topology built from the agents, adds the announced host to it (or updates its NIC) before the host is
+     * served; a refusal is logged once per reason and shown as the host's last error on the status pages.
+     *
+     * @return null when the host may go on, else the status the announcement is answered with
+     */
+    io.grpc.Status learn(String host, List<AgentNic> nics) {
+        AgentTopology t = learned;
+        if (t == null) {
+            return null;
+        }
+        String why;
+        io.grpc.Status status;
+        try {
+            String change = t.announce(host, nics);
+            if (change != null) {
+                LOG.info("topology from agents: {}", change);
+            }
+            synchronized (this) {
+                HostRecord h = host(host);
+                if (h.lastError != null && h.lastError.equals(h.announceRefusal)) {
+                    h.lastError = null;
+                }
+                h.announceRefusal = null;
+            }
+            return null;
+        } catch (IllegalArgumentException e) {
+            why = "announcement refused: " + e.getMessage();
+            status = io.grpc.Status.INVALID_ARGUMENT;
+        } catch (java.io.IOException e) {
+            why = "announcement not kept: cannot write the hosts learned from agents: " + e;
+            status = io.grpc.Status.UNAVAILABLE;
+        }
+        synchronized (this) {
+            HostRecord h = host(host);
+            if (!why.equals(h.announceRefusal)) {
+                LOG.warn("host {}: {}", host, why);
+            }
+            h.announceRefusal = why;
+            h.lastError = why;
+        }
+        return status.withDescription(why);
     }
 
     /**

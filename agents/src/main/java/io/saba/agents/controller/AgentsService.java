@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The Agents service on the controller's gRPC server: checks that each call's host is the one its token is bound
  * to (a refusal logged once per token host and claimed host), that this controller serves the host (in a group, the
- * member holding it: {@link AgentsBackend#notServed}), and hands the call to the {@link AgentsBackend}.
+ * member holding it: {@link AgentsBackend#notServed}), and hands the call to the {@link AgentsBackend}; with a
+ * topology built from the agents, an announcement adds its host there first, so only a host whose agent holds its
+ * token (when agent tokens are configured) ever joins.
  */
 final class AgentsService extends AgentsGrpc.AgentsImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(AgentsService.class);
@@ -35,6 +37,11 @@ final class AgentsService extends AgentsGrpc.AgentsImplBase {
     @Override
     public void announce(AgentAnnounce req, StreamObserver<AgentWelcome> out) {
         if (claim(req.getHost(), out) && served(req.getHost(), out)) {
+            Status refused = backend.learn(req.getHost(), req.getNicsList());
+            if (refused != null) {
+                out.onError(refused.asRuntimeException());
+                return;
+            }
             out.onNext(AgentWelcome.newBuilder().setVersion(backend.announced(req.getHost(), req.getNicsList()))
                     .build());
             out.onCompleted();

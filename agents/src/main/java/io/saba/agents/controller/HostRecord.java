@@ -30,6 +30,8 @@ final class HostRecord {
     Map<Integer, Map<Integer, Long>> counters = Map.of();
     String drift = "";
     String lastError;
+    /** Why the topology built from agents refused the host's last announcement, or null. */
+    String announceRefusal;
     List<AgentNic> nics = List.of();
     /**
      * The host was taken over by this group member and is not pushed whole yet: its plan is not sent to its agent

@@ -148,6 +148,13 @@ public final class HostAgent implements AutoCloseable {
                 }
                 if (code == io.grpc.Status.Code.PERMISSION_DENIED || code == io.grpc.Status.Code.UNAUTHENTICATED) {
                     LOG.warn("controller {} refused this agent: {}", target, e.getStatus().getDescription());
+                } else if (code == io.grpc.Status.Code.INVALID_ARGUMENT && !closed) {
+                    // the controller's topology from agents refused this host's announcement: said once per answer
+                    String why = target + ": " + e.getStatus().getDescription();
+                    if (!why.equals(lastRefusal)) {
+                        LOG.warn("controller {}", why);
+                        lastRefusal = why;
+                    }
                 } else if (code == io.grpc.Status.Code.FAILED_PRECONDITION && !closed) {
                     // a group member that does not hold this host: said once per answer, not once per try
                     String why = target + ": " + e.getStatus().getDescription();

@@ -70,6 +70,10 @@ public final class TopologyLoader {
      * format inline.
      */
     public static TopologyResolver fromNode(JsonNode node, String source, Path base) throws IOException {
+        if (node.has("from-agents")) {
+            throw new IllegalArgumentException(source + ": 'from-agents' belongs in a controller configuration's "
+                    + "topology section (it needs the agents and the journal directory), not in a topology file");
+        }
         TopologyResolver r;
         if (node.hasNonNull("file")) {
             Path f = Path.of(node.get("file").asText());

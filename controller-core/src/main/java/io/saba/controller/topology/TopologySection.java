@@ -22,6 +22,16 @@ final class TopologySection {
             @JsonProperty("host-queues") Integer hostQueues) {
     }
 
+    /** {@code from-agents}: the hosts come from their agents' announcements ({@link AgentTopology}). */
+    record FromAgents(@JsonProperty("from-agents") AgentSource fromAgents,
+            @JsonProperty("host-queues") Integer hostQueues) {
+    }
+
+    /** One switch ({@code switch}, {@code queues}) or a fabric file with the switch each host hangs under. */
+    record AgentSource(@JsonProperty("switch") String switchName, Integer queues,
+            @JsonProperty("rate-gbps") Double rateGbps, String fabric, Map<String, String> under) {
+    }
+
     record Host(String name, List<String> addresses) {
     }
 
@@ -34,6 +44,16 @@ final class TopologySection {
 
     /** Checks a section (not a discovered one: its provider owns its keys) in the form its keys select. */
     static void check(JsonNode node, String source, String prefix) {
+        if (node.has("from-agents")) {
+            for (String other : List.of("file", "shape", "hosts", "switches", "links", "addresses")) {
+                if (node.has(other)) {
+                    throw new IllegalArgumentException(source + ": " + prefix + ": give 'from-agents' (hosts learned "
+                            + "from their agents) or '" + other + "', not both");
+                }
+            }
+            ConfigBinding.check(node, FromAgents.class, source, prefix);
+            return;
+        }
         Class<?> form = node.hasNonNull("file") ? FileRef.class : node.hasNonNull("shape") ? Shape.class
                 : Explicit.class;
         ConfigBinding.check(node, form, source, prefix);

@@ -3,6 +3,7 @@ package io.saba.controller.grpc;
 import io.grpc.ServerServiceDefinition;
 import io.saba.controller.Metrics;
 import io.saba.controller.Tenants;
+import io.saba.controller.topology.AgentTopology;
 import io.saba.core.alloc.PortId;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +30,12 @@ public interface GrpcServing {
      * token, the {@code agent-tokens} key; empty: none configured), what counts a refused call, the controller's
      * metrics (where the services add their own gauges), the topology's hosts (empty when paths are discovered),
      * which tell a host's ports from a switch's, and each port's capacity in Gbit/s as the topology gives it (empty
-     * where unknown), which the weights are fractions of.
+     * where unknown), which the weights are fractions of; and the topology the agents' announcements build
+     * ({@code topology: {from-agents: ...}}), or null when the topology is given (its hosts are then in that
+     * topology, not in {@code hosts}).
      */
     record Access(Tenants tenants, Map<String, String> agentTokens, Runnable onRefusal, Metrics metrics,
-                  Set<String> hosts, Function<PortId, OptionalDouble> capacityGbps) {
+                  Set<String> hosts, Function<PortId, OptionalDouble> capacityGbps, AgentTopology agentTopology) {
         public Access {
             agentTokens = Map.copyOf(agentTokens);
             hosts = Set.copyOf(hosts);

@@ -9,6 +9,7 @@ import io.saba.controller.fabric.FabricBackends;
 import io.saba.controller.journal.FsyncPolicy;
 import io.saba.core.alloc.LevelMode;
 import io.saba.core.table.ModelCatalog;
+import io.saba.controller.topology.AgentTopology;
 import io.saba.controller.topology.PathResolverProvider;
 import io.saba.controller.topology.TopologyLoader;
 import java.io.IOException;
@@ -32,6 +33,8 @@ import java.util.Set;
  *                                   #   (with tokens, pages need a tenant's bearer token); omit to disable
  * topology: {shape: single-switch:8, gbps: 10, queues: 8, address-base: 10.0.0.1}   # or {file: topo.yaml}
  *                                   # or {discover: infiniband, ...} (a live subnet, module fabric-infiniband)
+ *                                   # or {from-agents: {switch: tor1, rate-gbps: 10}, host-queues: 8}: hosts as
+ *                                   #   their agents announce them (backend: agents; kept in journal-dir)
  * table: sensitivity-table.json     # omit: every workload gets the default model
  * allocation: corun                 # eq2 (default): Eq. 2 on static curves; corun: the co-run predictor where the
  *                                   #   table has traffic records, applied only when it beats the equal split
@@ -109,7 +112,17 @@ public final class ControllerConfig {
             throw new IllegalArgumentException(src + ": 'topology' is required (a shape or a file)");
         }
         JsonNode topo = root.get("topology");
-        if (topo.hasNonNull("discover")) {
+        if (topo.has("from-agents")) {
+            if (!"agents".equals(root.path("backend").asText())) {
+                throw new IllegalArgumentException(src + ": topology.from-agents learns the hosts from their agents, "
+                        + "so it needs backend: agents");
+            }
+            if (root.hasNonNull("group") || root.hasNonNull("cluster")) {
+                throw new IllegalArgumentException(src + ": topology.from-agents is not supported in a controller "
+                        + "group; give the group a topology file");
+            }
+            b.paths(AgentTopology.fromNode(topo, src + ": topology", base, journalDir(root, base)));
+        } else if (topo.hasNonNull("discover")) {
             b.paths(PathResolverProvider.named(topo.get("discover").asText()).create(topo, src + ": topology", base));
         } else {
             b.topology(TopologyLoader.fromNode(topo, src + ": topology", base));

@@ -10,6 +10,7 @@ import io.saba.controller.grpc.ControllerService;
 import io.saba.controller.grpc.GrpcHealth;
 import io.saba.controller.grpc.GrpcServing;
 import io.saba.controller.http.StatusHttpServer;
+import io.saba.controller.topology.AgentTopology;
 import io.saba.controller.topology.TopologyResolver;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -47,7 +48,7 @@ final class Serving {
                     ? serving.grpcServices(new GrpcServing.Access(tenants, s.agentTokens,
                     metrics.requestsRejected::increment, metrics,
                     s.topology instanceof TopologyResolver t ? t.topology().hosts() : Set.of(),
-                    s.topology::capacityGbps)) : List.of();
+                    s.topology::capacityGbps, s.topology instanceof AgentTopology a ? a : null)) : List.of();
             server = new ControllerServer(ControllerServer.netty(s.listen, s.tlsCert, s.tlsKey), service,
                     new AuthInterceptor(tenants, metrics.requestsRejected::increment), s.grpcThreads,
                     s.health ? new GrpcHealth() : null, extra).start();
