@@ -8,6 +8,7 @@ import io.saba.controller.estimate.SensitivityMode;
 import io.saba.controller.server.ControllerConfig;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.bench.ControllerBench;
+import io.saba.core.alloc.LevelMode;
 import io.saba.controller.group.GroupSettings;
 import io.saba.bench.GroupBench;
 import io.saba.bench.ScaleBench;
@@ -393,8 +394,19 @@ final class ControllerCommand implements Callable<Integer> {
                 + "as ratios.")
         Path baseline;
 
+        @Option(names = "--level-per", defaultValue = "workload", paramLabel = "workload|application",
+                description = "The controller's level-per setting (default ${DEFAULT-VALUE}).")
+        String levelPer;
+
         @Override
         public Integer call() throws Exception {
+            LevelMode mode;
+            try {
+                mode = LevelMode.parse(levelPer, "--level-per");
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println("saba controller bench: " + e.getMessage());
+                return 2;
+            }
             spec.commandLine().getOut().println("command: saba " + String.join(" ",
                     spec.commandLine().getParseResult().originalArgs()));
             spec.commandLine().getOut().flush();
@@ -410,7 +422,7 @@ final class ControllerCommand implements Callable<Integer> {
             }
             new ControllerBench(new ControllerBench.Settings(apps, connections, inFlight, rate, batch, shape,
                     journalDir, table, fsync, grpcThreads, clients, Duration.ofNanos(Math.round(lingerMs * 1e6)),
-                    baseline), System.out).run();
+                    baseline, mode), System.out).run();
             return 0;
         }
     }

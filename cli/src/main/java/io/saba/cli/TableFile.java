@@ -1,11 +1,12 @@
 package io.saba.cli;
 
+import io.saba.core.files.DurableFile;
 import io.saba.core.table.SensitivityTable;
 import io.saba.core.table.SensitivityTableCodec;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * A sensitivity table on disk, read and written the one way the commands that update tables share ({@code saba
@@ -23,8 +24,6 @@ final class TableFile {
     }
 
     static void write(Path file, SensitivityTable table) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, SensitivityTableCodec.toJson(table));
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        DurableFile.replace(file, SensitivityTableCodec.toJson(table).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,12 +1,13 @@
 package io.saba.agents.host;
 
+import io.saba.core.files.DurableFile;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +20,7 @@ import java.util.Properties;
 public record AgentState(String host, List<NicSpec> nics, String netns) {
     public static final String FILE = "agent.properties";
 
-    /** Writes the file (a temporary file renamed over it). */
+    /** Writes the file ({@link DurableFile#replace}: a crash leaves the old one or this one). */
     public void save(Path dir) {
         Properties p = new Properties();
         p.setProperty("host", host);
@@ -28,12 +29,9 @@ public record AgentState(String host, List<NicSpec> nics, String netns) {
             p.setProperty("netns", netns);
         }
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(FILE + ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp)) {
-                p.store(w, "the saba agent that uses this directory");
-            }
-            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            StringWriter w = new StringWriter();
+            p.store(w, "the saba agent that uses this directory");
+            DurableFile.replace(dir.resolve(FILE), w.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(FILE), e);
         }

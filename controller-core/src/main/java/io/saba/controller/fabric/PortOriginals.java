@@ -4,14 +4,11 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.saba.core.alloc.PortId;
+import io.saba.core.files.DurableFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -104,20 +101,8 @@ public final class PortOriginals {
         if (file == null) {
             return;
         }
-        Path tmp = file.resolveSibling(FILE + ".tmp");
         try {
-            byte[] bytes = JSON.writeValueAsBytes(entries);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(ByteBuffer.wrap(bytes));
-                ch.force(true);
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel d = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-                d.force(true);
-            } catch (IOException | UnsupportedOperationException e) {
-                // some file systems cannot fsync a directory; the rename is then as durable as they make it
-            }
+            DurableFile.replace(file, JSON.writeValueAsBytes(entries));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save the ports' original configurations in " + file, e);
         }

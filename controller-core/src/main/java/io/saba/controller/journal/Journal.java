@@ -4,8 +4,9 @@ import io.saba.controller.log.LogCodec;
 import io.saba.controller.log.LogRequest;
 import io.saba.controller.log.MutationCodec;
 import io.saba.controller.state.Mutation;
-import java.io.ByteArrayInputStream;
+import io.saba.core.files.DurableFile;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -321,11 +322,7 @@ public final class Journal implements AutoCloseable {
     }
 
     private void forceDirectory() {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            LOG.debug("cannot fsync directory {}: {}", dir, e.toString());
-        }
+        DurableFile.forceDirectory(dir);
     }
 
     private void closeStream() throws IOException {

@@ -7,16 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.saba.controller.ConfigBinding;
 import io.saba.core.alloc.PortId;
+import io.saba.core.files.DurableFile;
 import io.saba.core.topology.Link;
 import io.saba.proto.v1.AgentNic;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -306,16 +305,10 @@ public final class AgentTopology implements PathResolver {
         return t;
     }
 
-    /** Writes the topology file to the state file: a temporary file, forced to disk, moved into place. */
+    /** Writes the topology file to the state file ({@link DurableFile#replace}: a crash leaves old or new). */
     private void keep(ObjectNode tree) throws IOException {
-        Files.createDirectories(stateFile.getParent());
-        Path tmp = stateFile.resolveSibling(STATE_FILE + ".tmp");
-        Files.writeString(tmp, "# hosts learned from their agents (topology: {from-agents: ...}), rewritten as they"
-                + " announce; a topology file\n" + YAML.writeValueAsString(tree));
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
-        Files.move(tmp, stateFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        DurableFile.replace(stateFile, ("# hosts learned from their agents (topology: {from-agents: ...}), rewritten as"
+                + " they announce; a topology file\n" + YAML.writeValueAsString(tree)).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The hosts learned so far, sorted. */
