@@ -5,6 +5,7 @@ import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.Metrics;
 import io.saba.controller.fabric.DryRunBackend;
 import io.saba.controller.journal.FsyncPolicy;
+import io.saba.core.alloc.LevelMode;
 import io.saba.core.table.ModelCatalog;
 import io.saba.controller.topology.TopologyLoader;
 import io.saba.controller.topology.TopologyResolver;
@@ -63,8 +64,11 @@ public final class ControllerBench {
     /** Settings of one run: {@code saba controller bench}'s options. */
     public record Settings(int apps, int connections, int inFlight, int rate, int batch, String shape,
                            Path journalDir, Path table, FsyncPolicy fsync, int grpcThreads, int clients,
-                           Duration linger, Path baseline) {
+                           Duration linger, Path baseline, LevelMode levelPer) {
     }
+
+    /** Applications registered while the connections are open: what a registration costs then. */
+    static final int LATE_APPS = 50;
 
     private final Settings s;
     private final PrintStream out;
@@ -92,7 +96,7 @@ public final class ControllerBench {
         DryRunBackend backend = new DryRunBackend(false, 1_000);
         try (EmbeddedController c = EmbeddedController.builder().topology(topo).table(catalog)
                 .backend(backend, true).journal(journal, s.fsync(), 20).grpcThreads(s.grpcThreads())
-                .leaseTimeout(Duration.ofMinutes(10)).build()) {
+                .leaseTimeout(Duration.ofMinutes(10)).levelPer(s.levelPer()).build()) {
             c.start();
             ManagedChannel ch = EventPaths.channel(c.target());
             List<ManagedChannel> clientChannels = new ArrayList<>();
@@ -101,10 +105,11 @@ public final class ControllerBench {
             }
             try {
                 out.printf("saba controller bench: %d apps, %d connections, topology %s (%d hosts), journal %s "
-                        + "(fsync %s), gRPC threads %s, %d clients with a %.2f ms linger, collectors %s; load average before: %s%n",
+                        + "(fsync %s), gRPC threads %s, %d clients with a %.2f ms linger, level per %s, collectors %s; "
+                        + "load average before: %s%n",
                         s.apps(), s.connections(), s.shape(), ips.size(), journal, s.fsync(),
                         s.grpcThreads() <= 0 ? "direct" : s.grpcThreads(), s.clients(), s.linger().toNanos() / 1e6,
-                        ProcessFigures.collectors(), ProcessFigures.loadAverage());
+                        s.levelPer().name().toLowerCase(java.util.Locale.ROOT), ProcessFigures.collectors(), ProcessFigures.loadAverage());
                 register(ch, workloads);
                 List<ConnectionEvent> opens = connections(ips);
                 Metrics m = c.controller().metrics();
@@ -132,6 +137,7 @@ public final class ControllerBench {
                     phases[i] = phase(c, i, ch, clientChannels, parts.get(i), true);
                 }
                 long connectionsOpen = c.controller().connectionCount();
+                registerLate(c, ch, workloads, connectionsOpen);
                 for (int i = 0; i < EventPaths.COUNT; i++) {
                     phases[i] = phases[i].plus(phase(c, i, ch, clientChannels, parts.get(i), false));
                 }
@@ -264,6 +270,30 @@ public final class ControllerBench {
                     .setWorkload(workloads.get(i % workloads.size())).setFramework("bench").setUser("bench").build());
         }
         out.printf("registered %d applications in %.1f ms%n", s.apps(), (System.nanoTime() - t0) / 1e6);
+    }
+
+    /**
+     * Registers {@link #LATE_APPS} more applications one at a time while {@code open} connections are open, and prints
+     * each call's latency and the recomputation CPU they cost until the controller is quiet: with a level per
+     * application every registration re-plans the levels of every port in use.
+     */
+    private void registerLate(EmbeddedController c, ManagedChannel ch, List<String> workloads, long open)
+            throws InterruptedException {
+        ControllerGrpc.ControllerBlockingStub stub = ControllerGrpc.newBlockingStub(ch);
+        Histogram calls = new Histogram(3);
+        long cpu0 = ProcessFigures.recomputeCpuNanos();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < LATE_APPS; i++) {
+            long t = System.nanoTime();
+            stub.withDeadlineAfter(120, TimeUnit.SECONDS).register(RegisterRequest.newBuilder().setAppId("late-" + i)
+                    .setWorkload(workloads.get(i % workloads.size())).setFramework("bench").setUser("bench").build());
+            calls.recordValue(System.nanoTime() - t);
+        }
+        awaitQuiet(c);
+        out.printf("registered %d more applications with %d connections open: call p50 %.2f ms, p99 %.2f ms; "
+                        + "%.1f ms until quiet, recompute CPU %.1f ms%n", LATE_APPS, open,
+                ControllerBenchTable.ms(calls, 50), ControllerBenchTable.ms(calls, 99),
+                (System.nanoTime() - t0) / 1e6, (ProcessFigures.recomputeCpuNanos() - cpu0) / 1e6);
     }
 
     private List<ConnectionEvent> connections(List<String> ips) {

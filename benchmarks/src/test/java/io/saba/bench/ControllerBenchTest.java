@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.controller.journal.FsyncPolicy;
+import io.saba.core.alloc.LevelMode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,9 @@ class ControllerBenchTest {
         assertTrue(lastQuiet || last == ControllerBench.MAX_WARM_UP_PASSES, "the warm-up stops when quiet: " + out);
         assertTrue(out.contains("connections open at peak: 400; after closing all: 0"), out);
         assertTrue(out.contains("collectors "), out);
+        assertTrue(out.contains("level per application"), out);
+        assertTrue(Pattern.compile("registered " + ControllerBench.LATE_APPS + " more applications with 400 connections "
+                + "open: call p50 [0-9.]+ ms, p99 [0-9.]+ ms; [0-9.]+ ms until quiet").matcher(out).find(), out);
         for (String phase : new String[] {"unary-closed", "unary-open", "client-open", "batched"}) {
             assertTrue(Pattern.compile("(?m)^" + phase + " +[0-9]").matcher(out).find(), phase + ": " + out);
         }
@@ -62,7 +66,7 @@ class ControllerBenchTest {
     private static String run(Path journal) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ControllerBench(new ControllerBench.Settings(20, 400, 8, 4_000, 50, "fat-tree:4", journal, null,
-                FsyncPolicy.NEVER, 2, 2, Duration.ofMillis(1), null),
+                FsyncPolicy.NEVER, 2, 2, Duration.ofMillis(1), null, LevelMode.APPLICATION),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
         return bytes.toString(StandardCharsets.UTF_8);
     }
