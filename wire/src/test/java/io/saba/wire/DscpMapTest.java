@@ -19,14 +19,14 @@ class DscpMapTest {
 
     @Test
     void parsesExplicitMap() {
-        DscpMap m = DscpMap.parse("0:0, 1:10 ,2:18", "spark.saba.dscp.map");
+        DscpMap m = DscpMap.parse("0:0, 1:10 ,2:18", "spark.saba.dscp-map");
         assertEquals(3, m.levels());
         assertEquals(18, m.dscp(2));
     }
 
     @Test
     void badMapsNameTheInputAndTheFault() {
-        String key = "spark.saba.dscp.map";
+        String key = "spark.saba.dscp-map";
         assertTrue(assertThrows(IllegalArgumentException.class, () -> DscpMap.parse("0:0,1:64", key))
                 .getMessage().matches(key + ": DSCP 64 .*"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> DscpMap.parse("0:0,2:8", key))

@@ -73,6 +73,11 @@ final class ControllerLink implements AutoCloseable {
         return client;
     }
 
+    /** The controller this link started, or null when it connects to a configured address. */
+    EmbeddedController embedded() {
+        return embedded;
+    }
+
     String target() {
         return target;
     }

@@ -8,7 +8,11 @@ import org.apache.flink.configuration.ConfigOptions;
 /**
  * The extension's configuration keys, all read from the cluster configuration ({@code config.yaml}). The JobManager
  * reads the controller keys; JobManager and TaskManagers both read {@link #DSCP_MAP}, so it must be the same
- * cluster-wide. The TaskManagers read the signals keys, and with them the controller's address and token.
+ * cluster-wide. The TaskManagers read the signals keys, and with them the controller's address, token and TLS
+ * trust.
+ *
+ * <p>Every key Spark has too is the Spark key without its {@code spark.} prefix, with the same meaning, default and
+ * value syntax (durations in each engine's syntax; see spark-shuffle-saba's {@code SabaConf}).
  */
 public final class SabaOptions {
     private SabaOptions() {
@@ -21,9 +25,9 @@ public final class SabaOptions {
 
     public static final ConfigOption<String> EMBEDDED_CONFIG = ConfigOptions.key("saba.controller.embedded-config")
             .stringType().noDefaultValue()
-            .withDescription("Controller YAML file for the embedded controller (the standalone controller's format). "
-                    + "Unset: a dry-run controller over one switch whose only host is 127.0.0.1, which suits a "
-                    + "single machine.");
+            .withDescription("Controller YAML file for the embedded controller (the standalone controller's format), "
+                    + "as spark.saba.controller.embedded-config. Unset: a loopback, memory-only, dry-run controller "
+                    + "with this machine as its one host, which suits a single machine.");
 
     public static final ConfigOption<String> WORKLOAD = ConfigOptions.key("saba.workload")
             .stringType().defaultValue("")
@@ -34,8 +38,9 @@ public final class SabaOptions {
 
     public static final ConfigOption<Duration> CONTROLLER_TIMEOUT = ConfigOptions.key("saba.controller.timeout")
             .durationType().defaultValue(Duration.ofSeconds(2))
-            .withDescription("Deadline of each controller call, and the longest a partition registration waits for "
-                    + "a new job's first level before using the default level 0.");
+            .withDescription("Deadline of each controller call, as spark.saba.controller.timeout. Under "
+                    + "saba.fallback NEVER also the longest the JobMaster waits for a new job's registration before "
+                    + "failing it (Spark has spark.saba.register.timeout for that).");
 
     public static final ConfigOption<Duration> REGISTER_WAIT = ConfigOptions.key("saba.controller.register-wait")
             .durationType().defaultValue(Duration.ofSeconds(1))
@@ -61,6 +66,11 @@ public final class SabaOptions {
     public static final ConfigOption<String> TOKEN = ConfigOptions.key("saba.controller.token")
             .stringType().noDefaultValue()
             .withDescription("Bearer token for a controller with token authentication.");
+
+    public static final ConfigOption<String> TLS_TRUST = ConfigOptions.key("saba.controller.tls-trust")
+            .stringType().noDefaultValue()
+            .withDescription("PEM file of the certificate(s) to trust for TLS to the controller, on the JobManager and "
+                    + "every TaskManager. Unset: plaintext.");
 
     public static final ConfigOption<String> DSCP_MAP = ConfigOptions.key("saba.dscp-map")
             .stringType().noDefaultValue()

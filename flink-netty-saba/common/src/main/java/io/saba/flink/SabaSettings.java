@@ -20,13 +20,16 @@ import org.slf4j.LoggerFactory;
  *
  * @param controllerAddress "host:port", or null for an embedded controller
  * @param embeddedConfig    controller YAML for the embedded controller, or null for the built-in default
+ * @param token             bearer token, or null
+ * @param tlsTrust          PEM file to trust for TLS to the controller, or null for plaintext
+ * @param timeout           deadline of each controller call (and NEVER's wait for a job's registration)
  * @param workload          the cluster-wide workload, or "" when unset (then each job's own, or its name)
  * @param signals           whether TaskManagers report their tasks' work signals
  * @param signalsPath       a directory for the JSON-lines record of the tasks' work signals, or null
  */
-public record SabaSettings(String controllerAddress, Path embeddedConfig, String workload, Duration timeout,
-                           Duration registerWait, FallbackPolicy fallback, String token, DscpMap dscpMap,
-                           boolean tagConnections, boolean signals, Path signalsPath) {
+public record SabaSettings(String controllerAddress, Path embeddedConfig, String token, Path tlsTrust,
+                           Duration timeout, String workload, FallbackPolicy fallback, DscpMap dscpMap,
+                           boolean signals, Path signalsPath, Duration registerWait, boolean tagConnections) {
     private static final Logger LOG = LoggerFactory.getLogger(SabaSettings.class);
 
     public static SabaSettings from(Configuration conf) {
@@ -57,9 +60,10 @@ public record SabaSettings(String controllerAddress, Path embeddedConfig, String
         } catch (IllegalArgumentException e) {
             throw new IllegalConfigurationException(e.getMessage(), e);
         }
-        return new SabaSettings(address, embeddedPath, get(conf, SabaOptions.WORKLOAD).trim(), timeout, wait,
-                fallback(conf), trimmedOrNull(conf, SabaOptions.TOKEN), dscp, get(conf, SabaOptions.TAG_CONNECTIONS),
-                get(conf, SabaOptions.SIGNALS_ENABLED), directory(conf, SabaOptions.SIGNALS_PATH));
+        return new SabaSettings(address, embeddedPath, trimmedOrNull(conf, SabaOptions.TOKEN),
+                existingFile(conf, SabaOptions.TLS_TRUST), timeout, get(conf, SabaOptions.WORKLOAD).trim(),
+                fallback(conf), dscp, get(conf, SabaOptions.SIGNALS_ENABLED), directory(conf, SabaOptions.SIGNALS_PATH),
+                wait, get(conf, SabaOptions.TAG_CONNECTIONS));
     }
 
     /**
@@ -73,6 +77,19 @@ public record SabaSettings(String controllerAddress, Path embeddedConfig, String
     public String workloadOf(Configuration jobConfiguration, String jobName) {
         String own = jobConfiguration == null ? "" : jobConfiguration.get(SabaOptions.WORKLOAD).trim();
         return !own.isEmpty() ? own : !workload.isEmpty() ? workload : AppSpec.workloadFromName(jobName);
+    }
+
+    /** A file that exists (read when the client connects, on the JobManager and on each TaskManager). */
+    private static Path existingFile(Configuration conf, ConfigOption<String> key) {
+        String v = trimmedOrNull(conf, key);
+        if (v == null) {
+            return null;
+        }
+        Path p = Path.of(v);
+        if (!Files.isRegularFile(p)) {
+            throw bad(key, "no such file '" + v + "'");
+        }
+        return p;
     }
 
     /** A directory that exists or can be created later (the record creates it); not a file. */
@@ -109,22 +126,29 @@ public record SabaSettings(String controllerAddress, Path embeddedConfig, String
 
     /** Client settings for a controller at {@code target}. */
     public ClientConfig clientConfig(String target) {
-        ClientConfig c = ClientConfig.defaults(target).withDeadline(timeout);
-        return token == null ? c : c.withToken(token);
+        return ClientConfig.defaults(target).withDeadline(timeout).withToken(token).withTls(tlsTrust)
+                .withDscpMap(dscpMap);
     }
 
+    /** The same rules as spark.saba.controller.address. */
     private static void checkAddress(String address) {
         int colon = address.lastIndexOf(':');
-        if (colon <= 0 || colon == address.length() - 1) {
+        String host = colon < 0 ? "" : address.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (colon < 0 || host.isEmpty() || host.contains(" ")) {
             throw bad(SabaOptions.CONTROLLER_ADDRESS, "'" + address + "' is not host:port");
         }
+        String port = address.substring(colon + 1);
+        int p;
         try {
-            int port = Integer.parseInt(address.substring(colon + 1));
-            if (port < 1 || port > 65535) {
-                throw bad(SabaOptions.CONTROLLER_ADDRESS, "port " + port + " outside 1..65535");
-            }
+            p = Integer.parseInt(port);
         } catch (NumberFormatException e) {
-            throw bad(SabaOptions.CONTROLLER_ADDRESS, "'" + address + "' has no numeric port");
+            throw bad(SabaOptions.CONTROLLER_ADDRESS, "port '" + port + "' of '" + address + "' is not a number");
+        }
+        if (p < 1 || p > 65535) {
+            throw bad(SabaOptions.CONTROLLER_ADDRESS, "port " + p + " of '" + address + "' outside 1..65535");
         }
     }
 

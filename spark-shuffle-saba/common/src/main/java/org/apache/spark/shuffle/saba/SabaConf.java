@@ -6,52 +6,86 @@ import io.saba.client.FallbackPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.SparkConf;
 
 /**
  * Every {@code spark.saba.*} key, parsed and checked once. A bad value throws IllegalArgumentException whose message
  * starts with the key, so a misconfigured application fails at start-up (the shuffle manager is built while the
- * SparkContext is) and says which setting to fix.
+ * SparkContext is) and says which setting to fix. A key this plugin once read under another name (see
+ * {@link #RENAMED}) is refused the same way, with its new name, so no setting is silently ignored.
+ *
+ * <p>The keys both engines have are Flink's ({@code saba.*}, see flink-netty-saba's {@code SabaOptions}) with
+ * {@code spark.} in front, with the same meaning, default and value syntax (durations in each engine's syntax).
  *
  * @param controllerAddress "host:port" of a running controller, or null to start one inside the driver
+ * @param embeddedConfig    embedded controller: a controller YAML (the standalone controller's format), or null for
+ *                          the default (loopback, dry-run, this machine as one host)
+ * @param token             bearer token, or null
+ * @param tlsTrust          PEM file to trust for TLS to the controller, or null for plaintext
+ * @param controllerTimeout deadline of each controller call
  * @param workload          sensitivity-table key
  * @param fallback          see {@link FallbackPolicy}
  * @param dscpMap           level → DSCP
- * @param token             bearer token, or null
- * @param tlsTrust          PEM file to trust for TLS to the controller, or null for plaintext
- * @param registerTimeout   NEVER policy: how long the first shuffle waits for the controller's answer
- * @param rpcDeadline       deadline of each controller call
- * @param levelRefresh      the shortest interval between two of an executor's questions to the driver for the
- *                          application's current level (they ask after each driver heartbeat, when it can change)
- * @param embeddedTopology  embedded controller: topology YAML, or null for "this machine is one host"
- * @param embeddedTable     embedded controller: sensitivity table JSON, or null for none (every workload default)
  * @param signals           whether the driver reports each stage's work signals to the controller
  * @param signalsPath       a directory for each application's JSON-lines record of its work signals, or null
+ * @param registerTimeout   NEVER policy: how long the first shuffle waits for the controller's answer (Spark only)
+ * @param levelRefresh      the shortest interval between two of an executor's questions to the driver for the
+ *                          application's current level (they ask after each driver heartbeat, when it can change)
  */
-public record SabaConf(String controllerAddress, String workload, FallbackPolicy fallback, DscpMap dscpMap,
-                       String token, Path tlsTrust, Duration registerTimeout, Duration rpcDeadline,
-                       Duration levelRefresh, Path embeddedTopology, Path embeddedTable, boolean signals,
-                       Path signalsPath) {
+public record SabaConf(String controllerAddress, Path embeddedConfig, String token, Path tlsTrust,
+                       Duration controllerTimeout, String workload, FallbackPolicy fallback, DscpMap dscpMap,
+                       boolean signals, Path signalsPath, Duration registerTimeout, Duration levelRefresh) {
+    // shared with Flink: "spark." + its key, in the order both READMEs list them
     public static final String ADDRESS = "spark.saba.controller.address";
+    public static final String EMBEDDED_CONFIG = "spark.saba.controller.embedded-config";
+    public static final String TOKEN = "spark.saba.controller.token";
+    public static final String TLS_TRUST = "spark.saba.controller.tls-trust";
+    public static final String CONTROLLER_TIMEOUT = "spark.saba.controller.timeout";
     public static final String WORKLOAD = "spark.saba.workload";
     public static final String FALLBACK = "spark.saba.fallback";
-    public static final String DSCP_MAP = "spark.saba.dscp.map";
-    public static final String TOKEN = "spark.saba.token";
-    public static final String TLS_TRUST = "spark.saba.tls.trust";
-    public static final String REGISTER_TIMEOUT = "spark.saba.register.timeout";
-    public static final String RPC_DEADLINE = "spark.saba.rpc.deadline";
-    public static final String LEVEL_REFRESH = "spark.saba.level.refresh";
-    public static final String EMBEDDED_TOPOLOGY = "spark.saba.embedded.topology";
-    public static final String EMBEDDED_TABLE = "spark.saba.embedded.table";
+    public static final String DSCP_MAP = "spark.saba.dscp-map";
     public static final String SIGNALS = "spark.saba.signals.enabled";
     public static final String SIGNALS_PATH = "spark.saba.signals.path";
+    // Spark only
+    public static final String REGISTER_TIMEOUT = "spark.saba.register.timeout";
+    public static final String LEVEL_REFRESH = "spark.saba.level.refresh";
+
+    /** Keys read before the Spark and Flink keys were aligned, each with what to write instead. */
+    static final Map<String, String> RENAMED = renamed();
+
+    private static Map<String, String> renamed() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("spark.saba.token", "was renamed " + TOKEN);
+        m.put("spark.saba.tls.trust", "was renamed " + TLS_TRUST);
+        m.put("spark.saba.rpc.deadline", "was renamed " + CONTROLLER_TIMEOUT);
+        m.put("spark.saba.dscp.map", "was renamed " + DSCP_MAP);
+        m.put("spark.saba.embedded.topology", "was replaced by " + EMBEDDED_CONFIG
+                + ", a controller YAML: write 'topology: {file: <this file>}' in it");
+        m.put("spark.saba.embedded.table", "was replaced by " + EMBEDDED_CONFIG
+                + ", a controller YAML: write 'table: <this file>' in it");
+        return Collections.unmodifiableMap(m);
+    }
 
     /** Reads and checks the configuration; throws IllegalArgumentException naming the offending key. */
     public static SabaConf from(SparkConf conf) {
+        RENAMED.forEach((old, instead) -> {
+            if (conf.contains(old)) {
+                throw new IllegalArgumentException(old + " " + instead.replace("<this file>", conf.get(old).trim()));
+            }
+        });
         String address = trimmed(conf, ADDRESS);
         if (address != null) {
             checkAddress(address);
+        }
+        String embedded = trimmed(conf, EMBEDDED_CONFIG);
+        Path embeddedConfig = embedded == null ? null : Path.of(embedded);
+        // read only when the driver starts the controller, as Flink's JobManager does
+        if (embeddedConfig != null && address == null && !Files.isReadable(embeddedConfig)) {
+            throw new IllegalArgumentException(EMBEDDED_CONFIG + ": cannot read file '" + embedded + "'");
         }
         String workload = trimmed(conf, WORKLOAD);
         if (workload == null) {
@@ -60,11 +94,10 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
         FallbackPolicy fallback = FallbackPolicy.parse(conf.get(FALLBACK, "AUTO"), FALLBACK);
         String map = trimmed(conf, DSCP_MAP);
         DscpMap dscp = map == null ? DscpMap.classSelectors() : DscpMap.parse(map, DSCP_MAP);
-        Path trust = existingFile(conf, TLS_TRUST);
-        return new SabaConf(address, workload, fallback, dscp, trimmed(conf, TOKEN), trust,
-                duration(conf, REGISTER_TIMEOUT, "10s"), duration(conf, RPC_DEADLINE, "5s"),
-                duration(conf, LEVEL_REFRESH, "1s"), existingFile(conf, EMBEDDED_TOPOLOGY),
-                existingFile(conf, EMBEDDED_TABLE), bool(conf, SIGNALS, true), directory(conf, SIGNALS_PATH));
+        return new SabaConf(address, embeddedConfig, trimmed(conf, TOKEN), existingFile(conf, TLS_TRUST),
+                duration(conf, CONTROLLER_TIMEOUT, "2s"), workload, fallback, dscp, bool(conf, SIGNALS, true),
+                directory(conf, SIGNALS_PATH), duration(conf, REGISTER_TIMEOUT, "10s"),
+                duration(conf, LEVEL_REFRESH, "1s"));
     }
 
     /**
@@ -78,7 +111,7 @@ public record SabaConf(String controllerAddress, String workload, FallbackPolicy
     }
 
     ClientConfig clientConfig(String target) {
-        return ClientConfig.defaults(target).withDeadline(rpcDeadline).withToken(token).withTls(tlsTrust)
+        return ClientConfig.defaults(target).withDeadline(controllerTimeout).withToken(token).withTls(tlsTrust)
                 .withDscpMap(dscpMap);
     }
 

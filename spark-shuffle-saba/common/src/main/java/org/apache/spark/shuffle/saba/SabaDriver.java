@@ -55,7 +55,8 @@ final class SabaDriver implements AutoCloseable {
         if (target == null) {
             embedded = EmbeddedControllerLauncher.start(conf);
             target = embedded.target();
-            LOG.info("Saba: no {} set; started an embedded controller at {}", SabaConf.ADDRESS, target);
+            LOG.info("Saba: no {} set; started an embedded controller at {} ({})", SabaConf.ADDRESS, target,
+                    conf.embeddedConfig() == null ? "default: dry-run, this machine as one host" : conf.embeddedConfig());
         }
         current = new SabaDriver(conf, embedded, SabaClient.connect(conf.clientConfig(target)));
         return current;
@@ -179,7 +180,8 @@ final class SabaDriver implements AutoCloseable {
 
     /**
      * Policy NEVER: throws unless the controller answered this application's registration and is reachable now.
-     * Waits at most {@code spark.saba.register.timeout} for the first answer.
+     * Waits at most {@code spark.saba.register.timeout} for the first answer (a Spark-only key: Flink's JobMaster waits
+     * {@code saba.controller.timeout} under NEVER).
      */
     void requireController() {
         SabaApplication a = app;

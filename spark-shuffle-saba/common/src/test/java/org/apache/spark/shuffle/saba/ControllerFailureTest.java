@@ -89,7 +89,7 @@ class ControllerFailureTest {
 
     private static SparkConf local(String name) {
         return LocalCluster.sabaOn(new SparkConf().setMaster("local[2]").setAppName(name)
-                .set("spark.ui.enabled", "false")).set(SabaConf.RPC_DEADLINE, "1s");
+                .set("spark.ui.enabled", "false")).set(SabaConf.CONTROLLER_TIMEOUT, "1s");
     }
 
     /** A loopback port nobody listens on. */
