@@ -35,6 +35,8 @@ import java.util.Set;
  *                                   # or {discover: infiniband, ...} (a live subnet, module fabric-infiniband)
  *                                   # or {from-agents: {switch: tor1, rate-gbps: 10}, host-queues: 8}: hosts as
  *                                   #   their agents announce them (backend: agents; kept in journal-dir)
+ *                                   # or this-machine: one switch whose only host is this machine, by all its
+ *                                   #   addresses (an embedded controller tried on one machine)
  * table: sensitivity-table.json     # omit: every workload gets the default model
  * allocation: corun                 # eq2 (default): Eq. 2 on static curves; corun: the co-run predictor where the
  *                                   #   table has traffic records, applied only when it beats the equal split
@@ -65,6 +67,9 @@ import java.util.Set;
  * </pre>
  */
 public final class ControllerConfig {
+    /** The topology value that means this machine alone, as an embedded controller assumes without a file. */
+    static final String THIS_MACHINE = "this-machine";
+
     private ControllerConfig() {
     }
 
@@ -112,7 +117,13 @@ public final class ControllerConfig {
             throw new IllegalArgumentException(src + ": 'topology' is required (a shape or a file)");
         }
         JsonNode topo = root.get("topology");
-        if (topo.has("from-agents")) {
+        if (topo.isTextual()) {
+            if (!THIS_MACHINE.equals(topo.asText())) {
+                throw new IllegalArgumentException(src + ": topology '" + topo.asText() + "' is not " + THIS_MACHINE
+                        + "; give a shape, a file, discover or from-agents");
+            }
+            b.topology(EmbeddedController.thisMachine());
+        } else if (topo.has("from-agents")) {
             if (!"agents".equals(root.path("backend").asText())) {
                 throw new IllegalArgumentException(src + ": topology.from-agents learns the hosts from their agents, "
                         + "so it needs backend: agents");
