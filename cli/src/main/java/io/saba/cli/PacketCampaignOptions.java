@@ -2,6 +2,7 @@ package io.saba.cli;
 
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.packet.Fig8Scheme;
+import io.saba.harness.packet.WorkloadShapes;
 import io.saba.harness.packet.PacketStudy;
 import io.saba.harness.packet.PacketStudyConfig;
 import io.saba.rperf.switchmodel.LeafSpine;
@@ -71,10 +72,25 @@ final class PacketCampaignOptions {
             + "congestion control of the shared-cc baseline, default or aggressive (docs/simulator.md)")
     String congestionControl;
 
-    /** fig8-packet's schemes: all unless --schemes names some. */
+    @Option(names = "--workloads", paramLabel = "SHAPES", description = "fig8-packet: hibench (default: every "
+            + "round an all-to-all shuffle) or recorded (rounds as the testbed records count them, LR and SVM through "
+            + "their driver; no fluid schemes)")
+    String workloads;
+
+    /** fig8-packet's workload shapes. */
+    WorkloadShapes fig8Shapes() {
+        return workloads == null ? WorkloadShapes.HIBENCH : WorkloadShapes.parse(workloads);
+    }
+
+    /** fig8-packet's schemes: all unless --schemes names some (with recorded shapes, all but the fluid ones). */
     java.util.Set<Fig8Scheme> fig8Schemes() {
         if (schemes == null) {
-            return EnumSet.allOf(Fig8Scheme.class);
+            java.util.Set<Fig8Scheme> all = EnumSet.allOf(Fig8Scheme.class);
+            if (fig8Shapes() == WorkloadShapes.RECORDED) {
+                all.remove(Fig8Scheme.FLUID_MAX_MIN);
+                all.remove(Fig8Scheme.FLUID_SABA);
+            }
+            return all;
         }
         java.util.Set<Fig8Scheme> out = EnumSet.noneOf(Fig8Scheme.class);
         schemes.forEach(s -> out.add(Fig8Scheme.parse(s)));
@@ -101,6 +117,9 @@ final class PacketCampaignOptions {
         }
         if (congestionControl != null) {
             out.add("--congestion-control");
+        }
+        if (workloads != null) {
+            out.add("--workloads");
         }
         return out;
     }

@@ -21,7 +21,6 @@ import io.saba.harness.sim.policy.CanonicalCachingSolver;
 import io.saba.harness.sim.policy.ControllerPlanner;
 import io.saba.harness.sim.workload.HibenchCatalog;
 import io.saba.harness.sim.workload.JobSpec;
-import io.saba.harness.sim.workload.WorkloadCalibration;
 import io.saba.harness.sim.workload.WorkloadSpec;
 import io.saba.rperf.switchmodel.CongestionControl;
 import io.saba.rperf.switchmodel.LeafSpine;
@@ -74,7 +73,14 @@ public final class Fig8PacketCampaign {
      * @param out       the output folder
      */
     public record Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
-                         Set<Fig8Scheme> schemes, String congestionControl, Path out) {
+                         Set<Fig8Scheme> schemes, String congestionControl, WorkloadShapes shapes, Path out) {
+        /** With the catalog's workload shapes. */
+        public Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
+                      Set<Fig8Scheme> schemes, String congestionControl, Path out) {
+            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl, WorkloadShapes.HIBENCH,
+                    out);
+        }
+
         public Config {
             if (setups < 1 || timeScale <= 0 || queues < 1 || queues > 14 || threads < 1) {
                 throw new IllegalArgumentException("fig8-packet needs ≥ 1 setup, a positive time scale, 1-14 queues "
@@ -86,6 +92,10 @@ public final class Fig8PacketCampaign {
                 with.add(Fig8Scheme.FLUID_MAX_MIN);
                 with.add(Fig8Scheme.FLUID_SABA); // one fluid run gives both
             }
+            if (shapes == WorkloadShapes.RECORDED && with.contains(Fig8Scheme.FLUID_MAX_MIN)) {
+                throw new IllegalArgumentException("--workloads recorded: the fluid schemes model all-to-all rounds "
+                        + "only; leave fluid-max-min and fluid-saba out of --schemes");
+            }
             schemes = Collections.unmodifiableSet(with);
             CongestionControl.preset(congestionControl); // refuses an unknown name before anything runs
         }
@@ -93,14 +103,15 @@ public final class Fig8PacketCampaign {
         /** What decides the rows: a folder made with another is not resumed. */
         public String fingerprint() {
             return "fig8-packet seed=" + seed + " time-scale=" + timeScale + " model=" + model + " queues=" + queues
-                    + (congestionControl.equals("default") ? "" : " congestion-control=" + congestionControl);
+                    + (congestionControl.equals("default") ? "" : " congestion-control=" + congestionControl)
+                    + (shapes == WorkloadShapes.HIBENCH ? "" : " workloads=" + shapes.key());
         }
 
         public String describe() {
             return String.format(java.util.Locale.ROOT, "one switch, %d hosts, 56 Gbit/s, %d VLs for Saba + VL 0, "
                     + "32 KiB per input port and VL, round robin within a VL; %d setups of 16 jobs from seed %d; "
-                    + "time scale %.0e; profiles %s; congestion control %s", HOSTS, queues, setups, seed, timeScale,
-                    model, congestionControl);
+                    + "time scale %.0e; profiles %s; congestion control %s; workloads %s", HOSTS, queues, setups, seed,
+                    timeScale, model, congestionControl, shapes.key());
         }
     }
 
@@ -126,17 +137,12 @@ public final class Fig8PacketCampaign {
 
     public Fig8PacketCampaign(Config cfg) {
         this.cfg = cfg;
-        this.workloads = workloads(cfg.timeScale(), network.hostLinkRate());
+        this.workloads = cfg.shapes().specs(cfg.timeScale(), network.hostLinkRate());
     }
 
     /** {@link HibenchCatalog}'s workloads in its order (the draws depend on it), every time scaled. */
     public static List<WorkloadSpec> workloads(double timeScale, double lineRate) {
-        List<WorkloadSpec> out = new ArrayList<>();
-        for (WorkloadCalibration c : HibenchCatalog.calibrations()) {
-            out.add(new WorkloadCalibration(c.name(), c.profiledSeconds() * timeScale, c.shuffleShare(),
-                    c.overlap(), c.stageRuns()).toSpec(HibenchCatalog.PROFILED_NODES, lineRate));
-        }
-        return out;
+        return WorkloadShapes.HIBENCH.specs(timeScale, lineRate);
     }
 
     /** The jobs of setup {@code index}: {@code --figure fig8}'s draw, on the switch's hosts h0 … h31. */

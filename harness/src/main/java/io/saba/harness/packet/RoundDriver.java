@@ -24,6 +24,11 @@ import java.util.Map;
  * S·d/n² bytes from every instance to every other (S the stage's shuffle bytes), in MTU packets. With overlap 0 it
  * is "compute, then exchange".
  *
+ * <p>A driver stage ({@link StageSpec.Exchange#DRIVER}) moves its bytes through instance 0, the driver: after the
+ * fixed part it sends B·d/(n − 1) bytes to every other instance (B the stage's broadcast bytes); the computation
+ * starts once they have all arrived, and when the exchange starts every other instance sends the driver
+ * S·d/(n − 1) (S the stage's result bytes). So the driver's link carries all of them whatever n.
+ *
  * <p>Each ordered pair of instances is one queue pair on the job's service level. The host's NIC serves its queue
  * pairs round robin within a VL (an HCA's scheduling), and instance i creates its queue pairs in the order
  * i + 1, i + 2, … (mod n): the shifted order of a pairwise all-to-all, so that n instances starting together send
@@ -72,7 +77,7 @@ public final class RoundDriver {
             trace.delivered(p, t);
             JobRun r = jobOfFlow.get(p.flow());
             if (r != null) {
-                r.delivered(p.payloadBytes());
+                r.delivered(p.flow(), p.payloadBytes());
             }
         });
     }
@@ -111,10 +116,17 @@ public final class RoundDriver {
         final JobSpec spec;
         final int n;
         final List<QueuePair> pairs = new ArrayList<>();
+        /** The queue pair from instance i to instance j. */
+        final QueuePair[][] pair;
         int stage;
         int run;
         boolean computeDone;
         long bytesLeft;
+        /** A driver round: broadcast bytes still on their way, and the result bytes each instance sends after. */
+        long broadcastLeft;
+        long resultsPerInstance;
+        /** The flows out of the driver (instance 0). */
+        final java.util.Set<Integer> fromDriver = new java.util.HashSet<>();
 
         JobRun(JobSpec spec, int sl) {
             this.spec = spec;
@@ -123,11 +135,16 @@ public final class RoundDriver {
             for (String h : spec.hosts()) {
                 hosts.add(fabric.hosts().get(names.indexOf(h)));
             }
+            this.pair = new QueuePair[n][n];
             for (int i = 0; i < n; i++) {
                 for (int k = 1; k < n; k++) {
                     int j = (i + k) % n;
                     QueuePair q = net.addQueuePair(spec.id() + ":" + i + "->" + j, hosts.get(i), hosts.get(j), sl);
                     pairs.add(q);
+                    pair[i][j] = q;
+                    if (i == 0) {
+                        fromDriver.add(q.flow());
+                    }
                     jobOfFlow.put(q.flow(), this);
                 }
             }
@@ -139,14 +156,18 @@ public final class RoundDriver {
             double d = spec.datasetScale();
             double scaled = st.computeSeconds() * d * w.profiledNodes() / n;
             double fixed = w.fixedSecondsPerStage();
-            long perPair = n < 2 ? 0 : Math.round(st.shuffleBytes() * d / ((double) n * n));
             long now = net.now();
             computeDone = false;
-            bytesLeft = perPair * pairs.size();
+            if (st.exchange() == StageSpec.Exchange.DRIVER) {
+                driverRound(st, d, now + ps(fixed), scaled);
+                return;
+            }
             net.schedule(now + ps(fixed + scaled), () -> {
                 computeDone = true;
                 maybeEndRound();
             });
+            long perPair = n < 2 ? 0 : Math.round(st.shuffleBytes() * d / ((double) n * n));
+            bytesLeft = perPair * pairs.size();
             if (bytesLeft > 0) {
                 net.schedule(now + ps(fixed + (1 - st.overlap()) * scaled), () -> {
                     for (QueuePair q : pairs) {
@@ -156,8 +177,49 @@ public final class RoundDriver {
             }
         }
 
-        void delivered(int bytes) {
+        /** A driver round from {@code start}: the broadcast, then the computation, then the results. */
+        private void driverRound(StageSpec st, double d, long start, double scaled) {
+            long out = n < 2 ? 0 : Math.round(st.broadcastBytes() * d / (n - 1.0));
+            resultsPerInstance = n < 2 ? 0 : Math.round(st.shuffleBytes() * d / (n - 1.0));
+            broadcastLeft = out * (n - 1L);
+            bytesLeft = broadcastLeft + resultsPerInstance * (n - 1L);
+            if (broadcastLeft == 0) {
+                compute(start, scaled, st.overlap());
+                return;
+            }
+            net.schedule(start, () -> {
+                for (int j = 1; j < n; j++) {
+                    pair[0][j].post(out);
+                }
+            });
+        }
+
+        /** The computation from {@code at}, and a driver round's results once its exchange may start. */
+        private void compute(long at, double scaled, double overlap) {
+            net.schedule(at + ps(scaled), () -> {
+                computeDone = true;
+                maybeEndRound();
+            });
+            if (resultsPerInstance > 0) {
+                net.schedule(at + ps((1 - overlap) * scaled), () -> {
+                    for (int i = 1; i < n; i++) {
+                        pair[i][0].post(resultsPerInstance);
+                    }
+                });
+            }
+        }
+
+        void delivered(int flow, int bytes) {
             bytesLeft -= bytes;
+            if (broadcastLeft > 0 && fromDriver.contains(flow)) {
+                broadcastLeft -= bytes;
+                if (broadcastLeft == 0) {
+                    WorkloadSpec w = spec.workload();
+                    StageSpec st = w.stages().get(stage);
+                    compute(net.now(), st.computeSeconds() * spec.datasetScale() * w.profiledNodes() / n,
+                            st.overlap());
+                }
+            }
             if (bytesLeft == 0) {
                 maybeEndRound();
             }

@@ -244,6 +244,10 @@ public final class Simulation {
         JobState s = states.get(job);
         WorkloadSpec w = job.spec().workload();
         StageSpec st = w.stages().get(s.stage);
+        if (st.exchange() != StageSpec.Exchange.ALL_TO_ALL) {
+            throw new IllegalArgumentException(w.name() + ": the fluid simulator models all-to-all stages only, not "
+                    + st.exchange());
+        }
         int n = job.instances();
         double d = job.spec().datasetScale();
         double scaled = st.computeSeconds() * d * w.profiledNodes() / n;
