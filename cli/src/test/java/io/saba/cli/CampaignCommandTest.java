@@ -78,6 +78,25 @@ class CampaignCommandTest extends InProcessCli {
     }
 
     @Test
+    void fig8PacketTakesRecordedWorkloadsWithoutTheFluidSchemes() throws Exception {
+        assertEquals(2, run("campaign", "--figure", "fig8-packet", "--workloads", "measured", "--out",
+                dir.resolve("a").toString()));
+        assertTrue(err.toString().contains("--workloads must be hibench or recorded, got 'measured'"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig8-packet", "--workloads", "recorded", "--schemes",
+                "shared,fluid-max-min", "--out", dir.resolve("b").toString()));
+        assertTrue(err.toString().contains("the fluid schemes model all-to-all rounds only"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--workloads", "recorded", "--out",
+                dir.resolve("c").toString()));
+        assertTrue(err.toString().contains("--workloads: not with --figure fig10-packet"), err.toString());
+        assertEquals(0, run("campaign", "--figure", "fig8-packet", "--workloads", "recorded", "--setups", "1",
+                "--time-scale", "1e-6", "--schemes", "shared,control", "--out", dir.resolve("d").toString()),
+                err.toString());
+        assertTrue(Files.readString(dir.resolve("d/campaign.fingerprint")).contains("workloads=recorded"));
+        assertTrue(out.toString().contains("workloads recorded") || err.toString().contains("workloads recorded"),
+                err.toString());
+    }
+
+    @Test
     void packetOptionsOutsideFig10PacketAreRefusedByName() {
         assertEquals(2, run("campaign", "--figure", "fig10", "--per-host", "2", "--out", dir.toString()));
         assertTrue(err.toString().contains("--per-host: not with --figure fig10 "), err.toString());
