@@ -88,4 +88,14 @@ public final class DscpMap {
     public int tos(int level) {
         return dscp(level) << 2;
     }
+
+    /** The map as {@link #parse} reads it: {@code level:dscp} pairs in level order, e.g. {@code 0:0,1:8,2:16}. */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder();
+        for (int l = 0; l < dscpOfLevel.length; l++) {
+            b.append(l == 0 ? "" : ",").append(l).append(':').append(dscpOfLevel[l]);
+        }
+        return b.toString();
+    }
 }

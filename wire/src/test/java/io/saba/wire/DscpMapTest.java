@@ -25,6 +25,14 @@ class DscpMapTest {
     }
 
     @Test
+    void itsTextIsWhatParseReads() {
+        assertEquals("0:0,1:10,2:18", DscpMap.parse("0:0, 1:10 ,2:18", "k").toString());
+        assertEquals(DscpMap.classSelectors().toString(),
+                DscpMap.parse(DscpMap.classSelectors().toString(), "k").toString());
+        assertEquals("0:0,1:8,2:16,3:24,4:32,5:40,6:48,7:56", DscpMap.classSelectors().toString());
+    }
+
+    @Test
     void badMapsNameTheInputAndTheFault() {
         String key = "spark.saba.dscp-map";
         assertTrue(assertThrows(IllegalArgumentException.class, () -> DscpMap.parse("0:0,1:64", key))

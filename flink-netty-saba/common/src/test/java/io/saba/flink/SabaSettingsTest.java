@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.client.FallbackPolicy;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.Mutation;
-import io.saba.wire.DscpMap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,19 +145,11 @@ class SabaSettingsTest {
             case "saba.controller.timeout" -> s.timeout().toString();
             case "saba.workload" -> s.workloadOf(null, "My Sort Job");
             case "saba.fallback" -> s.fallback().name();
-            case "saba.dscp-map" -> levels(s.dscpMap());
+            case "saba.dscp-map" -> s.dscpMap().toString();
             case "saba.signals.enabled" -> String.valueOf(s.signals());
             case "saba.signals.path" -> String.valueOf(s.signalsPath());
             default -> throw new AssertionError("not a shared key: " + key);
         };
-    }
-
-    private static String levels(DscpMap m) {
-        List<String> out = new ArrayList<>();
-        for (int l = 0; l < m.levels(); l++) {
-            out.add(l + ":" + m.dscp(l));
-        }
-        return String.join(",", out);
     }
 
     @Test

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.saba.client.FallbackPolicy;
 import io.saba.controller.server.EmbeddedController;
 import io.saba.controller.state.Mutation;
-import io.saba.wire.DscpMap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,19 +153,11 @@ class ConfigurationTest {
             case SabaConf.CONTROLLER_TIMEOUT -> c.controllerTimeout().toString();
             case SabaConf.WORKLOAD -> c.workload();
             case SabaConf.FALLBACK -> c.fallback().name();
-            case SabaConf.DSCP_MAP -> levels(c.dscpMap());
+            case SabaConf.DSCP_MAP -> c.dscpMap().toString();
             case SabaConf.SIGNALS -> String.valueOf(c.signals());
             case SabaConf.SIGNALS_PATH -> String.valueOf(c.signalsPath());
             default -> throw new AssertionError("not a shared key: " + key);
         };
-    }
-
-    private static String levels(DscpMap m) {
-        List<String> out = new ArrayList<>();
-        for (int l = 0; l < m.levels(); l++) {
-            out.add(l + ":" + m.dscp(l));
-        }
-        return String.join(",", out);
     }
 
     @Test
