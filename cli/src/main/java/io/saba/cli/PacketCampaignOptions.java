@@ -64,7 +64,8 @@ final class PacketCampaignOptions {
 
     @Option(names = "--schemes", split = ",", paramLabel = "SCHEME", description = "fig8-packet: what every setup "
             + "runs under, of shared, shared-cc, control, saba, saba-eq2, saba-equal, control-15, saba-spread, "
-            + "saba-apps, alone, fluid-max-min, fluid-saba (default all; the shared VL always). A rerun on the same "
+            + "saba-apps, alone, fluid-max-min, fluid-saba, and the oracle saba-sized (default all but the oracle; "
+            + "the shared VL always). A rerun on the same "
             + "--out adds the schemes it lacks")
     List<String> schemes;
 
@@ -82,10 +83,14 @@ final class PacketCampaignOptions {
         return workloads == null ? WorkloadShapes.HIBENCH : WorkloadShapes.parse(workloads);
     }
 
-    /** fig8-packet's schemes: all unless --schemes names some (with recorded shapes, all but the fluid ones). */
+    /**
+     * fig8-packet's schemes: all but the oracle unless --schemes names some (with recorded shapes, also not the fluid
+     * ones).
+     */
     java.util.Set<Fig8Scheme> fig8Schemes() {
         if (schemes == null) {
             java.util.Set<Fig8Scheme> all = EnumSet.allOf(Fig8Scheme.class);
+            all.removeIf(s -> !s.byDefault());
             if (fig8Shapes() == WorkloadShapes.RECORDED) {
                 all.remove(Fig8Scheme.FLUID_MAX_MIN);
                 all.remove(Fig8Scheme.FLUID_SABA);

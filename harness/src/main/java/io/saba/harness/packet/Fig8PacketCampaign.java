@@ -3,6 +3,7 @@ package io.saba.harness.packet;
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.alloc.LevelMode;
 import io.saba.core.cluster.LevelAssigner;
+import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.ModelChoice;
 import io.saba.core.progress.Progress;
 import io.saba.core.solve.MinSlowdownSolver;
@@ -118,14 +119,15 @@ public final class Fig8PacketCampaign {
     /**
      * @param jobs       every job of every setup below {@code setups}, by setup then job, with its times
      * @param table      the packet profiles Saba planned on
+     * @param predictions what the co-run predictor expects of Saba's weights, per job ({@link PredictorCheck})
      * @param seconds    wall time of this invocation
      * @param cpuSeconds the process's CPU time in it
      * @param packets    data packets this invocation simulated
      * @param ranNow     setups run now
      * @param resumed    setups found done in the folder
      */
-    public record Result(Fig8PacketJobs jobs, SensitivityTable table, double seconds, double cpuSeconds,
-                         long packets, int ranNow, int resumed) {
+    public record Result(Fig8PacketJobs jobs, SensitivityTable table, List<PredictorCheck.Row> predictions,
+                         double seconds, double cpuSeconds, long packets, int ranNow, int resumed) {
     }
 
     private final Config cfg;
@@ -161,14 +163,19 @@ public final class Fig8PacketCampaign {
         double cpu0 = PacketStudy.processCpuSeconds();
         OutputFolder.prepare(cfg.out(), cfg.fingerprint());
         Fig8PacketCsv csv = new Fig8PacketCsv(cfg.out().resolve("jobs.csv"));
+        PredictorCheck predictions = new PredictorCheck(cfg.out());
         int jobsPerSetup = SetupRules.paper().maxJobs();
         Set<String> done = Fig8PacketJobs.done(csv.read(), jobsPerSetup);
+        Set<Integer> predicted = cfg.schemes().contains(Fig8Scheme.SABA) ? predictions.done(jobsPerSetup) : null;
         Map<Integer, List<Fig8Scheme>> pending = new TreeMap<>();
         for (int i = 0; i < cfg.setups(); i++) {
             for (Fig8Scheme s : cfg.schemes()) {
                 if (!done.contains(Fig8PacketJobs.key(i, s))) {
                     pending.computeIfAbsent(i, k -> new ArrayList<>()).add(s);
                 }
+            }
+            if (predicted != null && !predicted.contains(i)) {
+                pending.computeIfAbsent(i, k -> new ArrayList<>()); // only the predictions are missing
             }
         }
         ExecutorService pool = Executors.newFixedThreadPool(cfg.threads());
@@ -180,13 +187,16 @@ public final class Fig8PacketCampaign {
             List<Future<?>> fs = new ArrayList<>();
             pending.forEach((index, schemes) -> fs.add(pool.submit(() -> {
                 runner.run(index, schemes, csv);
+                if (predicted != null && !predicted.contains(index)) {
+                    runner.predict(index, predictions);
+                }
                 bar.step();
             })));
             for (Future<?> f : fs) {
                 f.get();
             }
             Fig8PacketJobs jobs = Fig8PacketJobs.of(csv.read(), cfg.schemes(), cfg.setups(), jobsPerSetup);
-            return new Result(jobs, table, (System.nanoTime() - t0) / 1e9, PacketStudy.processCpuSeconds() - cpu0,
+            return new Result(jobs, table, predictions.read(), (System.nanoTime() - t0) / 1e9, PacketStudy.processCpuSeconds() - cpu0,
                     packets.get(), pending.size(), cfg.setups() - pending.size());
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("fig8-packet failed: " + e.getCause().getMessage(), e.getCause());
@@ -219,6 +229,29 @@ public final class Fig8PacketCampaign {
         return table;
     }
 
+    /** A job's workload at its dataset scale, as {@link #sized} names it. */
+    static String sizedName(JobSpec j) {
+        return j.workload().name() + "@" + j.datasetScale();
+    }
+
+    /**
+     * {@code table} with, for every workload and every one of {@code scales}, an entry named as {@link #sizedName}
+     * names a job of it: the same sensitivity curve, and the traffic record stretched in time by the scale (a job's
+     * bytes and compute both grow with its dataset, so its rates keep their shape and its run lasts scale times as
+     * long). What {@link Fig8Scheme#SABA_SIZED}'s planner knows that Saba's does not.
+     */
+    static SensitivityTable sized(SensitivityTable table, double[] scales) {
+        SensitivityTable out = table;
+        for (TableEntry e : table.entries().values()) {
+            for (double s : scales) {
+                TrafficRecord r = e.traffic() == null ? null
+                        : new TrafficRecord(e.traffic().intervalSeconds() * s, e.traffic().utilisation());
+                out = out.with(new TableEntry(e.workload() + "@" + s, e.fit(), e.context(), e.selection(), r));
+            }
+        }
+        return out;
+    }
+
     /** Runs one setup under every scheme; shared by the pool's threads (its planners are safe to share). */
     private final class Runner {
         final VlSetup corun;
@@ -227,15 +260,22 @@ public final class Fig8PacketCampaign {
         final VlSetup apps;
         /** The control over every data VL InfiniBand has. */
         final VlSetup allVls;
+        final SensitivityTable table;
+        /** Saba (corun) planning on a table with an entry per workload and dataset scale. */
+        final VlSetup sized;
         final TestbedSetups fluid;
 
         Runner(SensitivityTable table) {
+            this.table = table;
             corun = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES, planner(table, Allocation.CORUN));
             eq2 = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES, planner(table, Allocation.EQ2));
             apps = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES, ControllerPlanner.centralised(table,
                     new CanonicalCachingSolver(new MinSlowdownSolver()), Allocation.CORUN,
                     LevelAssigner.INFINIBAND_LEVELS, cfg.queues(), 1.0, LevelMode.APPLICATION));
             allVls = new VlSetup(Sl2Vl.SLS, 2 * TABLE_ENTRIES, null); // 15 VLs need more entries than 8
+            sized = new VlSetup(cfg.queues() + 1, TABLE_ENTRIES,
+                    planner(sized(table, SetupRules.paper().datasetScales()), Allocation.CORUN))
+                    .withWorkloadNames(Fig8PacketCampaign::sizedName);
             fluid = new TestbedSetups(cfg.seed(), cfg.model(), cfg.queues(), 1.0, Mechanisms.NONE,
                     Allocation.CORUN);
         }
@@ -271,6 +311,13 @@ public final class Fig8PacketCampaign {
             }
         }
 
+        /** Writes what Saba's co-run predictor expects of its weights for setup {@code index}'s jobs. */
+        void predict(int index, PredictorCheck predictions) {
+            List<JobSpec> jobs = setup(index);
+            Map<String, Set<io.saba.core.alloc.PortId>> ports = VlSetup.portsOf(network, jobs);
+            predictions.append(index, jobs, ports, corun.plan(jobs, ports), table);
+        }
+
         private List<Fig8PacketRow> rows(int index, Fig8Scheme s, List<JobSpec> jobs,
                                          java.util.function.ToDoubleFunction<String> seconds) {
             List<Fig8PacketRow> out = new ArrayList<>();
@@ -294,6 +341,7 @@ public final class Fig8PacketCampaign {
                 case SABA_SPREAD -> packet(VlMode.SABA, jobs, corun.withSpreadApplications(), cfg.queues() + 1,
                         false);
                 case SABA_APPS -> packet(VlMode.SABA, jobs, apps, cfg.queues() + 1, false);
+                case SABA_SIZED -> packet(VlMode.SABA, jobs, sized, cfg.queues() + 1, false);
                 case ALONE -> {
                     Map<String, Double> alone = new HashMap<>();
                     for (JobSpec j : jobs) {

@@ -44,7 +44,9 @@ public final class Fig8PacketReport {
                 Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.CONTROL_15), Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_SPREAD),
                 Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_SPREAD), Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_APPS),
                 Pair.of(Fig8Scheme.SABA_SPREAD, Fig8Scheme.SABA_APPS),
-                Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_APPS), Pair.of(Fig8Scheme.SHARED, Fig8Scheme.ALONE),
+                Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_APPS), Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_SIZED),
+                Pair.of(Fig8Scheme.SABA_EQUAL, Fig8Scheme.SABA_SIZED),
+                Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_SIZED), Pair.of(Fig8Scheme.SHARED, Fig8Scheme.ALONE),
                 Pair.of(Fig8Scheme.FLUID_MAX_MIN, Fig8Scheme.FLUID_SABA));
         return all.stream().filter(p -> jobs.schemes().contains(p.base()) && jobs.schemes().contains(p.scheme()))
                 .toList();
@@ -82,6 +84,7 @@ public final class Fig8PacketReport {
             figure8(s, jobs, head);
         }
         paired(s, jobs, cfg);
+        s.append(PredictorCheck.text(r.predictions(), jobs));
         s.append(String.format(Locale.ROOT, "%nran %d setups now (%d had nothing left to run) in %.1f s, CPU %.1f s, "
                         + "%d data packets (%.0f per CPU-second)%n", r.ranNow(), r.resumed(), r.seconds(),
                 r.cpuSeconds(), r.packets(), r.packets() / Math.max(1e-9, r.cpuSeconds())));

@@ -34,6 +34,13 @@ public enum Fig8Scheme {
      * done by the controller's own pipeline.
      */
     SABA_APPS("Saba, a level per application"),
+    /**
+     * Saba (corun) with its co-run predictor told each job's dataset scale: every job's traffic record stretched by
+     * it, as the job's bytes and compute are. An oracle the controller does not have (it knows a job's workload, not
+     * its size): whether Saba's weights lose to equal ones because the predictor cannot tell a short job from a
+     * long one. Run only when named.
+     */
+    SABA_SIZED("Saba, predictor told job sizes"),
     /** Each job by itself on its hosts, shared VL: what no separation can beat. */
     ALONE("each job alone"),
     /** The fluid simulator's per-flow max-min on the same draws ({@code --figure fig8}'s baseline). */
@@ -49,6 +56,11 @@ public enum Fig8Scheme {
 
     public String label() {
         return label;
+    }
+
+    /** Whether {@code --schemes} left out runs it: every scheme but the oracle {@link #SABA_SIZED}. */
+    public boolean byDefault() {
+        return this != SABA_SIZED;
     }
 
     /** The scheme's time is in the fluid simulator's seconds (the workloads unscaled), not the packet model's. */

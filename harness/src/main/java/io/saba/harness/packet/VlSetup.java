@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Writes a {@link VlMode} into a packet-level fabric before its jobs run: each job's service level and, on every
@@ -34,6 +35,8 @@ public final class VlSetup {
     private final SabaPlanner saba;
     private final Set<LeafSpine.Tier> separateAt;
     private final SabaTables sabaTables;
+    /** The workload name Saba's planner is told for a job (its table entry). */
+    private final Function<JobSpec, String> workloadOf;
 
     /** How {@link VlMode#SABA} writes Saba's plan into a port's tables. */
     private enum SabaTables {
@@ -59,11 +62,11 @@ public final class VlSetup {
      * {@code separateAt}; every other port keeps one VL for all (which hop's separation matters).
      */
     public VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt) {
-        this(vls, tableEntries, saba, separateAt, SabaTables.AS_PLANNED);
+        this(vls, tableEntries, saba, separateAt, SabaTables.AS_PLANNED, j -> j.workload().name());
     }
 
     private VlSetup(int vls, int tableEntries, SabaPlanner saba, Set<LeafSpine.Tier> separateAt,
-                    SabaTables sabaTables) {
+                    SabaTables sabaTables, Function<JobSpec, String> workloadOf) {
         if (vls < 2) {
             throw new IllegalArgumentException("separating applications needs ≥ 2 VLs, not " + vls);
         }
@@ -72,6 +75,7 @@ public final class VlSetup {
         this.saba = saba;
         this.separateAt = EnumSet.copyOf(separateAt);
         this.sabaTables = sabaTables;
+        this.workloadOf = workloadOf;
     }
 
     /**
@@ -79,7 +83,7 @@ public final class VlSetup {
      * Saba's grouping of applications without its weights.
      */
     public VlSetup withEqualSabaWeights() {
-        return new VlSetup(vls, tableEntries, saba, separateAt, SabaTables.EQUAL_WEIGHTS);
+        return new VlSetup(vls, tableEntries, saba, separateAt, SabaTables.EQUAL_WEIGHTS, workloadOf);
     }
 
     /**
@@ -88,7 +92,15 @@ public final class VlSetup {
      * would gain by separating applications of one level when a port has VLs to spare (see {@link SpreadTables}).
      */
     public VlSetup withSpreadApplications() {
-        return new VlSetup(vls, tableEntries, saba, separateAt, SabaTables.SPREAD);
+        return new VlSetup(vls, tableEntries, saba, separateAt, SabaTables.SPREAD, workloadOf);
+    }
+
+    /**
+     * This setup telling Saba's planner {@code workloadOf(job)} as each job's workload instead of its name: a table
+     * with an entry per job kind (such as a workload at one dataset scale) lets the planner tell them apart.
+     */
+    public VlSetup withWorkloadNames(Function<JobSpec, String> workloadOf) {
+        return new VlSetup(vls, tableEntries, saba, separateAt, sabaTables, workloadOf);
     }
 
     /** Every port each job's packets (data and ACKs: all-to-all, so both directions) leave by, in a stable order. */
@@ -143,14 +155,7 @@ public final class VlSetup {
                 }
             }
             case SABA -> {
-                if (saba == null) {
-                    throw new IllegalStateException("no Saba planner given");
-                }
-                List<AppPresence> apps = new ArrayList<>();
-                for (JobSpec j : jobs) {
-                    apps.add(new AppPresence(j.id(), j.workload().name(), ports.get(j.id())));
-                }
-                SabaPlan plan = saba.fresh().plan(apps);
+                SabaPlan plan = plan(jobs, ports);
                 if (sabaTables == SabaTables.SPREAD) {
                     SpreadTables spread = SpreadTables.of(jobs, plan.levelOfApp(), Sl2Vl.SLS);
                     slOf.putAll(spread.slOf());
@@ -189,6 +194,18 @@ public final class VlSetup {
             }
         }
         return new Applied(Map.copyOf(slOf), tables, arbitration);
+    }
+
+    /** Saba's plan for {@code jobs}, each crossing its {@code ports} ({@link #portsOf}). */
+    public SabaPlan plan(List<JobSpec> jobs, Map<String, Set<PortId>> ports) {
+        if (saba == null) {
+            throw new IllegalStateException("no Saba planner given");
+        }
+        List<AppPresence> apps = new ArrayList<>();
+        for (JobSpec j : jobs) {
+            apps.add(new AppPresence(j.id(), workloadOf.apply(j), ports.get(j.id())));
+        }
+        return saba.fresh().plan(apps);
     }
 
     /** The jobs crossing {@code port}, in a stable order. */

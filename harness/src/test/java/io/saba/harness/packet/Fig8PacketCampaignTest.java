@@ -1,13 +1,22 @@
 package io.saba.harness.packet;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.alloc.PortAllocation;
+import io.saba.core.alloc.PortId;
+import io.saba.core.corun.CorunPredictor;
+import io.saba.core.corun.CorunProfile;
 import io.saba.core.model.ModelChoice;
+import io.saba.core.table.SensitivityTable;
+import io.saba.core.table.TableEntry;
 import io.saba.harness.campaign.DrawnJob;
 import io.saba.harness.campaign.SetupGenerator;
 import io.saba.harness.campaign.SetupRules;
 import io.saba.harness.sim.network.Networks;
+import io.saba.harness.sim.policy.SabaPlan;
 import io.saba.harness.sim.workload.HibenchCatalog;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.harness.sim.workload.WorkloadSpec;
@@ -17,7 +26,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,5 +107,69 @@ class Fig8PacketCampaignTest {
         String report = Fig8PacketReport.text(r, cfg);
         assertTrue(report.contains("Saba, a level per application over Saba (corun)"), report);
         assertEquals(Fig8Scheme.SABA_APPS, Fig8Scheme.parse("saba-apps"));
+    }
+
+    @Test
+    void theSizedOracleTellsThePlannerEachJobsScaleWithItsRecordStretched() {
+        Fig8PacketCampaign.Config cfg = config(1, EnumSet.of(Fig8Scheme.SHARED, Fig8Scheme.SABA,
+                Fig8Scheme.SABA_SIZED));
+        Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
+        SensitivityTable sized = Fig8PacketCampaign.sized(r.table(), new double[] {0.1, 10});
+        for (TableEntry e : r.table().entries().values()) {
+            for (double s : new double[] {0.1, 10}) {
+                TableEntry x = sized.find(e.workload() + "@" + s).orElseThrow();
+                assertEquals(e.fit(), x.fit(), "the same curve");
+                assertEquals(e.traffic().intervalSeconds() * s, x.traffic().intervalSeconds());
+                assertArrayEquals(e.traffic().utilisation(), x.traffic().utilisation());
+            }
+        }
+        for (JobSpec j : new Fig8PacketCampaign(cfg).setup(0)) {
+            assertTrue(sized.find(Fig8PacketCampaign.sizedName(j)).isEmpty() == (j.datasetScale() == 1),
+                    "every job but a 1x one has its entry in a table of 0.1x and 10x: " + j);
+        }
+        for (Fig8PacketJobs.Job j : r.jobs().jobs()) {
+            assertTrue(j.seconds().get(Fig8Scheme.SABA_SIZED) > 0, j.toString());
+        }
+        assertTrue(Fig8PacketReport.text(r, cfg).contains("Saba, predictor told job sizes over Saba (corun)"));
+        assertEquals(Fig8Scheme.SABA_SIZED, Fig8Scheme.parse("saba-sized"));
+        assertFalse(Fig8Scheme.SABA_SIZED.byDefault(), "an oracle runs only when named");
+    }
+
+    @Test
+    void thePredictorCheckSplitsAQueuesWeightAmongItsJobsAndIsResumed() {
+        Fig8PacketCampaign.Config cfg = config(1, EnumSet.of(Fig8Scheme.SHARED, Fig8Scheme.SABA,
+                Fig8Scheme.SABA_EQUAL));
+        Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
+        assertEquals(16, r.predictions().size());
+        for (PredictorCheck.Row p : r.predictions()) {
+            assertTrue(p.predictedSaba() >= 1 && p.predictedEqual() >= 1, p.toString());
+            assertTrue(p.shareSaba() > 0 && p.shareSaba() <= 1 && p.shareEqual() > 0 && p.shareEqual() <= 1,
+                    p.toString());
+        }
+        assertTrue(Fig8PacketReport.text(r, cfg).contains("the co-run predictor beside the packet model"));
+        assertEquals(0, new Fig8PacketCampaign(cfg).run(System.err).ranNow(), "the predictions are kept too");
+
+        // by hand: jobs a and b share queue 1 (weight 0.6), c has queue 2 (0.4), all on one port
+        List<JobSpec> jobs = new Fig8PacketCampaign(cfg).setup(0).subList(0, 3);
+        PortId port = new PortId("h0", 0);
+        SabaPlan plan = new SabaPlan(Map.of(jobs.get(0).id(), 1, jobs.get(1).id(), 1, jobs.get(2).id(), 2),
+                Map.of(port, new PortAllocation(port, Map.of(1, 1, 2, 2), new double[] {0, 0.6, 0.4}, Map.of())));
+        Map<String, Set<PortId>> ports = new HashMap<>();
+        jobs.forEach(j -> ports.put(j.id(), Set.of(port)));
+        List<PredictorCheck.Row> rows = PredictorCheck.rows(3, jobs, ports, plan, r.table());
+        List<CorunProfile> profiles = jobs.stream()
+                .map(j -> r.table().find(j.workload().name()).orElseThrow().corunProfile()).toList();
+        double[] saba = CorunPredictor.slowdowns(profiles, new double[] {0.3, 0.3, 0.4});
+        double[] equal = CorunPredictor.slowdowns(profiles, new double[] {0.25, 0.25, 0.5});
+        double[] shareSaba = {0.3, 0.3, 0.4};
+        double[] shareEqual = {0.25, 0.25, 0.5};
+        for (int i = 0; i < 3; i++) {
+            PredictorCheck.Row row = rows.get(i);
+            assertEquals(jobs.get(i).id(), row.job());
+            assertEquals(saba[i], row.predictedSaba(), 1e-12);
+            assertEquals(equal[i], row.predictedEqual(), 1e-12);
+            assertEquals(shareSaba[i], row.shareSaba(), 1e-12);
+            assertEquals(shareEqual[i], row.shareEqual(), 1e-12);
+        }
     }
 }
