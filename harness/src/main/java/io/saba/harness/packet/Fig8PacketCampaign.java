@@ -123,7 +123,7 @@ public final class Fig8PacketCampaign {
      * @param seconds    wall time of this invocation
      * @param cpuSeconds the process's CPU time in it
      * @param packets    data packets this invocation simulated
-     * @param ranNow     setups run now
+     * @param ranNow     setups with anything run now: a scheme, or only the predictions
      * @param resumed    setups found done in the folder
      */
     public record Result(Fig8PacketJobs jobs, SensitivityTable table, List<PredictorCheck.Row> predictions,
