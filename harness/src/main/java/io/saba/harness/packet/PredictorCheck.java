@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -62,7 +63,7 @@ final class PredictorCheck {
 
     /** The rows written, the first of a (setup, job) kept. A row that does not parse names the file and fails. */
     List<Row> read() {
-        Map<String, Row> out = new java.util.LinkedHashMap<>();
+        Map<String, Row> out = new LinkedHashMap<>();
         for (List<String> v : file.rows()) {
             try {
                 Row r = new Row(Integer.parseInt(v.get(0)), v.get(1), Double.parseDouble(v.get(2)),
@@ -142,14 +143,17 @@ final class PredictorCheck {
     }
 
     /**
-     * The report's section: per workload, and for jobs whose share Saba raised or cut, the predicted and measured
-     * speed of Saba's weights over equal ones (geometric means over jobs); empty without predictions for the jobs.
+     * The report's section: per workload, for jobs whose share Saba raised or cut, and for all, the predicted and
+     * measured speed of Saba's weights over equal ones (geometric means over jobs); empty without predictions for
+     * jobs that ran under both.
      */
     static String text(List<Row> rows, Fig8PacketJobs jobs) {
         Map<String, Row> byJob = new HashMap<>();
         rows.forEach(r -> byJob.put(r.setup() + "/" + r.job(), r));
-        Map<String, List<double[]>> groups = new TreeMap<>();
-        int n = 0;
+        Map<String, List<double[]>> byWorkload = new TreeMap<>();
+        List<double[]> raised = new ArrayList<>();
+        List<double[]> cut = new ArrayList<>();
+        List<double[]> all = new ArrayList<>();
         for (Fig8PacketJobs.Job j : jobs.jobs()) {
             Row r = byJob.get(j.setup() + "/" + j.id());
             Double saba = j.seconds().get(Fig8Scheme.SABA);
@@ -157,29 +161,29 @@ final class PredictorCheck {
             if (r == null || saba == null || equal == null) {
                 continue;
             }
-            n++;
-            double[] x = {r.predictedEqual() / r.predictedSaba(), equal / saba};
-            groups.computeIfAbsent("workload " + j.workload(), k -> new ArrayList<>()).add(x);
-            groups.computeIfAbsent("~ share raised by Saba", k -> new ArrayList<>()).add(r.shareSaba()
-                    > r.shareEqual() ? x : null);
-            groups.computeIfAbsent("~ share cut by Saba", k -> new ArrayList<>()).add(r.shareSaba()
-                    > r.shareEqual() ? null : x);
-            groups.computeIfAbsent("~~ all jobs", k -> new ArrayList<>()).add(x);
+            double[] speed = {r.predictedEqual() / r.predictedSaba(), equal / saba};
+            byWorkload.computeIfAbsent(j.workload(), k -> new ArrayList<>()).add(speed);
+            (r.shareSaba() > r.shareEqual() ? raised : cut).add(speed);
+            all.add(speed);
         }
-        if (n == 0) {
+        if (all.isEmpty()) {
             return "";
         }
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nthe co-run predictor beside the packet "
                 + "model: Saba's weights over equal weights on its levels, speed per job (%d jobs with predictions)%n"
-                + "%-26s %10s %10s %6s%n", n, "", "predicted", "measured", "jobs"));
-        groups.forEach((name, xs) -> {
-            List<double[]> v = xs.stream().filter(java.util.Objects::nonNull).toList();
-            if (!v.isEmpty()) {
-                s.append(String.format(Locale.ROOT, "%-26s %10.3f %10.3f %6d%n", name.replaceFirst("^~+ ", ""),
-                        Stats.geomean(v.stream().map(x -> x[0]).toList()),
-                        Stats.geomean(v.stream().map(x -> x[1]).toList()), v.size()));
-            }
-        });
+                + "%-26s %10s %10s %6s%n", all.size(), "", "predicted", "measured", "jobs"));
+        byWorkload.forEach((w, v) -> line(s, "workload " + w, v));
+        line(s, "share cut by Saba", cut);
+        line(s, "share raised by Saba", raised);
+        line(s, "all jobs", all);
         return s.toString();
+    }
+
+    private static void line(StringBuilder s, String label, List<double[]> speeds) {
+        if (!speeds.isEmpty()) {
+            s.append(String.format(Locale.ROOT, "%-26s %10.3f %10.3f %6d%n", label,
+                    Stats.geomean(speeds.stream().map(x -> x[0]).toList()),
+                    Stats.geomean(speeds.stream().map(x -> x[1]).toList()), speeds.size()));
+        }
     }
 }
