@@ -2,6 +2,7 @@ package io.saba.harness.packet;
 
 import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.alloc.LevelMode;
+import io.saba.core.alloc.PortId;
 import io.saba.core.cluster.LevelAssigner;
 import io.saba.core.corun.TrafficRecord;
 import io.saba.core.model.ModelChoice;
@@ -196,8 +197,9 @@ public final class Fig8PacketCampaign {
                 f.get();
             }
             Fig8PacketJobs jobs = Fig8PacketJobs.of(csv.read(), cfg.schemes(), cfg.setups(), jobsPerSetup);
-            return new Result(jobs, table, predictions.read(), (System.nanoTime() - t0) / 1e9, PacketStudy.processCpuSeconds() - cpu0,
-                    packets.get(), pending.size(), cfg.setups() - pending.size());
+            return new Result(jobs, table, predictions.read(), (System.nanoTime() - t0) / 1e9,
+                    PacketStudy.processCpuSeconds() - cpu0, packets.get(), pending.size(),
+                    cfg.setups() - pending.size());
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("fig8-packet failed: " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
@@ -314,7 +316,7 @@ public final class Fig8PacketCampaign {
         /** Writes what Saba's co-run predictor expects of its weights for setup {@code index}'s jobs. */
         void predict(int index, PredictorCheck predictions) {
             List<JobSpec> jobs = setup(index);
-            Map<String, Set<io.saba.core.alloc.PortId>> ports = VlSetup.portsOf(network, jobs);
+            Map<String, Set<PortId>> ports = VlSetup.portsOf(network, jobs);
             predictions.append(index, jobs, ports, corun.plan(jobs, ports), table);
         }
 
