@@ -176,6 +176,56 @@ final class PredictorCheck {
         line(s, "share cut by Saba", cut);
         line(s, "share raised by Saba", raised);
         line(s, "all jobs", all);
+        return s + slowdownText(byJob, jobs);
+    }
+
+    /**
+     * When every job also ran alone: its slowdown over that, predicted and measured, under Saba's weights and under
+     * equal weights, by dataset scale; and at the profiled dataset (1x, the only size the table's records know), by
+     * whether Saba cut or raised the job's share and by its instance count (the ports it waits on every round).
+     */
+    private static String slowdownText(Map<String, Row> byJob, Fig8PacketJobs jobs) {
+        Map<String, List<double[]>> groups = new LinkedHashMap<>();
+        Map<Double, List<double[]>> byScale = new TreeMap<>();
+        Map<String, List<double[]>> atOne = new TreeMap<>();
+        List<double[]> all = new ArrayList<>();
+        for (Fig8PacketJobs.Job j : jobs.jobs()) {
+            Row r = byJob.get(j.setup() + "/" + j.id());
+            Double alone = j.seconds().get(Fig8Scheme.ALONE);
+            Double saba = j.seconds().get(Fig8Scheme.SABA);
+            Double equal = j.seconds().get(Fig8Scheme.SABA_EQUAL);
+            if (r == null || alone == null || saba == null || equal == null) {
+                continue;
+            }
+            double[] v = {r.predictedSaba(), saba / alone, r.predictedEqual(), equal / alone};
+            byScale.computeIfAbsent(j.datasetScale(), k -> new ArrayList<>()).add(v);
+            if (j.datasetScale() == 1) {
+                int low = (j.instances() - 1) / 8 * 8 + 1;
+                String key = String.format(Locale.ROOT, "1x, share %s, %2d-%2d instances",
+                        r.shareSaba() > r.shareEqual() ? "raised" : "cut", low, low + 7);
+                atOne.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
+            }
+            all.add(v);
+        }
+        if (all.isEmpty()) {
+            return "";
+        }
+        byScale.forEach((scale, v) -> groups.put(String.format(Locale.ROOT, "dataset %sx",
+                scale == Math.rint(scale) ? Long.toString(Math.round(scale)) : Double.toString(scale)), v));
+        groups.putAll(atOne);
+        groups.put("all jobs", all);
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nslowdown over the job alone, predicted "
+                + "and measured (geometric means over jobs)%n%-36s %10s %10s %11s %11s %6s%n", "", "Saba pred",
+                "Saba meas", "equal pred", "equal meas", "jobs"));
+        groups.forEach((k, v) -> {
+            s.append(String.format(Locale.ROOT, "%-36s", k));
+            for (int i = 0; i < 4; i++) {
+                int c = i;
+                s.append(String.format(Locale.ROOT, i < 2 ? " %10.3f" : " %11.3f",
+                        Stats.geomean(v.stream().map(x -> x[c]).toList())));
+            }
+            s.append(String.format(Locale.ROOT, " %6d%n", v.size()));
+        });
         return s.toString();
     }
 

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -138,7 +139,7 @@ class Fig8PacketCampaignTest {
     @Test
     void thePredictorCheckSplitsAQueuesWeightAmongItsJobsAndIsResumed() {
         Fig8PacketCampaign.Config cfg = config(1, EnumSet.of(Fig8Scheme.SHARED, Fig8Scheme.SABA,
-                Fig8Scheme.SABA_EQUAL));
+                Fig8Scheme.SABA_EQUAL, Fig8Scheme.ALONE));
         Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
         assertEquals(16, r.predictions().size());
         for (PredictorCheck.Row p : r.predictions()) {
@@ -146,7 +147,22 @@ class Fig8PacketCampaignTest {
             assertTrue(p.shareSaba() > 0 && p.shareSaba() <= 1 && p.shareEqual() > 0 && p.shareEqual() <= 1,
                     p.toString());
         }
-        assertTrue(Fig8PacketReport.text(r, cfg).contains("the co-run predictor beside the packet model"));
+        String report = Fig8PacketReport.text(r, cfg);
+        assertTrue(report.contains("the co-run predictor beside the packet model"));
+        // the slowdowns' last row, by hand: geometric means over the 16 jobs of prediction and time over alone
+        double[] logs = new double[4];
+        for (PredictorCheck.Row p : r.predictions()) {
+            Map<Fig8Scheme, Double> t = r.jobs().jobs().stream().filter(j -> j.id().equals(p.job())).findFirst()
+                    .orElseThrow().seconds();
+            double[] v = {p.predictedSaba(), t.get(Fig8Scheme.SABA) / t.get(Fig8Scheme.ALONE), p.predictedEqual(),
+                t.get(Fig8Scheme.SABA_EQUAL) / t.get(Fig8Scheme.ALONE)};
+            for (int i = 0; i < 4; i++) {
+                logs[i] += Math.log(v[i]) / 16;
+            }
+        }
+        String allRow = String.format(Locale.ROOT, "%-36s %10.3f %10.3f %11.3f %11.3f %6d", "all jobs",
+                Math.exp(logs[0]), Math.exp(logs[1]), Math.exp(logs[2]), Math.exp(logs[3]), 16);
+        assertTrue(report.contains("slowdown over the job alone") && report.contains(allRow), report);
         assertEquals(0, new Fig8PacketCampaign(cfg).run(System.err).ranNow(), "the predictions are kept too");
 
         // by hand: jobs a and b share queue 1 (weight 0.6), c has queue 2 (0.4), all on one port
