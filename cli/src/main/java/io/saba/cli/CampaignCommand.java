@@ -240,7 +240,8 @@ public final class CampaignCommand implements Callable<Integer> {
             }
         }
         TestbedCampaign.writeFigures(dir, r.rows());
-        return TestbedCampaign.report(r.rows()) + String.format(Locale.ROOT,
+        String policy = cfg.allocation() == Allocation.FAIR ? "per-application fair shares on Saba's levels" : "Saba";
+        return TestbedCampaign.report(r.rows(), policy, "per-flow max-min") + String.format(Locale.ROOT,
                 "%nsimulated with %s; ran %d setups now (%d resumed) in %.1f s on %s; output in %s%n",
                 mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(),
                 master == null ? t + " threads" : "Spark " + master, dir);

@@ -17,9 +17,18 @@ class CampaignCommandTest extends InProcessCli {
     void fig8PrintsThePaperBesideOursAndWritesItsFiles() {
         assertEquals(0, run("campaign", "--setups", "1", "--seed", "3", "--out", dir.toString()));
         assertTrue(out.toString().contains("Fig. 8a") && out.toString().contains("1.88"), out.toString());
+        assertTrue(out.toString().contains("speedup of Saba over per-flow max-min"), out.toString());
         for (String f : new String[] {"jobs.csv", "fig8a.png", "fig8b.png", "summary.txt"}) {
             assertTrue(Files.exists(dir.resolve(f)), f);
         }
+    }
+
+    @Test
+    void fig8NamesTheFairBaselineWhenItRunsInsteadOfSaba() {
+        assertEquals(0, run("campaign", "--setups", "1", "--seed", "3", "--allocation", "fair", "--out",
+                dir.toString()), err.toString());
+        assertTrue(out.toString().contains("speedup of per-application fair shares on Saba's levels over per-flow "
+                + "max-min") && !out.toString().contains("speedup of Saba"), out.toString());
     }
 
     /** The mechanism options reach Fig. 8 (before, only --hol-blocking did): both runs of the setup wait. */

@@ -106,9 +106,15 @@ public final class TestbedCampaign {
 
     /** As {@link #report(List)}, against the baseline named; {@code rows} must not be empty. */
     public static String report(List<JobOutcome> rows, String baseline) {
+        return report(rows, "Saba", baseline);
+    }
+
+    /** As {@link #report(List)}, naming the policy (what ran instead of Saba, such as the fair baseline). */
+    public static String report(List<JobOutcome> rows, String policy, String baseline) {
         StringBuilder s = new StringBuilder();
         Map<String, Double> per = Speedups.perWorkload(rows);
-        s.append("Fig. 8a  speedup of Saba over ").append(baseline).append(", geometric mean per workload\n");
+        s.append("Fig. 8a  speedup of ").append(policy).append(" over ").append(baseline)
+                .append(", geometric mean per workload\n");
         s.append(String.format(Locale.ROOT, "%-14s %8s %8s %6s%n", "workload", "ours", "paper", "jobs"));
         Map<String, Long> counts = new HashMap<>();
         rows.forEach(o -> counts.merge(o.workload(), 1L, Long::sum));
