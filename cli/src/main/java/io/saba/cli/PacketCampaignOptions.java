@@ -64,9 +64,8 @@ final class PacketCampaignOptions {
 
     @Option(names = "--schemes", split = ",", paramLabel = "SCHEME", description = "fig8-packet: what every setup "
             + "runs under, of shared, shared-cc, control, saba, saba-eq2, saba-equal, control-15, saba-spread, "
-            + "saba-apps, alone, fluid-max-min, fluid-saba, and the oracle saba-sized (default all but the oracle; "
-            + "the shared VL always). A rerun on the same "
-            + "--out adds the schemes it lacks")
+            + "saba-apps, saba-apps-equal, alone, fluid-max-min, fluid-saba, and the oracle saba-sized (default all "
+            + "but the oracle; the shared VL always). A rerun on the same --out adds the schemes it lacks")
     List<String> schemes;
 
     @Option(names = "--congestion-control", paramLabel = "PRESET", description = "fig8-packet: the InfiniBand "

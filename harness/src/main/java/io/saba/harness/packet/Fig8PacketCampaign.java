@@ -343,6 +343,8 @@ public final class Fig8PacketCampaign {
                 case SABA_SPREAD -> packet(VlMode.SABA, jobs, corun.withSpreadApplications(), cfg.queues() + 1,
                         false);
                 case SABA_APPS -> packet(VlMode.SABA, jobs, apps, cfg.queues() + 1, false);
+                case SABA_APPS_EQUAL -> packet(VlMode.SABA, jobs, apps.withEqualSabaWeights(), cfg.queues() + 1,
+                        false);
                 case SABA_SIZED -> packet(VlMode.SABA, jobs, sized, cfg.queues() + 1, false);
                 case ALONE -> {
                     Map<String, Double> alone = new HashMap<>();

@@ -44,7 +44,10 @@ public final class Fig8PacketReport {
                 Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.CONTROL_15), Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_SPREAD),
                 Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_SPREAD), Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_APPS),
                 Pair.of(Fig8Scheme.SABA_SPREAD, Fig8Scheme.SABA_APPS),
-                Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_APPS), Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_SIZED),
+                Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_APPS),
+                Pair.of(Fig8Scheme.SABA_APPS_EQUAL, Fig8Scheme.SABA_APPS),
+                Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_APPS_EQUAL),
+                Pair.of(Fig8Scheme.SABA, Fig8Scheme.SABA_SIZED),
                 Pair.of(Fig8Scheme.SABA_EQUAL, Fig8Scheme.SABA_SIZED),
                 Pair.of(Fig8Scheme.CONTROL, Fig8Scheme.SABA_SIZED), Pair.of(Fig8Scheme.SHARED, Fig8Scheme.ALONE),
                 Pair.of(Fig8Scheme.FLUID_MAX_MIN, Fig8Scheme.FLUID_SABA));

@@ -35,6 +35,11 @@ public enum Fig8Scheme {
      */
     SABA_APPS("Saba, a level per application"),
     /**
+     * {@link #SABA_APPS} with every VL weighted equally: the controller's best separation without its weights, so
+     * that the two differ only by what sensitivity decides.
+     */
+    SABA_APPS_EQUAL("Saba, a level per application, equal weights"),
+    /**
      * Saba (corun) with its co-run predictor told each job's dataset scale: every job's traffic record stretched by
      * it, as the job's bytes and compute are. An oracle the controller does not have (it knows a job's workload, not
      * its size): whether Saba's weights lose to equal ones because the predictor cannot tell a short job from a

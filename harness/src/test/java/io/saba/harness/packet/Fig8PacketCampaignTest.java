@@ -99,15 +99,22 @@ class Fig8PacketCampaignTest {
     @Test
     void theLevelPerApplicationSchemeRunsBesideSaba() {
         Fig8PacketCampaign.Config cfg = config(1, EnumSet.of(Fig8Scheme.SHARED, Fig8Scheme.SABA,
-                Fig8Scheme.SABA_APPS));
+                Fig8Scheme.SABA_APPS, Fig8Scheme.SABA_APPS_EQUAL));
         Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
         assertEquals(16, r.jobs().jobs().size());
+        boolean weightsMatter = false;
         for (Fig8PacketJobs.Job j : r.jobs().jobs()) {
             assertTrue(j.seconds().get(Fig8Scheme.SABA_APPS) > 0, j.toString());
+            assertTrue(j.seconds().get(Fig8Scheme.SABA_APPS_EQUAL) > 0, j.toString());
+            weightsMatter |= !j.seconds().get(Fig8Scheme.SABA_APPS).equals(j.seconds().get(Fig8Scheme.SABA_APPS_EQUAL));
         }
+        assertTrue(weightsMatter, "equal weights ran the same tables as Saba's");
         String report = Fig8PacketReport.text(r, cfg);
         assertTrue(report.contains("Saba, a level per application over Saba (corun)"), report);
+        assertTrue(report.contains("Saba, a level per application over Saba, a level per application, equal weights"),
+                report);
         assertEquals(Fig8Scheme.SABA_APPS, Fig8Scheme.parse("saba-apps"));
+        assertEquals(Fig8Scheme.SABA_APPS_EQUAL, Fig8Scheme.parse("saba-apps-equal"));
     }
 
     @Test
