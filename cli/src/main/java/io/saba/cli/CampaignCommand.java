@@ -241,7 +241,7 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         TestbedCampaign.writeFigures(dir, r.rows());
         String policy = cfg.allocation() == Allocation.FAIR ? "per-application fair shares on Saba's levels" : "Saba";
-        return TestbedCampaign.report(r.rows(), policy, "per-flow max-min") + String.format(Locale.ROOT,
+        return TestbedCampaign.report(r.rows(), policy, TestbedCampaign.FLUID_BASELINE) + String.format(Locale.ROOT,
                 "%nsimulated with %s; ran %d setups now (%d resumed) in %.1f s on %s; output in %s%n",
                 mechanisms.describe(), r.ranNow(), r.resumed(), r.seconds(),
                 master == null ? t + " threads" : "Spark " + master, dir);

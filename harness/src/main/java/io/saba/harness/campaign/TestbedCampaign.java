@@ -99,9 +99,12 @@ public final class TestbedCampaign {
         return out;
     }
 
+    /** The simulated campaign's baseline, as its report names it. */
+    public static final String FLUID_BASELINE = "per-flow max-min";
+
     /** The Fig. 8 comparison as text: per-workload table and per-setup distribution, paper beside ours. */
     public static String report(List<JobOutcome> rows) {
-        return report(rows, "per-flow max-min");
+        return report(rows, FLUID_BASELINE);
     }
 
     /** As {@link #report(List)}, against the baseline named; {@code rows} must not be empty. */
