@@ -72,6 +72,11 @@ final class PacketCampaignOptions {
             + "congestion control of the shared-cc baseline, default or aggressive (docs/simulator.md)")
     String congestionControl;
 
+    @Option(names = "--ack-every", paramLabel = "PACKETS", description = "fig8-packet: a queue pair asks for an ACK "
+            + "every PACKETS packets and at each message's end (default 256, what Linux's mlx4 driver sets on the "
+            + "paper's ConnectX-3 HCAs; 1: an ACK per packet, as folders made before ACKs were coalesced)")
+    Integer ackEvery;
+
     @Option(names = "--workloads", paramLabel = "SHAPES", description = "fig8-packet: hibench (default: every "
             + "round an all-to-all shuffle) or recorded (rounds as the testbed records count them, LR and SVM through "
             + "their driver; no fluid schemes)")
@@ -124,6 +129,9 @@ final class PacketCampaignOptions {
         }
         if (workloads != null) {
             out.add("--workloads");
+        }
+        if (ackEvery != null) {
+            out.add("--ack-every");
         }
         return out;
     }

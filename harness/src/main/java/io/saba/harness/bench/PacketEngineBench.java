@@ -7,6 +7,7 @@ import io.saba.harness.packet.VlMode;
 import io.saba.harness.packet.VlSetup;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.rperf.switchmodel.LeafSpine;
+import io.saba.rperf.switchmodel.ModelParams;
 import io.saba.rperf.switchmodel.Policy;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -27,7 +28,9 @@ import java.util.TreeMap;
  * median and range, and a checksum of every job's completion time in picoseconds, so two builds run side by side
  * ({@code scripts/packet-engine-bench.sh}) can be seen to compute the same results.
  *
- * <p>Usage: {@code PacketEngineBench [--passes N] [--warmup N]} (defaults 5 and 2).
+ * <p>Usage: {@code PacketEngineBench [--passes N] [--warmup N] [--ack-every K]} (defaults 5, 2 and 1: an ACK per
+ * packet; K &gt; 1 coalesces ACKs, {@link io.saba.rperf.switchmodel.ModelParams#ackEvery}, another model with its own
+ * checksum).
  */
 public final class PacketEngineBench {
     private PacketEngineBench() {
@@ -40,11 +43,11 @@ public final class PacketEngineBench {
     }
 
     /** One pass: both modes once; returns {packets, checksum}. */
-    static long[] pass(PacketStudyConfig cfg, List<JobSpec> jobs) {
+    static long[] pass(PacketStudyConfig cfg, ModelParams params, List<JobSpec> jobs) {
         long packets = 0;
         long checksum = 1;
         for (VlMode mode : List.of(VlMode.SHARED, VlMode.VL_PER_APPLICATION)) {
-            LeafSpine.Fabric f = cfg.shape().build(cfg.params(), cfg.policy(), cfg.vls());
+            LeafSpine.Fabric f = cfg.shape().build(params, cfg.policy(), cfg.vls());
             Map<String, Integer> sl = new VlSetup(cfg.vls(), cfg.tableEntries(), null).apply(mode, f, jobs).slOf();
             RoundDriver.Result r = new RoundDriver(f, jobs, sl).run();
             packets += r.packets();
@@ -59,24 +62,28 @@ public final class PacketEngineBench {
     public static void main(String[] args) {
         int passes = 5;
         int warmup = 2;
+        int ackEvery = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--passes" -> passes = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--ack-every" -> ackEvery = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (PacketEngineBench [--passes N] [--warmup N])");
+                        + " (PacketEngineBench [--passes N] [--warmup N] [--ack-every K])");
             }
         }
         PacketStudyConfig cfg = reference();
         List<JobSpec> jobs = new PacketStudy(cfg).draw(1);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        System.out.println("packet engine: " + cfg.describe() + "; shared VL and VL per application");
+        ModelParams params = cfg.params().withAckEvery(ackEvery);
+        System.out.println("packet engine: " + cfg.describe() + "; shared VL and VL per application"
+                + (ackEvery == 1 ? "" : "; an ACK every " + ackEvery + " packets"));
         long checksum = 0;
         List<Double> rates = new ArrayList<>();
         for (int i = 0; i < warmup + passes; i++) {
             long cpu0 = mx.getCurrentThreadCpuTime();
             long wall0 = System.nanoTime();
-            long[] r = pass(cfg, jobs);
+            long[] r = pass(cfg, params, jobs);
             double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
             double wall = (System.nanoTime() - wall0) / 1e9;
             if (i > 0 && r[1] != checksum) {

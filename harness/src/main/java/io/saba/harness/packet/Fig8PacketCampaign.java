@@ -62,6 +62,12 @@ public final class Fig8PacketCampaign {
     public static final int HOSTS = 32;
     /** Entries of each port's VL arbitration table, as the InfiniBand backend writes them. */
     static final int TABLE_ENTRIES = 8;
+    /**
+     * Packets per requested ACK ({@link ModelParams#ackEvery}) on the paper's HCAs: Linux's mlx4 driver writes
+     * {@code MLX4_IB_ACK_REQ_FREQ} = 8 into every ConnectX-3 queue pair's context, whose field asks for an ACK at least
+     * every 2^8 packets (the PRM's {@code ack_req_freq}); a message's last packet always asks.
+     */
+    public static final int ACK_EVERY = 256;
 
     /**
      * @param setups    setups 0 … setups − 1
@@ -72,15 +78,17 @@ public final class Fig8PacketCampaign {
      * @param threads   setups run at once
      * @param schemes   what every setup runs under (the baseline, {@link Fig8Scheme#SHARED}, always)
      * @param congestionControl the {@link CongestionControl#preset} of {@link Fig8Scheme#SHARED_CC}
+     * @param ackEvery  packets per requested ACK ({@link ModelParams#ackEvery}; the paper's HCAs: {@link #ACK_EVERY})
      * @param out       the output folder
      */
     public record Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
-                         Set<Fig8Scheme> schemes, String congestionControl, WorkloadShapes shapes, Path out) {
-        /** With the catalog's workload shapes. */
+                         Set<Fig8Scheme> schemes, String congestionControl, int ackEvery, WorkloadShapes shapes,
+                         Path out) {
+        /** With the catalog's workload shapes and the paper's HCAs' ACKs. */
         public Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
                       Set<Fig8Scheme> schemes, String congestionControl, Path out) {
-            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl, WorkloadShapes.HIBENCH,
-                    out);
+            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl, ACK_EVERY,
+                    WorkloadShapes.HIBENCH, out);
         }
 
         public Config {
@@ -100,20 +108,26 @@ public final class Fig8PacketCampaign {
             }
             schemes = Collections.unmodifiableSet(with);
             CongestionControl.preset(congestionControl); // refuses an unknown name before anything runs
+            if (ackEvery < 1) {
+                throw new IllegalArgumentException("an ACK every " + ackEvery + " packets: it must be 1 or more");
+            }
         }
 
         /** What decides the rows: a folder made with another is not resumed. */
         public String fingerprint() {
             return "fig8-packet seed=" + seed + " time-scale=" + timeScale + " model=" + model + " queues=" + queues
                     + (congestionControl.equals("default") ? "" : " congestion-control=" + congestionControl)
+                    + (ackEvery == 1 ? "" : " ack-every=" + ackEvery) // folders made before ACKs coalesced: 1
                     + (shapes == WorkloadShapes.HIBENCH ? "" : " workloads=" + shapes.key());
         }
 
         public String describe() {
             return String.format(java.util.Locale.ROOT, "one switch, %d hosts, 56 Gbit/s, %d VLs for Saba + VL 0, "
                     + "32 KiB per input port and VL, round robin within a VL; %d setups of 16 jobs from seed %d; "
-                    + "time scale %.0e; profiles %s; congestion control %s; workloads %s", HOSTS, queues, setups, seed,
-                    timeScale, model, congestionControl, shapes.key());
+                    + "time scale %.0e; profiles %s; congestion control %s; %s; workloads %s", HOSTS, queues, setups,
+                    seed, timeScale, model, congestionControl,
+                    ackEvery == 1 ? "an ACK per packet" : "an ACK asked every " + ackEvery + " packets and at a "
+                            + "message's end", shapes.key());
         }
     }
 
@@ -132,14 +146,16 @@ public final class Fig8PacketCampaign {
     }
 
     private final Config cfg;
-    private final ModelParams params = ModelParams.paperDefaults();
+    private final ModelParams params;
     private final LeafSpine shape = new LeafSpine(1, HOSTS, 1);
-    private final LeafSpineNetwork network = new LeafSpineNetwork(shape, params.linkGbps());
+    private final LeafSpineNetwork network;
     private final List<WorkloadSpec> workloads;
     private final AtomicLong packets = new AtomicLong();
 
     public Fig8PacketCampaign(Config cfg) {
         this.cfg = cfg;
+        this.params = ModelParams.paperDefaults().withAckEvery(cfg.ackEvery());
+        this.network = new LeafSpineNetwork(shape, params.linkGbps());
         this.workloads = cfg.shapes().specs(cfg.timeScale(), network.hostLinkRate());
     }
 

@@ -28,6 +28,7 @@ public final class BandwidthGenerator extends Generator {
                     net.params().dataWireBytes(payloadBytes), now);
             next.arrivedAt = now;
             next.eligibleAt = Math.max(now, lastStart + minGapPs);
+            requestAck(next, false);
         }
         return next;
     }

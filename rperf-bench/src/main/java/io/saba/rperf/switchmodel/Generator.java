@@ -10,6 +10,8 @@ public abstract class Generator implements PacketQueue {
     final int payloadBytes;
     /** This generator's place among its host's queues. */
     int queueIndex;
+    /** Packets since the last one that asked for an acknowledgement. */
+    private int sinceAckRequest;
 
     Generator(int flow, String name, HostNode host, int dstHost, int sl, int payloadBytes) {
         this.flow = flow;
@@ -26,6 +28,17 @@ public abstract class Generator implements PacketQueue {
      */
     boolean idle() {
         return false;
+    }
+
+    /**
+     * Sets whether {@code p}, this generator's next packet, asks for an acknowledgement: every
+     * {@link ModelParams#ackEvery}-th packet does, and the last of a message.
+     */
+    final void requestAck(Packet p, boolean lastOfMessage) {
+        if (lastOfMessage || ++sinceAckRequest >= host.net.params().ackEvery()) {
+            p.ackRequested = true;
+            sinceAckRequest = 0;
+        }
     }
 
     /** Called once when the simulation starts. */

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * An end host: one port, the generators it runs, and an ACK queue. As a receiver it is a sink at line
- * rate that acknowledges every data packet at once (RC-style) and hands ACKs to the generator that sent
- * the data. Its generators and ACK queue share the output by round-robin within a VL (as an HCA schedules its
+ * rate that acknowledges at once (RC-style) every data packet that asks for it or is marked FECN, and hands ACKs to
+ * the generator that sent the data. Its generators and ACK queue share the output by round-robin within a VL (as an HCA schedules its
  * queue pairs), and VLs by the port's VL arbitration.
  */
 public final class HostNode extends Node {
@@ -67,6 +67,9 @@ public final class HostNode extends Node {
                 net.stats().switchWaits(p.flow, p.postedAt, p.switchWaitsPs, p.switchesCrossed);
             }
             net.notifyDelivered(p, now);
+            if (!p.ackRequested && !p.fecn) {
+                return; // coalesced: a later ACK covers it
+            }
             Packet ack = net.newPacket(Packet.Kind.ACK, p.flow, hostId, p.srcHost, p.sl, 0,
                     net.params().ackBytes(), p.postedAt);
             ack.arrivedAt = now;
@@ -76,6 +79,7 @@ public final class HostNode extends Node {
             hostQueues.activate(0);
             outputs.get(0).kick();
         } else {
+            net.stats().acknowledged(p.flow, now);
             net.generator(p.flow).onAck(p, now);
         }
     }

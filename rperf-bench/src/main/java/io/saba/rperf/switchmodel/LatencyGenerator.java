@@ -25,6 +25,7 @@ public final class LatencyGenerator extends Generator {
         pending.arrivedAt = now;
         pending.eligibleAt = now;
         pending.switchWaitsPs = new long[MAX_SWITCHES];
+        requestAck(pending, true);
         host.output(0).kick();
     }
 

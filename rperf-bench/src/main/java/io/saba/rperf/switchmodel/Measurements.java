@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What a run measured inside the window [warm-up end, run end]: round trips per latency flow (an
- * HdrHistogram in picoseconds) and payload bytes delivered per flow.
+ * HdrHistogram in picoseconds), payload bytes delivered and ACKs returned per flow.
  */
 public final class Measurements {
     private final long windowStart;
@@ -17,6 +17,7 @@ public final class Measurements {
     /** Per flow id (flows are numbered from 0). */
     private long[] deliveredBytes = new long[16];
     private long[] deliveredPackets = new long[16];
+    private long[] acknowledgements = new long[16];
     private final Map<Integer, List<Histogram>> waits = new TreeMap<>();
 
     Measurements(long windowStart) {
@@ -32,6 +33,16 @@ public final class Measurements {
             }
             deliveredBytes[p.flow] += p.payloadBytes;
             deliveredPackets[p.flow]++;
+        }
+    }
+
+    /** An ACK for {@code flow}'s data reached its sender. */
+    void acknowledged(int flow, long now) {
+        if (now >= windowStart) {
+            if (flow >= acknowledgements.length) {
+                acknowledgements = Arrays.copyOf(acknowledgements, Math.max(flow + 1, 2 * acknowledgements.length));
+            }
+            acknowledgements[flow]++;
         }
     }
 
@@ -74,6 +85,11 @@ public final class Measurements {
 
     public long deliveredPackets(int flow) {
         return flow >= 0 && flow < deliveredPackets.length ? deliveredPackets[flow] : 0;
+    }
+
+    /** ACKs that reached {@code flow}'s sender: one per data packet, or fewer with ACK coalescing. */
+    public long acknowledgements(int flow) {
+        return flow >= 0 && flow < acknowledgements.length ? acknowledgements[flow] : 0;
     }
 
     long windowStart() {

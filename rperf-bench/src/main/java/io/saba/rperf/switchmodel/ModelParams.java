@@ -12,9 +12,13 @@ package io.saba.rperf.switchmodel;
  * @param inputBufferBytes    per input port and per VL
  * @param propagationPs       cable delay per link
  * @param creditDelayPs       delay between a packet leaving a buffer and the upstream sender seeing the credit
+ * @param ackEvery            ACK coalescing: a queue pair asks for an acknowledgement (the BTH's AckReq bit) on every
+ *                            this-many-th packet and on its message's last one; the receiver acknowledges those, and
+ *                            a packet marked FECN, at once, one ACK covering the packets before it. 1: an ACK per
+ *                            packet, as in the RPerf paper's simulator
  */
 public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mtuBytes, long switchLatencyPs,
-                          int inputBufferBytes, long propagationPs, long creditDelayPs) {
+                          int inputBufferBytes, long propagationPs, long creditDelayPs, int ackEvery) {
 
     public static final long PS_PER_NS = 1_000L;
     public static final long PS_PER_US = 1_000_000L;
@@ -23,27 +27,36 @@ public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mt
         if (linkGbps <= 0 || headerBytes < 0 || mtuBytes <= 0 || inputBufferBytes <= 0) {
             throw new IllegalArgumentException("non-positive model parameter");
         }
+        if (ackEvery < 1) {
+            throw new IllegalArgumentException("an ACK every " + ackEvery + " packets: it must be 1 or more");
+        }
     }
 
     /** The paper's simulated switch. */
     public static ModelParams paperDefaults() {
-        return new ModelParams(56.0, 26, 30, 4096, 200 * PS_PER_NS, 32 * 1024, 0, 0);
+        return new ModelParams(56.0, 26, 30, 4096, 200 * PS_PER_NS, 32 * 1024, 0, 0, 1);
     }
 
     public ModelParams withBufferBytes(int bytes) {
         return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, bytes, propagationPs,
-                creditDelayPs);
+                creditDelayPs, ackEvery);
     }
 
     /** Every link at {@code gbps}: what a profiler that throttles the fabric's ports sees. */
     public ModelParams withLinkGbps(double gbps) {
         return new ModelParams(gbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes, propagationPs,
-                creditDelayPs);
+                creditDelayPs, ackEvery);
     }
 
     public ModelParams withCreditDelayPs(long ps) {
         return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes,
-                propagationPs, ps);
+                propagationPs, ps, ackEvery);
+    }
+
+    /** With ACK coalescing: an acknowledgement asked for every {@code packets} packets of a queue pair. */
+    public ModelParams withAckEvery(int packets) {
+        return new ModelParams(linkGbps, headerBytes, ackBytes, mtuBytes, switchLatencyPs, inputBufferBytes,
+                propagationPs, creditDelayPs, packets);
     }
 
     /** Time to put {@code wireBytes} on a link, in picoseconds (rounded to the nearest ps). */

@@ -36,6 +36,8 @@ public final class Packet {
      */
     long[] switchWaitsPs;
     int switchesCrossed;
+    /** Data: its sender asks the receiver to acknowledge it now (the BTH's AckReq bit; see ModelParams#ackEvery). */
+    boolean ackRequested;
     /** Data: a congested switch port marked it (forward explicit congestion notification). */
     boolean fecn;
     /** ACK: the data it acknowledges was marked (backward explicit congestion notification). */

@@ -51,6 +51,7 @@ public final class QueuePair extends Generator {
             next = net.newPacket(Packet.Kind.DATA, flow, host.hostId, dstHost, sl, payload,
                     net.params().dataWireBytes(payload), now);
             next.arrivedAt = now;
+            requestAck(next, payload == unsentBytes);
         }
         if (next != null) {
             next.eligibleAt = Math.max(next.arrivedAt, throttledUntil(now));

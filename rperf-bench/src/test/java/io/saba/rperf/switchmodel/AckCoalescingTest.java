@@ -1,0 +1,117 @@
+package io.saba.rperf.switchmodel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ACK coalescing ({@link ModelParams#ackEvery}) on cases counted by hand: one switch of five hosts, RR, one VL, 4 KiB
+ * packets.
+ *
+ * <ul>
+ *   <li>A queue pair asks for an ACK on every k-th packet and on its message's last one, the count starting over
+ *       after each: a 4 MiB message (1,024 packets) gets 1,024 ACKs at k = 1 and 4 at k = 256 (packets 256, 512,
+ *       768, 1,024); two messages of 300 packets get 2 each at k = 256 (packets 256 and 300 of each).</li>
+ *   <li>A lone flow's ACKs travel links its data does not use, so it finishes at the same picosecond at any k.</li>
+ *   <li>A packet marked FECN is acknowledged at once whatever k is, so congestion control sees every mark: in the
+ *       hot spot of {@link CongestionControlTest} with one ACK per message, every mark still comes back as a BECN
+ *       and the victim still gets what max-min gives it.</li>
+ * </ul>
+ */
+class AckCoalescingTest {
+    static final long PACKET = 4096;
+
+    private record Run(Map<String, Double> done, Map<String, Long> acks, int marked) {
+    }
+
+    /** Each flow {src, dst, messages, packets per message}; messages posted back to back at time 0. */
+    private static Run run(ModelParams p, CongestionControl cc, List<int[]> flows) {
+        LeafSpine.Fabric f = new LeafSpine(1, 5, 1).build(p, Policy.RR, 1);
+        Network net = f.network();
+        if (cc != null) {
+            net.enableCongestionControl(cc);
+        }
+        Map<Integer, String> names = new HashMap<>();
+        Map<Integer, long[]> left = new HashMap<>();
+        Map<String, Double> done = new HashMap<>();
+        List<QueuePair> pairs = new ArrayList<>();
+        int[] marked = {0};
+        for (int[] fl : flows) {
+            QueuePair q = net.addQueuePair(fl[0] + "->" + fl[1], f.hosts().get(fl[0]), f.hosts().get(fl[1]), 0);
+            pairs.add(q);
+            names.put(q.flow(), q.name());
+            left.put(q.flow(), new long[] {fl[2] * fl[3] * PACKET});
+            for (int m = 0; m < fl[2]; m++) {
+                // each post is its own message: the next one is posted once the previous is out
+                long bytes = fl[3] * PACKET;
+                net.schedule(0, () -> postWhenIdle(net, q, bytes));
+            }
+        }
+        net.onDelivery((pk, t) -> {
+            marked[0] += pk.fecn ? 1 : 0;
+            long[] l = left.get(pk.flow());
+            l[0] -= pk.payloadBytes;
+            if (l[0] == 0) {
+                done.put(names.get(pk.flow()), t / 1e12);
+            }
+        });
+        net.runToIdle();
+        Map<String, Long> acks = new HashMap<>();
+        for (QueuePair q : pairs) {
+            acks.put(q.name(), net.stats().acknowledgements(q.flow()));
+        }
+        return new Run(done, acks, marked[0]);
+    }
+
+    /** Posts {@code bytes} as a new message once {@code q} has sent everything before it. */
+    private static void postWhenIdle(Network net, QueuePair q, long bytes) {
+        if (q.idle()) {
+            q.post(bytes);
+        } else {
+            net.schedule(net.now() + 1_000, () -> postWhenIdle(net, q, bytes));
+        }
+    }
+
+    @Test
+    void aQueuePairAsksEveryKthPacketAndAtEachMessageEnd() {
+        ModelParams p = ModelParams.paperDefaults();
+        assertEquals(1024L, run(p, null, List.of(new int[] {0, 2, 1, 1024})).acks().get("0->2"));
+        assertEquals(4L, run(p.withAckEvery(256), null, List.of(new int[] {0, 2, 1, 1024})).acks().get("0->2"));
+        assertEquals(4L, run(p.withAckEvery(256), null, List.of(new int[] {0, 2, 2, 300})).acks().get("0->2"));
+        assertEquals(1L, run(p.withAckEvery(1 << 30), null, List.of(new int[] {0, 2, 1, 1024})).acks().get("0->2"));
+    }
+
+    @Test
+    void aLoneFlowFinishesAtTheSamePicosecondAtAnyK() {
+        List<int[]> lone = List.of(new int[] {0, 2, 1, 1024});
+        double perPacket = run(ModelParams.paperDefaults(), null, lone).done().get("0->2");
+        for (int k : new int[] {16, 256, 1 << 30}) {
+            assertEquals(perPacket, run(ModelParams.paperDefaults().withAckEvery(k), null, lone).done().get("0->2"));
+        }
+    }
+
+    @Test
+    void everyFecnMarkIsAcknowledgedAtOnce() {
+        List<int[]> hotSpot = List.of(new int[] {0, 1, 1, 1024}, new int[] {3, 1, 1, 1024}, new int[] {4, 1, 1, 1024},
+                new int[] {0, 2, 1, 1024});
+        Run coalesced = run(ModelParams.paperDefaults().withAckEvery(1 << 30), CongestionControl.defaults(), hotSpot);
+        assertTrue(coalesced.marked() > 0, "the hot port marks");
+        long acks = coalesced.acks().values().stream().mapToLong(Long::longValue).sum();
+        assertTrue(acks >= coalesced.marked() && acks <= coalesced.marked() + hotSpot.size(),
+                "an ACK per mark and at most one per message besides: " + acks + " ACKs, " + coalesced.marked()
+                        + " marks");
+        assertEquals(CongestionControlTest.MAX_MIN_VICTIM_SECONDS, coalesced.done().get("0->2"),
+                0.05 * CongestionControlTest.MAX_MIN_VICTIM_SECONDS, "congestion control still frees the victim");
+    }
+
+    @Test
+    void refusesFewerThanOnePacketPerAck() {
+        assertThrows(IllegalArgumentException.class, () -> ModelParams.paperDefaults().withAckEvery(0));
+    }
+}
