@@ -19,6 +19,11 @@ import org.junit.jupiter.api.Test;
  *       after each: a 4 MiB message (1,024 packets) gets 1,024 ACKs at k = 1 and 4 at k = 256 (packets 256, 512,
  *       768, 1,024); two messages of 300 packets get 2 each at k = 256 (packets 256 and 300 of each).</li>
  *   <li>A lone flow's ACKs travel links its data does not use, so it finishes at the same picosecond at any k.</li>
+ *   <li><b>An ACK holds up the data behind it.</b> h0 sends to h1, so h1 returns an ACK per packet to h0, whose port
+ *       also serves h3 and h4 in turn; those ACKs wait in h1's input buffer for a third of h0's port, and h1's
+ *       4 MiB to h2, whose port is idle, waits behind them: about five times its time at line rate (0.60 ms). With
+ *       an ACK every 256 packets it runs at line rate. This is the head-of-line blocking an ACK per packet adds to a
+ *       shared VL.</li>
  *   <li>A packet marked FECN is acknowledged at once whatever k is, so congestion control sees every mark: in the
  *       hot spot of {@link CongestionControlTest} with one ACK per message, every mark still comes back as a BECN
  *       and the victim still gets what max-min gives it.</li>
@@ -108,6 +113,19 @@ class AckCoalescingTest {
                         + " marks");
         assertEquals(CongestionControlTest.MAX_MIN_VICTIM_SECONDS, coalesced.done().get("0->2"),
                 0.05 * CongestionControlTest.MAX_MIN_VICTIM_SECONDS, "congestion control still frees the victim");
+    }
+
+    @Test
+    void anAckPerPacketHoldsUpDataBehindItAtTheSwitch() {
+        // h0 → h1 makes h1 return an ACK per packet to h0, whose port h3 and h4 keep busy; h1 → h2 shares h1's
+        // input buffer with those ACKs
+        List<int[]> flows = List.of(new int[] {1, 2, 1, 1024}, new int[] {0, 1, 1, 2048}, new int[] {3, 0, 1, 2048},
+                new int[] {4, 0, 1, 2048});
+        double lineRate = 1024 * ModelParams.paperDefaults().serializationPs(4096 + 26) / 1e12;
+        double perPacket = run(ModelParams.paperDefaults(), null, flows).done().get("1->2");
+        double coalesced = run(ModelParams.paperDefaults().withAckEvery(256), null, flows).done().get("1->2");
+        assertTrue(perPacket > 3 * lineRate, "h1 → h2 waits behind ACKs to the hot port: " + perPacket + " s");
+        assertEquals(lineRate, coalesced, 0.01 * lineRate, "with ACKs coalesced h1 → h2 runs at line rate");
     }
 
     @Test
