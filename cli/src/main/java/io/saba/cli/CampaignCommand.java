@@ -259,6 +259,9 @@ public final class CampaignCommand implements Callable<Integer> {
     }
 
     private String fig8Packet(ModelChoice model, int t, Path dir) {
+        if (packet.ackEvery != null && packet.ackEvery < 1) {
+            throw new IllegalArgumentException("--ack-every must be 1 or more, got " + packet.ackEvery);
+        }
         Fig8PacketCampaign.Config cfg = new Fig8PacketCampaign.Config(setups != null ? setups : FIG8_PACKET_SETUPS,
                 seed, packet.timeScale != null ? packet.timeScale : FIG8_PACKET_TIME_SCALE, model, queues, t,
                 packet.fig8Schemes(), packet.congestionControl != null ? packet.congestionControl : "default",

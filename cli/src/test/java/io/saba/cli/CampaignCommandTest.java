@@ -87,6 +87,22 @@ class CampaignCommandTest extends InProcessCli {
     }
 
     @Test
+    void fig8PacketTakesAckCoalescingAndKeepsFoldersOfEachApart() throws Exception {
+        assertEquals(2, run("campaign", "--figure", "fig8-packet", "--ack-every", "0", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--ack-every must be 1 or more, got 0"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--ack-every", "1", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--ack-every: not with --figure fig10-packet"), err.toString());
+        Path perPacket = dir.resolve("per-packet");
+        assertEquals(0, run("campaign", "--figure", "fig8-packet", "--ack-every", "1", "--setups", "1",
+                "--time-scale", "1e-6", "--schemes", "shared", "--out", perPacket.toString()), err.toString());
+        assertTrue(!Files.readString(perPacket.resolve("campaign.fingerprint")).contains("ack-every"),
+                "an ACK per packet keeps the fingerprint of the folders made before coalescing");
+        assertEquals(2, run("campaign", "--figure", "fig8-packet", "--setups", "1", "--time-scale", "1e-6",
+                "--schemes", "shared", "--out", perPacket.toString()));
+        assertTrue(Files.readAllLines(perPacket.resolve("jobs.csv")).size() == 17, "the folder's rows are kept");
+    }
+
+    @Test
     void fig8PacketTakesRecordedWorkloadsWithoutTheFluidSchemes() throws Exception {
         assertEquals(2, run("campaign", "--figure", "fig8-packet", "--workloads", "measured", "--out",
                 dir.resolve("a").toString()));

@@ -43,7 +43,7 @@ class ReadmeResultsTest {
 
     @Test
     void theFig8PacketRowIsTheCommittedRunsSummary() throws IOException {
-        String summary = Files.readString(ROOT.resolve("examples/fig8-packet/summary.txt"));
+        String summary = Files.readString(ROOT.resolve("examples/fig8-packet-coalesced/summary.txt"));
         String setups = find(summary, "^(\\d+) complete setups");
         String saba = find(summary, "^Saba \\(corun\\) over shared VL \\+ IB CC\\s+(\\S+ \\[\\S+ \\S+\\])$");
         String control = find(summary, "^control: 8 VLs, equal over shared VL \\+ IB CC\\s+(\\S+) \\[");
