@@ -108,9 +108,7 @@ public final class Fig8PacketCampaign {
             }
             schemes = Collections.unmodifiableSet(with);
             CongestionControl.preset(congestionControl); // refuses an unknown name before anything runs
-            if (ackEvery < 1) {
-                throw new IllegalArgumentException("an ACK every " + ackEvery + " packets: it must be 1 or more");
-            }
+            ModelParams.paperDefaults().withAckEvery(ackEvery); // refuses fewer than one packet per ACK
         }
 
         /** What decides the rows: a folder made with another is not resumed. */

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An end host: one port, the generators it runs, and an ACK queue. As a receiver it is a sink at line
- * rate that acknowledges at once (RC-style) every data packet that asks for it or is marked FECN, and hands ACKs to
- * the generator that sent the data. Its generators and ACK queue share the output by round-robin within a VL (as an HCA schedules its
- * queue pairs), and VLs by the port's VL arbitration.
+ * An end host: one port, the generators it runs, and an ACK queue. As a receiver it is a sink at line rate that
+ * acknowledges at once (RC-style) every data packet that asks for it or is marked FECN, and hands ACKs to the
+ * generator that sent the data. Its generators and ACK queue share the output by round-robin within a VL (as an HCA
+ * schedules its queue pairs), and VLs by the port's VL arbitration.
  */
 public final class HostNode extends Node {
     final int hostId;

@@ -14,8 +14,8 @@ package io.saba.rperf.switchmodel;
  * @param creditDelayPs       delay between a packet leaving a buffer and the upstream sender seeing the credit
  * @param ackEvery            ACK coalescing: a queue pair asks for an acknowledgement (the BTH's AckReq bit) on every
  *                            this-many-th packet and on its message's last one; the receiver acknowledges those, and
- *                            a packet marked FECN, at once, one ACK covering the packets before it. 1: an ACK per
- *                            packet, as in the RPerf paper's simulator
+ *                            a packet marked FECN, at once, one ACK covering the packets before it. 1 (the
+ *                            default): an ACK per packet
  */
 public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mtuBytes, long switchLatencyPs,
                           int inputBufferBytes, long propagationPs, long creditDelayPs, int ackEvery) {

@@ -1,13 +1,11 @@
 package io.saba.rperf.switchmodel;
 
+import static io.saba.rperf.switchmodel.OneSwitchRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,59 +28,6 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 class AckCoalescingTest {
-    static final long PACKET = 4096;
-
-    private record Run(Map<String, Double> done, Map<String, Long> acks, int marked) {
-    }
-
-    /** Each flow {src, dst, messages, packets per message}; messages posted back to back at time 0. */
-    private static Run run(ModelParams p, CongestionControl cc, List<int[]> flows) {
-        LeafSpine.Fabric f = new LeafSpine(1, 5, 1).build(p, Policy.RR, 1);
-        Network net = f.network();
-        if (cc != null) {
-            net.enableCongestionControl(cc);
-        }
-        Map<Integer, String> names = new HashMap<>();
-        Map<Integer, long[]> left = new HashMap<>();
-        Map<String, Double> done = new HashMap<>();
-        List<QueuePair> pairs = new ArrayList<>();
-        int[] marked = {0};
-        for (int[] fl : flows) {
-            QueuePair q = net.addQueuePair(fl[0] + "->" + fl[1], f.hosts().get(fl[0]), f.hosts().get(fl[1]), 0);
-            pairs.add(q);
-            names.put(q.flow(), q.name());
-            left.put(q.flow(), new long[] {fl[2] * fl[3] * PACKET});
-            for (int m = 0; m < fl[2]; m++) {
-                // each post is its own message: the next one is posted once the previous is out
-                long bytes = fl[3] * PACKET;
-                net.schedule(0, () -> postWhenIdle(net, q, bytes));
-            }
-        }
-        net.onDelivery((pk, t) -> {
-            marked[0] += pk.fecn ? 1 : 0;
-            long[] l = left.get(pk.flow());
-            l[0] -= pk.payloadBytes;
-            if (l[0] == 0) {
-                done.put(names.get(pk.flow()), t / 1e12);
-            }
-        });
-        net.runToIdle();
-        Map<String, Long> acks = new HashMap<>();
-        for (QueuePair q : pairs) {
-            acks.put(q.name(), net.stats().acknowledgements(q.flow()));
-        }
-        return new Run(done, acks, marked[0]);
-    }
-
-    /** Posts {@code bytes} as a new message once {@code q} has sent everything before it. */
-    private static void postWhenIdle(Network net, QueuePair q, long bytes) {
-        if (q.idle()) {
-            q.post(bytes);
-        } else {
-            net.schedule(net.now() + 1_000, () -> postWhenIdle(net, q, bytes));
-        }
-    }
-
     @Test
     void aQueuePairAsksEveryKthPacketAndAtEachMessageEnd() {
         ModelParams p = ModelParams.paperDefaults();
@@ -97,7 +42,8 @@ class AckCoalescingTest {
         List<int[]> lone = List.of(new int[] {0, 2, 1, 1024});
         double perPacket = run(ModelParams.paperDefaults(), null, lone).done().get("0->2");
         for (int k : new int[] {16, 256, 1 << 30}) {
-            assertEquals(perPacket, run(ModelParams.paperDefaults().withAckEvery(k), null, lone).done().get("0->2"));
+            assertEquals(perPacket, run(ModelParams.paperDefaults().withAckEvery(k), null, lone).done().get("0->2"),
+                    "k = " + k);
         }
     }
 
@@ -105,7 +51,8 @@ class AckCoalescingTest {
     void everyFecnMarkIsAcknowledgedAtOnce() {
         List<int[]> hotSpot = List.of(new int[] {0, 1, 1, 1024}, new int[] {3, 1, 1, 1024}, new int[] {4, 1, 1, 1024},
                 new int[] {0, 2, 1, 1024});
-        Run coalesced = run(ModelParams.paperDefaults().withAckEvery(1 << 30), CongestionControl.defaults(), hotSpot);
+        OneSwitchRun coalesced = run(ModelParams.paperDefaults().withAckEvery(1 << 30), CongestionControl.defaults(),
+                hotSpot);
         assertTrue(coalesced.marked() > 0, "the hot port marks");
         long acks = coalesced.acks().values().stream().mapToLong(Long::longValue).sum();
         assertTrue(acks >= coalesced.marked() && acks <= coalesced.marked() + hotSpot.size(),

@@ -3,9 +3,7 @@ package io.saba.rperf.switchmodel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,42 +34,17 @@ class CongestionControlTest {
     /** The hot port's 12 MiB back to back. */
     static final double HOT_PORT_SECONDS = 3 * MESSAGE / 4096.0 * 588.857e-9;
 
-    private record Run(Map<String, Double> done, int marked) {
-    }
-
-    private static Run run(CongestionControl cc, List<int[]> flows) {
-        LeafSpine.Fabric f = new LeafSpine(1, 5, 1).build(P, Policy.RR, 1);
-        Network net = f.network();
-        if (cc != null) {
-            net.enableCongestionControl(cc);
-        }
-        Map<Integer, String> names = new HashMap<>();
-        Map<Integer, long[]> left = new HashMap<>();
-        Map<String, Double> done = new HashMap<>();
-        int[] marked = {0};
-        for (int[] fl : flows) {
-            QueuePair q = net.addQueuePair(fl[0] + "->" + fl[1], f.hosts().get(fl[0]), f.hosts().get(fl[1]), 0);
-            names.put(q.flow(), q.name());
-            left.put(q.flow(), new long[] {MESSAGE});
-            net.schedule(0, () -> q.post(MESSAGE));
-        }
-        net.onDelivery((p, t) -> {
-            marked[0] += p.fecn ? 1 : 0;
-            long[] l = left.get(p.flow());
-            l[0] -= p.payloadBytes;
-            if (l[0] == 0) {
-                done.put(names.get(p.flow()), t / 1e12);
-            }
-        });
-        net.runToIdle();
-        return new Run(done, marked[0]);
+    /** Each {src, dst}: one 4 MiB message. */
+    private static OneSwitchRun run(CongestionControl cc, List<int[]> flows) {
+        return OneSwitchRun.run(P, cc, flows.stream().map(f -> new int[] {f[0], f[1], 1, (int) (MESSAGE / 4096)})
+                .toList());
     }
 
     @Test
     void aLoneFlowIsNeverMarkedAndFinishesAtTheSameTime() {
         List<int[]> lone = List.of(new int[] {0, 2});
-        Run off = run(null, lone);
-        Run on = run(CongestionControl.defaults(), lone);
+        OneSwitchRun off = run(null, lone);
+        OneSwitchRun on = run(CongestionControl.defaults(), lone);
         assertEquals(0, on.marked());
         assertEquals(off.done().get("0->2"), on.done().get("0->2"));
         assertEquals(MESSAGE / 4096.0 * 588.857e-9, on.done().get("0->2"), 0.01e-3, "at line rate");
@@ -80,8 +53,8 @@ class CongestionControlTest {
     @Test
     void congestionControlFreesTheVictimOfAHotSpot() {
         List<int[]> flows = List.of(new int[] {0, 1}, new int[] {3, 1}, new int[] {4, 1}, new int[] {0, 2});
-        Run off = run(null, flows);
-        Run on = run(CongestionControl.defaults(), flows);
+        OneSwitchRun off = run(null, flows);
+        OneSwitchRun on = run(CongestionControl.defaults(), flows);
         assertEquals(HOL_PACED_SECONDS, off.done().get("0->2"), 0.03 * HOL_PACED_SECONDS,
                 "without it the victim moves at the hot flow's pace");
         assertEquals(0, off.marked());
