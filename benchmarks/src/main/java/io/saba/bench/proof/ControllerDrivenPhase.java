@@ -60,7 +60,8 @@ final class ControllerDrivenPhase {
         PortId port = new PortId(TestbedSpec.SWITCH, Flows.RECEIVER);
         Map<String, SensitivityModel> models = new LinkedHashMap<>();
         apps.forEach(a -> models.put(a.name(), a.model()));
-        LinuxTcBackend backend = new LinuxTcBackend(LinuxPortResolver.of(new TestbedPorts().ports(spec)), dscpMap, 1.0, shell);
+        LinuxTcBackend backend = new LinuxTcBackend(LinuxPortResolver.of(new TestbedPorts().ports(spec)), dscpMap, 1.0,
+                shell, true, TestbedProof.BUFFER_SECONDS);
         try (EmbeddedController controller = EmbeddedController.builder()
                 .listen(new InetSocketAddress("127.0.0.1", 0))
                 .topology(TopologyLoader.load(TestbedSpec.stateDir(spec.name()).resolve("topology.yaml")))

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * @param queueOfDscp   DSCP → queue index, for the levels the allocation names
  * @param classOfDscp   DSCP → class id, one u32 filter per IP family each, for every Saba DSCP of the DSCP map
  *                      (see {@link #of})
- * @param leafLimit     packets each class's FIFO holds (see {@link #leafLimit(long)})
+ * @param leafLimit     packets each class's FIFO holds (see {@link #leafLimit(long, double)})
  */
 public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, SortedMap<Integer, Integer> queueOfDscp,
                       SortedMap<Integer, String> classOfDscp, int leafLimit) {
@@ -60,14 +60,52 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
     /** Queue minors live in [0x20, 0x20 + MAX_QUEUES): anything there that the plan lacks is ours to delete. */
     public static final int MAX_QUEUES = 32;
 
+    /** What a class's FIFO holds unless configured otherwise: 10 ms of the link (see {@link #leafLimit}). */
+    public static final double DEFAULT_BUFFER_SECONDS = 0.010;
+    /** The deepest buffer accepted: a second of the link is already far beyond any switch's. */
+    public static final double MAX_BUFFER_SECONDS = 1.0;
+
     /**
-     * A class's FIFO holds about 10 ms of the link (at least 16 full frames), like a shallow datacenter switch
-     * buffer. The kernel's default (the device's txqueuelen, 1000 packets) is 120 ms at 100 Mbit/s, and on a device
-     * with segmentation offload each "packet" can be a 64 KB super-packet: a queue that never overflows lets TCP
-     * flows grow without loss, and the first flow keeps most of a FIFO indefinitely.
+     * Packets a class's FIFO holds: {@code bufferSeconds} of the link, at least 16 full frames. The default, 10 ms,
+     * is a shallow datacenter switch buffer. The kernel's default (the device's txqueuelen, 1000 packets) is 120 ms
+     * at 100 Mbit/s, and on a device with segmentation offload each "packet" can be a 64 KB super-packet: a queue
+     * that never overflows lets TCP flows grow without loss, and the first flow keeps most of a FIFO indefinitely.
+     * A deeper buffer is for a device served by a CPU that can stall (a VM's vCPU taken away for tens of
+     * milliseconds): whatever arrives during a stall must fit, or TCP backs off for a loss the weights did not
+     * cause, and the class with the largest weight, whose buffer is the fewest milliseconds of its own rate, falls
+     * furthest short of its share.
      */
+    public static int leafLimit(long linkBps, double bufferSeconds) {
+        return (int) Math.max(16, Math.round(linkBps / 8.0 * bufferSeconds / BASE_QUANTUM));
+    }
+
+    /**
+     * How far behind its rate a class may fall and still catch up: its burst (at its rate) and cburst (at its ceil)
+     * hold this much time. tc sizes a default burst as rate / HZ plus a frame, and takes HZ from /proc/net/psched,
+     * which on high-resolution-timer kernels reads 10^9: the burst is one frame, 121 µs at 100 Mbit/s. Every
+     * dequeue that comes later than that (a softirq or timer served late, as on a VM) loses the class tokens for
+     * good, so a backlogged class gets less than its rate and the link less than its rate: the heaviest class, with
+     * the fewest microseconds per frame, loses most. 10 ms is what rate / HZ gave with HZ = 100.
+     */
+    public static final double BURST_SECONDS = 0.010;
+
+    /** Bytes of burst for a class at {@code bps}: {@link #BURST_SECONDS} of it, at least one full frame. */
+    public static long burstBytes(long bps) {
+        return Math.max(1600, Math.round(bps / 8.0 * BURST_SECONDS));
+    }
+
+    /** {@link #leafLimit(long, double)} with the default buffer. */
     public static int leafLimit(long linkBps) {
-        return (int) Math.max(16, Math.round(linkBps / 8.0 * 0.010 / BASE_QUANTUM));
+        return leafLimit(linkBps, DEFAULT_BUFFER_SECONDS);
+    }
+
+    /** Refuses a buffer that is not a positive time of at most {@link #MAX_BUFFER_SECONDS}. */
+    public static double checkBuffer(double seconds, String what) {
+        if (!(seconds > 0 && seconds <= MAX_BUFFER_SECONDS)) {
+            throw new IllegalArgumentException(what + " must be a time in (0, " + (int) (MAX_BUFFER_SECONDS * 1000)
+                    + "] ms, got " + seconds * 1000 + " ms");
+        }
+        return seconds;
     }
 
     public static String queueClassId(int queue) {
@@ -77,7 +115,12 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
     /** The plain link: everything in the non-Saba class at the full rate (what the testbed installs). */
     public static HtbPlan baseline(long linkBps) {
         return new HtbPlan(linkBps, new HtbClass(NON_SABA_MINOR, linkBps, BASE_QUANTUM), List.of(), new TreeMap<>(),
-                new TreeMap<>(), leafLimit(linkBps));
+                new TreeMap<>(), leafLimit(linkBps, DEFAULT_BUFFER_SECONDS));
+    }
+
+    /** {@link #of(PortAllocation, long, double, DscpMap, double)} with the default buffer. */
+    public static HtbPlan of(PortAllocation a, long linkBps, double cSaba, DscpMap dscpMap) {
+        return of(a, linkBps, cSaba, dscpMap, DEFAULT_BUFFER_SECONDS);
     }
 
     /**
@@ -87,10 +130,11 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
      * port travel with the most similar applications' queue until the controller's next plan gives it its own
      * weight, instead of falling into the non-Saba class.
      *
+     * @param bufferSeconds what each class's FIFO holds, as time of the link ({@link #leafLimit})
      * @throws IllegalArgumentException if the allocation cannot be installed as given (weights out of range or
      *                                  summing above C_Saba, a level mapped to a queue without a weight)
      */
-    public static HtbPlan of(PortAllocation a, long linkBps, double cSaba, DscpMap dscpMap) {
+    public static HtbPlan of(PortAllocation a, long linkBps, double cSaba, DscpMap dscpMap, double bufferSeconds) {
         double[] w = a.queueWeights();
         if (w.length > MAX_QUEUES) {
             throw new IllegalArgumentException(w.length + " queues, at most " + MAX_QUEUES + " supported");
@@ -154,7 +198,7 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
         HtbClass nonSaba = new HtbClass(NON_SABA_MINOR, rate(nonSabaShare, linkBps),
                 quantum(sabaQueues.isEmpty() ? 1 : nonSabaShare / smallestQueue));
         return new HtbPlan(linkBps, nonSaba, queues, queueOfDscp, classOfEveryDscp(a, dscpMap, nonSaba),
-                leafLimit(linkBps));
+                leafLimit(linkBps, bufferSeconds));
     }
 
     private static SortedMap<Integer, String> classOfEveryDscp(PortAllocation a, DscpMap dscpMap, HtbClass nonSaba) {

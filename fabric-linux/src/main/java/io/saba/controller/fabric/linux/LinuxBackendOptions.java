@@ -22,11 +22,14 @@ import java.util.Set;
  *   dscp-map: "0:0,1:8,2:16"    # level:dscp (default: level L → CS L, DSCP 8·L)
  *   count-queues: true          # read the queues' byte counters (tc -s class of every port in use about once a
  *                               #   second, one tc kept running per namespace) for the online estimate (default true)
+ *   buffer-ms: 30               # what each queue's FIFO holds, in milliseconds of the link (default 10, a shallow
+ *                               #   switch buffer); deeper where the CPU serving the device can stall for longer,
+ *                               #   e.g. in a VM (HtbPlan.leafLimit)
  * </pre>
  */
 public final class LinuxBackendOptions {
     /** The keys this class reads itself; any other key must be a {@link LinuxPortSource}'s. */
-    private static final Set<String> OWN_KEYS = Set.of("ports", "c-saba", "dscp-map", "count-queues");
+    private static final Set<String> OWN_KEYS = Set.of("ports", "c-saba", "dscp-map", "count-queues", "buffer-ms");
 
     private LinuxBackendOptions() {
     }
@@ -76,7 +79,22 @@ public final class LinuxBackendOptions {
                     + "'");
         }
         return new LinuxTcBackend(LinuxPortResolver.of(ports), dscp, cSaba, new ProcessRunner(),
-                Boolean.parseBoolean(count));
+                Boolean.parseBoolean(count), bufferSeconds(options.get("buffer-ms")));
+    }
+
+    /** backend-options.buffer-ms as seconds (the default when absent). */
+    static double bufferSeconds(Object ms) {
+        if (ms == null) {
+            return HtbPlan.DEFAULT_BUFFER_SECONDS;
+        }
+        double parsed;
+        try {
+            parsed = Double.parseDouble(ms.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("backend-options.buffer-ms must be a number of milliseconds, got '"
+                    + ms + "'");
+        }
+        return HtbPlan.checkBuffer(parsed / 1000, "backend-options.buffer-ms");
     }
 
     static PortId portId(String key) {

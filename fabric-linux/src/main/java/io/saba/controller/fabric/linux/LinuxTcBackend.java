@@ -61,6 +61,7 @@ public final class LinuxTcBackend implements FabricBackend {
     private final CommandRunner shell;
     private final NftDscpTagger tagger;
     private final boolean countQueues;
+    private final double bufferSeconds;
     private final TcClassStats classStats; // null when counting is off
     private final ExecutorService namespaces = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "saba-tc");
@@ -104,6 +105,12 @@ public final class LinuxTcBackend implements FabricBackend {
     /** @param countQueues whether {@link #queueBytes} reads the devices' counters (else it counts nothing) */
     public LinuxTcBackend(LinuxPortResolver resolver, DscpMap dscpMap, double cSaba, CommandRunner shell,
                           boolean countQueues) {
+        this(resolver, dscpMap, cSaba, shell, countQueues, HtbPlan.DEFAULT_BUFFER_SECONDS);
+    }
+
+    /** @param bufferSeconds what each queue's FIFO holds, as time of the port's link ({@link HtbPlan#leafLimit}) */
+    public LinuxTcBackend(LinuxPortResolver resolver, DscpMap dscpMap, double cSaba, CommandRunner shell,
+                          boolean countQueues, double bufferSeconds) {
         if (!(cSaba > 0 && cSaba <= 1)) {
             throw new IllegalArgumentException("C_Saba must be in (0, 1], got " + cSaba);
         }
@@ -113,12 +120,18 @@ public final class LinuxTcBackend implements FabricBackend {
         this.shell = shell;
         this.tagger = new NftDscpTagger(shell);
         this.countQueues = countQueues;
+        this.bufferSeconds = HtbPlan.checkBuffer(bufferSeconds, "the queue buffer");
         this.classStats = countQueues ? new TcClassStats() : null;
     }
 
     @Override
     public String name() {
         return "linux";
+    }
+
+    /** What each queue's FIFO holds, as time of its port's link. */
+    public double bufferSeconds() {
+        return bufferSeconds;
     }
 
     /** Host-side tagging by local port, for programs that cannot set their own TOS; removed by {@link #close}. */
@@ -144,7 +157,7 @@ public final class LinuxTcBackend implements FabricBackend {
             }
             LinuxPort port = resolved.get();
             try {
-                HtbPlan plan = HtbPlan.of(a, port.linkRateBps(), cSaba, dscpMap);
+                HtbPlan plan = HtbPlan.of(a, port.linkRateBps(), cSaba, dscpMap, bufferSeconds);
                 Installed before = installed.get(a.port());
                 if (before != null && before.plan().equals(plan) && before.port().equals(port)) {
                     applied.add(a.port()); // idempotent: the device already has exactly this

@@ -106,7 +106,8 @@ final class TcDevice {
             classes = Set.of();
         }
         out.add("class " + (classes.contains("1:1") ? "change" : "add") + " dev " + dev + " parent 1: classid 1:1 htb"
-                + " rate " + link + " ceil " + link + " quantum " + HtbPlan.BASE_QUANTUM);
+                + " rate " + link + " ceil " + link + bursts(plan.linkBps(), plan.linkBps())
+                + " quantum " + HtbPlan.BASE_QUANTUM);
         List<HtbClass> wanted = new ArrayList<>();
         wanted.add(plan.nonSaba());
         wanted.addAll(plan.queues());
@@ -115,7 +116,7 @@ final class TcDevice {
             wantedIds.add(c.classId());
             out.add("class " + (classes.contains(c.classId()) ? "change" : "add") + " dev " + dev
                     + " parent 1:1 classid " + c.classId() + " htb rate " + c.rateBps() + "bit ceil " + link
-                    + " quantum " + c.quantum());
+                    + bursts(c.rateBps(), plan.linkBps()) + " quantum " + c.quantum());
             out.add("qdisc replace dev " + dev + " parent " + c.classId() + " handle " + c.leafHandle()
                     + " pfifo limit " + plan.leafLimit());
         }
@@ -127,6 +128,11 @@ final class TcDevice {
             }
         }
         return out;
+    }
+
+    /** burst and cburst in bytes ({@link HtbPlan#burstBytes}): tc's own default is one frame on today's kernels. */
+    private static String bursts(long rateBps, long ceilBps) {
+        return " burst " + HtbPlan.burstBytes(rateBps) + " cburst " + HtbPlan.burstBytes(ceilBps);
     }
 
     /** A class id in Saba's queue range, 1:20–1:3f: anything there is Saba's. */

@@ -110,4 +110,23 @@ class HtbPlanTest {
         assertEquals(16, HtbPlan.leafLimit(1_000_000L));
         assertEquals(826, HtbPlan.leafLimit(1_000_000_000L));
     }
+
+    @Test
+    void aClassMayCatchUpTenMillisecondsOfItsRate() {
+        assertEquals(125_000, HtbPlan.burstBytes(100_000_000L));
+        assertEquals(1600, HtbPlan.burstBytes(1_000_000L), "never below a frame");
+    }
+
+    @Test
+    void aDeeperBufferHoldsMoreOfTheLinkAndABadOneIsRefusedByName() {
+        // 30 ms of 100 Mbit/s is 375,000 bytes: 248 full frames
+        assertEquals(248, HtbPlan.leafLimit(LINK, 0.030));
+        assertEquals(248, HtbPlan.of(alloc(Map.of(1, 0), 0.5), LINK, 1.0, DscpMap.classSelectors(), 0.030)
+                .leafLimit());
+        for (double bad : new double[] {0, -0.01, 1.5, Double.NaN}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> HtbPlan.checkBuffer(bad, "the queue buffer"));
+            assertTrue(e.getMessage().startsWith("the queue buffer must be a time in (0, 1000] ms"), e.getMessage());
+        }
+    }
 }

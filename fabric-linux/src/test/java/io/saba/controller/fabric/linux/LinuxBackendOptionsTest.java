@@ -20,6 +20,10 @@ class LinuxBackendOptionsTest {
                 "c-saba", "0.9"))) {
             assertEquals("linux", b.name());
             assertTrue(b.countsQueueBytes(), "counted unless switched off");
+            assertEquals(HtbPlan.DEFAULT_BUFFER_SECONDS, b.bufferSeconds());
+        }
+        try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", "h1:0=eth0@1gbit", "buffer-ms", "30"))) {
+            assertEquals(0.030, b.bufferSeconds(), 1e-12);
         }
         try (LinuxTcBackend b = LinuxBackendOptions.create(Map.of("ports", "h1:0=eth0@1gbit", "count-queues", "false"))) {
             assertFalse(b.countsQueueBytes());
@@ -41,6 +45,15 @@ class LinuxBackendOptionsTest {
         e = assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of("ports",
                 "h1:0=eth0@1gbit", "count-queues", "yes")));
         assertEquals("backend-options.count-queues must be true or false, got 'yes'", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of("ports",
+                "h1:0=eth0@1gbit", "buffer-ms", "deep")));
+        assertEquals("backend-options.buffer-ms must be a number of milliseconds, got 'deep'", e.getMessage());
+        for (String bad : new String[] {"0", "-5", "2000"}) {
+            e = assertThrows(IllegalArgumentException.class, () -> LinuxBackendOptions.create(Map.of("ports",
+                    "h1:0=eth0@1gbit", "buffer-ms", bad)));
+            assertTrue(e.getMessage().startsWith("backend-options.buffer-ms must be a time in (0, 1000] ms"),
+                    e.getMessage());
+        }
         assertThrows(IllegalArgumentException.class, () -> Rates.parse("fast"));
         assertEquals(2_500_000L, Rates.parse("2.5Mbit"));
     }

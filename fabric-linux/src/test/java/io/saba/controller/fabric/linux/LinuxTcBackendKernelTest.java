@@ -61,6 +61,10 @@ class LinuxTcBackendKernelTest {
             String classes = show("class");
             assertTrue(classes.contains("class htb 1:20 parent 1:1 leaf 20: prio 0 rate 60Mbit ceil 100Mbit"), classes);
             assertTrue(classes.contains("class htb 1:22 parent 1:1 leaf 22: prio 0 rate 10Mbit ceil 100Mbit"), classes);
+            // 10 ms of each rate, not tc's one-frame default: 60 Mbit/s → 75,000 B, the 100 Mbit/s ceil → 125,000 B
+            assertTrue(classes.contains("rate 60Mbit ceil 100Mbit burst 75000b cburst 125000b"), classes);
+            assertTrue(classes.contains("class htb 1:1 root rate 100Mbit ceil 100Mbit burst 125000b cburst 125000b"),
+                    classes);
             String filters = sh.check(DEV.tc("filter", "show", "dev", "x", "parent", "1:"));
             // DSCP 16 (CS2) is TOS 0x40: the u32 key is the first IPv4 word, TOS in its second byte.
             assertTrue(filters.contains("fh 800::11") && filters.contains("match 00400000/00fc0000 at 0")
@@ -76,6 +80,17 @@ class LinuxTcBackendKernelTest {
             assertTrue(filters.contains("fh 800::19 order 25 key ht 800 bkt 0 *flowid 1:20"), filters);
         }
         assertFalse(show("qdisc").contains("htb"), "close removes the root it created: " + show("qdisc"));
+    }
+
+    @Test
+    void aConfiguredBufferIsWhatTheKernelHolds() {
+        try (LinuxTcBackend b = new LinuxTcBackend(LinuxPortResolver.of(Map.of(PORT, DEV)), DscpMap.classSelectors(),
+                1.0, sh, false, 0.030)) {
+            assertTrue(b.apply(List.of(alloc(Map.of(1, 0, 2, 1), 0.6, 0.4))).ok());
+            String qdiscs = show("qdisc");
+            assertTrue(qdiscs.contains("pfifo 20: parent 1:20 limit 248p")
+                    && qdiscs.contains("pfifo 21: parent 1:21 limit 248p"), qdiscs);
+        }
     }
 
     @Test
