@@ -6,11 +6,13 @@
 # build, so both run the same study; the script stops if the two builds' results checksums differ.
 #
 #   scripts/packet-engine-bench.sh [BASE] [ROUNDS] [PASSES]        (defaults: merge-base with main, 5, 5)
+#   ACK_EVERY=256 scripts/packet-engine-bench.sh ...               (the study with coalesced ACKs; default 1)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 base="${1:-$(git -C "$here" merge-base HEAD main)}"
 rounds="${2:-5}"
 passes="${3:-5}"
+ack_every="${ACK_EVERY:-1}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 bench_src="$here/harness/src/main/java/io/saba/harness/bench/PacketEngineBench.java"
@@ -33,7 +35,7 @@ cp_b="$(build "$here" "$tmp/bench-b")"
 
 run() { # classpath label → appends "rate checksum" to $tmp/label
   local out
-  out="$(java -cp "$1" io.saba.harness.bench.PacketEngineBench --passes "$passes" | tail -1)"
+  out="$(java -cp "$1" io.saba.harness.bench.PacketEngineBench --passes "$passes" --ack-every "$ack_every" | tail -1)"
   echo "$2: $out" >&2
   echo "$out" | sed -E 's/.*median ([0-9]+) .*checksum (-?[0-9]+)/\1 \2/' >> "$tmp/$2"
 }
