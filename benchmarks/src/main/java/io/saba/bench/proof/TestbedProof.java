@@ -69,7 +69,7 @@ public final class TestbedProof {
      * off for losses the weights did not cause, and the class with the largest weight, whose queue is the fewest
      * milliseconds of its own rate, falls short while the others borrow what it leaves. With two real-time busy
      * loops stalling each vCPU for 20-40 ms of every 60 ms, the heaviest class got 0.53-0.60 of the link with 10 ms
-     * queues where 0.61 was due, and 0.61 with 30 ms. (Before classes had 10 ms of burst, it fell short even
+     * queues where 0.61 was due, and 0.61 with 30 ms. (With tc's one-frame default burst it falls short even
      * without stalls: {@link io.saba.controller.fabric.linux.HtbPlan#BURST_SECONDS}.)
      */
     static final double BUFFER_SECONDS = 0.030;

@@ -130,7 +130,10 @@ final class TcDevice {
         return out;
     }
 
-    /** burst and cburst in bytes ({@link HtbPlan#burstBytes}): tc's own default is one frame on today's kernels. */
+    /**
+     * burst and cburst in bytes ({@link HtbPlan#burstBytes}): tc's own default is one frame on high-resolution-timer
+     * kernels.
+     */
     private static String bursts(long rateBps, long ceilBps) {
         return " burst " + HtbPlan.burstBytes(rateBps) + " cburst " + HtbPlan.burstBytes(ceilBps);
     }
