@@ -88,15 +88,12 @@ public record HtbPlan(long linkBps, HtbClass nonSaba, List<HtbClass> queues, Sor
      * the fewest microseconds per frame, loses most. 10 ms is what rate / HZ gave with HZ = 100.
      */
     public static final double BURST_SECONDS = 0.010;
+    /** The least burst: tc's own floor, its default MTU of 1,600 bytes, which holds one full Ethernet frame. */
+    static final int MIN_BURST_BYTES = 1600;
 
-    /** Bytes of burst for a class at {@code bps}: {@link #BURST_SECONDS} of it, at least one full frame. */
+    /** Bytes of burst for a class at {@code bps}: {@link #BURST_SECONDS} of it, at least {@link #MIN_BURST_BYTES}. */
     public static long burstBytes(long bps) {
-        return Math.max(1600, Math.round(bps / 8.0 * BURST_SECONDS));
-    }
-
-    /** {@link #leafLimit(long, double)} with the default buffer. */
-    public static int leafLimit(long linkBps) {
-        return leafLimit(linkBps, DEFAULT_BUFFER_SECONDS);
+        return Math.max(MIN_BURST_BYTES, Math.round(bps / 8.0 * BURST_SECONDS));
     }
 
     /** Refuses a buffer that is not a positive time of at most {@link #MAX_BUFFER_SECONDS}. */

@@ -107,8 +107,8 @@ class HtbPlanTest {
 
     @Test
     void leafBufferIsAboutTenMillisecondsWithAFloor() {
-        assertEquals(16, HtbPlan.leafLimit(1_000_000L));
-        assertEquals(826, HtbPlan.leafLimit(1_000_000_000L));
+        assertEquals(16, HtbPlan.leafLimit(1_000_000L, HtbPlan.DEFAULT_BUFFER_SECONDS));
+        assertEquals(826, HtbPlan.leafLimit(1_000_000_000L, HtbPlan.DEFAULT_BUFFER_SECONDS));
     }
 
     @Test
