@@ -187,17 +187,15 @@ public final class CampaignCommand implements Callable<Integer> {
     /** The packet options name the figures they apply to; any other figure refuses them by name. */
     private void refusePacketOptionsOutside(String f) {
         List<String> refused = packet.given().stream().filter(o -> switch (f) {
-            case "fig10-packet" -> List.of("--schemes", "--congestion-control", "--workloads", "--ack-every")
-                    .contains(o);
+            case "fig10-packet" -> List.of("--schemes", "--congestion-control", "--workloads").contains(o);
             case FIG8_PACKET -> !List.of("--time-scale", "--schemes", "--congestion-control", "--workloads",
                     "--ack-every").contains(o);
             default -> true;
         }).toList();
         if (!refused.isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", refused) + ": not with --figure " + figure
-                    + " (--time-scale: fig8-packet and fig10-packet; --schemes, --congestion-control, --workloads, "
-                    + "--ack-every: fig8-packet; "
-                    + "the other packet options: fig10-packet)");
+                    + " (--time-scale, --ack-every: fig8-packet and fig10-packet; --schemes, --congestion-control, "
+                    + "--workloads: fig8-packet; the other packet options: fig10-packet)");
         }
     }
 
@@ -259,13 +257,10 @@ public final class CampaignCommand implements Callable<Integer> {
     }
 
     private String fig8Packet(ModelChoice model, int t, Path dir) {
-        if (packet.ackEvery != null && packet.ackEvery < 1) {
-            throw new IllegalArgumentException("--ack-every must be 1 or more, got " + packet.ackEvery);
-        }
         Fig8PacketCampaign.Config cfg = new Fig8PacketCampaign.Config(setups != null ? setups : FIG8_PACKET_SETUPS,
                 seed, packet.timeScale != null ? packet.timeScale : FIG8_PACKET_TIME_SCALE, model, queues, t,
                 packet.fig8Schemes(), packet.congestionControl != null ? packet.congestionControl : "default",
-                packet.ackEvery != null ? packet.ackEvery : Fig8PacketCampaign.ACK_EVERY, packet.fig8Shapes(), dir);
+                packet.ackEvery(), packet.fig8Shapes(), dir);
         System.err.println("fig8-packet: " + cfg.describe());
         Fig8PacketCampaign.Result r = new Fig8PacketCampaign(cfg).run(System.err);
         if (r.jobs().setups() == 0) {

@@ -6,6 +6,7 @@ import io.saba.harness.packet.WorkloadShapes;
 import io.saba.harness.packet.PacketStudy;
 import io.saba.harness.packet.PacketStudyConfig;
 import io.saba.rperf.switchmodel.LeafSpine;
+import io.saba.rperf.switchmodel.ModelParams;
 import io.saba.rperf.switchmodel.Policy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,10 +73,18 @@ final class PacketCampaignOptions {
             + "congestion control of the shared-cc baseline, default or aggressive (docs/simulator.md)")
     String congestionControl;
 
-    @Option(names = "--ack-every", paramLabel = "PACKETS", description = "fig8-packet: a queue pair asks for an ACK "
-            + "every PACKETS packets and at each message's end (default 256, what Linux's mlx4 driver sets on the "
-            + "paper's ConnectX-3 HCAs; 1: an ACK per packet, as folders made before ACKs were coalesced)")
+    @Option(names = "--ack-every", paramLabel = "PACKETS", description = "fig8-packet and fig10-packet: a queue pair "
+            + "asks for an ACK every PACKETS packets and at each message's end (default 256, what Linux's mlx4 driver "
+            + "sets on the paper's ConnectX-3 HCAs; 1: an ACK per packet, as folders made before ACKs were coalesced)")
     Integer ackEvery;
+
+    /** Packets per requested ACK: --ack-every, or the paper's HCAs' when not given. */
+    int ackEvery() {
+        if (ackEvery != null && ackEvery < 1) {
+            throw new IllegalArgumentException("--ack-every must be 1 or more, got " + ackEvery);
+        }
+        return ackEvery != null ? ackEvery : ModelParams.CONNECTX3_ACK_EVERY;
+    }
 
     @Option(names = "--workloads", paramLabel = "SHAPES", description = "fig8-packet: hibench (default: every "
             + "round an all-to-all shuffle) or recorded (rounds as the testbed records count them, LR and SVM through "
@@ -165,7 +174,7 @@ final class PacketCampaignOptions {
         return new PacketStudyConfig(leaves != null ? leaves : 6, hpl, oversubscription, perHost != null ? perHost : 1,
                 instances != null ? instances : hpl, timeScale != null ? timeScale : 1e-5, s, queues + 1,
                 vlarbEntries != null ? vlarbEntries : 8, portBufferKib != null ? portBufferKib * 1024 : 0, policy,
-                tiers, !noFluid, threads);
+                ackEvery(), tiers, !noFluid, threads);
     }
 
     /** Runs fig10-packet and returns its report. */

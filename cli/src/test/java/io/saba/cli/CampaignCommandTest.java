@@ -88,11 +88,22 @@ class CampaignCommandTest extends InProcessCli {
     }
 
     @Test
-    void fig8PacketTakesAckCoalescingAndKeepsFoldersOfEachApart() throws Exception {
+    void packetFiguresTakeAckCoalescingAndKeepFoldersOfEachApart() throws Exception {
         assertEquals(2, run("campaign", "--figure", "fig8-packet", "--ack-every", "0", "--out", dir.toString()));
         assertTrue(err.toString().contains("--ack-every must be 1 or more, got 0"), err.toString());
-        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--ack-every", "1", "--out", dir.toString()));
-        assertTrue(err.toString().contains("--ack-every: not with --figure fig10-packet"), err.toString());
+        assertEquals(2, run("campaign", "--figure", "fig10-packet", "--ack-every", "-3", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--ack-every must be 1 or more, got -3"), err.toString());
+        Path fig10 = dir.resolve("fig10");
+        String[] tiny = {"campaign", "--figure", "fig10-packet", "--leaves", "2", "--hosts-per-leaf", "4",
+            "--instances", "4", "--seeds", "1", "--time-scale", "3e-6", "--threads", "1", "--no-fluid", "--out",
+            fig10.toString()};
+        assertEquals(0, run(tiny), err.toString());
+        assertTrue(Files.readString(fig10.resolve("campaign.fingerprint")).contains("an ACK asked every 256 packets"),
+                "fig10-packet coalesces ACKs as fig8-packet does by default");
+        String[] perPacketTiny = java.util.Arrays.copyOf(tiny, tiny.length + 2);
+        perPacketTiny[tiny.length] = "--ack-every";
+        perPacketTiny[tiny.length + 1] = "1";
+        assertEquals(2, run(perPacketTiny), "a folder made with coalesced ACKs refuses a run with an ACK per packet");
         Path perPacket = dir.resolve("per-packet");
         assertEquals(0, run("campaign", "--figure", "fig8-packet", "--ack-every", "1", "--setups", "1",
                 "--time-scale", "1e-6", "--schemes", "shared", "--out", perPacket.toString()), err.toString());

@@ -36,10 +36,10 @@ public final class PacketEngineBench {
     private PacketEngineBench() {
     }
 
-    /** The reference study's fabric and placement. */
-    static PacketStudyConfig reference() {
+    /** The reference study's fabric and placement, a queue pair asking for an ACK every {@code ackEvery} packets. */
+    static PacketStudyConfig reference(int ackEvery) {
         return new PacketStudyConfig(6, 6, 1, 3, 6, 1e-5, List.of(1L), PacketStudyConfig.SABA_QUEUES + 1, 8, 0,
-                Policy.RR, PacketStudyConfig.ALL_TIERS, false, 1);
+                Policy.RR, ackEvery, PacketStudyConfig.ALL_TIERS, false, 1);
     }
 
     /** One pass: both modes once; returns {packets, checksum}. */
@@ -72,12 +72,11 @@ public final class PacketEngineBench {
                         + " (PacketEngineBench [--passes N] [--warmup N] [--ack-every K])");
             }
         }
-        PacketStudyConfig cfg = reference();
+        PacketStudyConfig cfg = reference(ackEvery);
         List<JobSpec> jobs = new PacketStudy(cfg).draw(1);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        ModelParams params = cfg.params().withAckEvery(ackEvery);
-        System.out.println("packet engine: " + cfg.describe() + "; shared VL and VL per application"
-                + (ackEvery == 1 ? "" : "; an ACK every " + ackEvery + " packets"));
+        ModelParams params = cfg.params();
+        System.out.println("packet engine: " + cfg.describe() + "; shared VL and VL per application");
         long checksum = 0;
         List<Double> rates = new ArrayList<>();
         for (int i = 0; i < warmup + passes; i++) {

@@ -62,12 +62,6 @@ public final class Fig8PacketCampaign {
     public static final int HOSTS = 32;
     /** Entries of each port's VL arbitration table, as the InfiniBand backend writes them. */
     static final int TABLE_ENTRIES = 8;
-    /**
-     * Packets per requested ACK ({@link ModelParams#ackEvery}) on the paper's HCAs: Linux's mlx4 driver writes
-     * {@code MLX4_IB_ACK_REQ_FREQ} = 8 into every ConnectX-3 queue pair's context, whose field asks for an ACK at least
-     * every 2^8 packets (the PRM's {@code ack_req_freq}); a message's last packet always asks.
-     */
-    public static final int ACK_EVERY = 256;
 
     /**
      * @param setups    setups 0 … setups − 1
@@ -78,7 +72,8 @@ public final class Fig8PacketCampaign {
      * @param threads   setups run at once
      * @param schemes   what every setup runs under (the baseline, {@link Fig8Scheme#SHARED}, always)
      * @param congestionControl the {@link CongestionControl#preset} of {@link Fig8Scheme#SHARED_CC}
-     * @param ackEvery  packets per requested ACK ({@link ModelParams#ackEvery}; the paper's HCAs: {@link #ACK_EVERY})
+     * @param ackEvery  packets per requested ACK ({@link ModelParams#ackEvery}; the paper's HCAs:
+     *                  {@link ModelParams#CONNECTX3_ACK_EVERY})
      * @param out       the output folder
      */
     public record Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
@@ -87,7 +82,7 @@ public final class Fig8PacketCampaign {
         /** With the catalog's workload shapes and the paper's HCAs' ACKs. */
         public Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
                       Set<Fig8Scheme> schemes, String congestionControl, Path out) {
-            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl, ACK_EVERY,
+            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl, ModelParams.CONNECTX3_ACK_EVERY,
                     WorkloadShapes.HIBENCH, out);
         }
 

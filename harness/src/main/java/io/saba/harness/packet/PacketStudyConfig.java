@@ -23,13 +23,16 @@ import java.util.Set;
  * @param portBufferBytes  0: every VL of every input port has RPerf's own buffer (32 KiB); else each input port
  *                         has this many bytes, split evenly over the VLs the mode uses (1 for the shared VL)
  * @param policy           output arbitration within a VL (the RPerf model's FCFS or RR)
+ * @param ackEvery         a queue pair asks for an ACK every this many packets and at each message's end
+ *                         ({@link ModelParams#ackEvery}; 1: an ACK per packet)
  * @param separateAt       the tiers of ports where the separating modes write their tables (all: the whole path)
  * @param fluid            also run the fluid simulator on the same jobs and paths
  * @param threads          runs in parallel
  */
 public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscription, int perHost, int instances,
                                 double timeScale, List<Long> seeds, int vls, int tableEntries, int portBufferBytes,
-                                Policy policy, Set<LeafSpine.Tier> separateAt, boolean fluid, int threads) {
+                                Policy policy, int ackEvery, Set<LeafSpine.Tier> separateAt, boolean fluid,
+                                int threads) {
     /** Saba's queues per port in the paper's scale study (and the testbed's 8 + default). */
     public static final int SABA_QUEUES = 8;
     /** Every tier of ports: applications separated along their whole path. */
@@ -45,6 +48,9 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
             throw new IllegalArgumentException("bad packet study: " + perHost + " per host, " + instances
                     + " instances, time scale " + timeScale + ", " + seeds.size() + " seeds");
         }
+        if (ackEvery < 1) {
+            throw new IllegalArgumentException("an ACK every " + ackEvery + " packets: it must be 1 or more");
+        }
         if (instances > leaves * hostsPerLeaf) {
             throw new IllegalArgumentException(instances + " instances per job but only " + leaves * hostsPerLeaf
                     + " hosts");
@@ -54,11 +60,11 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
 
     /**
      * 36 hosts (6 leaves × 6, 1:1), one instance per host, jobs of 6 instances, the paper's workloads at 10 µs per
-     * second, 8 Saba queues + VL 0, 8-entry tables, RPerf's buffers, round robin, seeds 1–5.
+     * second, 8 Saba queues + VL 0, 8-entry tables, RPerf's buffers, round robin, an ACK per packet, seeds 1–5.
      */
     public static PacketStudyConfig small() {
         return new PacketStudyConfig(6, 6, 1, 1, 6, 1e-5, List.of(1L, 2L, 3L, 4L, 5L), SABA_QUEUES + 1, 8, 0,
-                Policy.RR, ALL_TIERS, true, 1);
+                Policy.RR, 1, ALL_TIERS, true, 1);
     }
 
     private static LeafSpine shape(int leaves, int hostsPerLeaf, int oversubscription) {
@@ -79,12 +85,12 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
     }
 
     public ModelParams params() {
-        return ModelParams.paperDefaults();
+        return ModelParams.paperDefaults().withAckEvery(ackEvery);
     }
 
     public PacketStudyConfig withSeeds(List<Long> s) {
         return new PacketStudyConfig(leaves, hostsPerLeaf, oversubscription, perHost, instances, timeScale, s, vls,
-                tableEntries, portBufferBytes, policy, separateAt, fluid, threads);
+                tableEntries, portBufferBytes, policy, ackEvery, separateAt, fluid, threads);
     }
 
     public String describe() {
@@ -93,6 +99,7 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
                 perHost == 1 ? "" : "s", jobs(), instances, timeScale, vls, tableEntries,
                 portBufferBytes == 0 ? "32 KiB per input port and VL"
                         : (portBufferBytes / 1024) + " KiB per input port split over the VLs in use", policy)
+                + (ackEvery == 1 ? "" : ", an ACK asked every " + ackEvery + " packets and at a message's end")
                 + (separateAt.equals(ALL_TIERS) ? "" : ", applications separated only at " + separateAt);
     }
 }

@@ -1,7 +1,9 @@
 package io.saba.harness.packet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.saba.harness.sim.workload.JobSpec;
@@ -14,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 class PacketStudyTest {
     private static PacketStudyConfig tiny(int perHost, List<Long> seeds) {
-        return new PacketStudyConfig(3, 4, 2, perHost, 4, 3e-6, seeds, 9, 8, 0, Policy.RR, PacketStudyConfig.ALL_TIERS, true, 1);
+        return new PacketStudyConfig(3, 4, 2, perHost, 4, 3e-6, seeds, 9, 8, 0, Policy.RR, 1,
+                PacketStudyConfig.ALL_TIERS, true, 1);
     }
 
     @Test
@@ -51,5 +54,20 @@ class PacketStudyTest {
         String report = PacketStudy.report(a);
         assertTrue(report.contains("packet saba") && report.contains("median"), report);
         assertEquals(1 + 3 * 6, PacketStudy.csv(a).lines().count());
+    }
+
+    @Test
+    void coalescedAcksReachTheModelAndTheDescriptionAndFewerThanOnePacketPerAckIsRefused() {
+        PacketStudyConfig perPacket = tiny(1, List.of(2L));
+        PacketStudyConfig coalesced = new PacketStudyConfig(3, 4, 2, 1, 4, 3e-6, List.of(2L), 9, 8, 0, Policy.RR, 256,
+                PacketStudyConfig.ALL_TIERS, true, 1);
+        assertEquals(1, perPacket.params().ackEvery());
+        assertEquals(256, coalesced.params().ackEvery());
+        assertEquals(256, coalesced.withSeeds(List.of(3L)).params().ackEvery());
+        assertFalse(perPacket.describe().contains("ACK"), "an ACK per packet describes the study as before");
+        assertTrue(coalesced.describe().contains("an ACK asked every 256 packets"), coalesced.describe());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PacketStudyConfig(3, 4,
+                2, 1, 4, 3e-6, List.of(2L), 9, 8, 0, Policy.RR, 0, PacketStudyConfig.ALL_TIERS, true, 1));
+        assertEquals("an ACK every 0 packets: it must be 1 or more", e.getMessage());
     }
 }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class RoundDriverPinTest {
     /** 12 hosts (3 leaves × 4, 2:1), two instances per host, jobs of 4 instances: six jobs per setup. */
     private static PacketStudyConfig config(Policy policy) {
-        return new PacketStudyConfig(3, 4, 2, 2, 4, 3e-6, List.of(11L), 9, 8, 0, policy,
+        return new PacketStudyConfig(3, 4, 2, 2, 4, 3e-6, List.of(11L), 9, 8, 0, policy, 1,
                 PacketStudyConfig.ALL_TIERS, false, 1);
     }
 

@@ -22,6 +22,12 @@ public record ModelParams(double linkGbps, int headerBytes, int ackBytes, int mt
 
     public static final long PS_PER_NS = 1_000L;
     public static final long PS_PER_US = 1_000_000L;
+    /**
+     * Packets per requested ACK on the Saba paper's HCAs: Linux's mlx4 driver writes {@code MLX4_IB_ACK_REQ_FREQ} = 8
+     * into every ConnectX-3 queue pair's context, whose field asks for an ACK at least every 2^8 packets (the PRM's
+     * {@code ack_req_freq}); a message's last packet always asks. What the packet-level figures model by default.
+     */
+    public static final int CONNECTX3_ACK_EVERY = 256;
 
     public ModelParams {
         if (linkGbps <= 0 || headerBytes < 0 || mtuBytes <= 0 || inputBufferBytes <= 0) {
