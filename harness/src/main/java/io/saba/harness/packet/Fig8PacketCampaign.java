@@ -82,8 +82,8 @@ public final class Fig8PacketCampaign {
         /** With the catalog's workload shapes and the paper's HCAs' ACKs. */
         public Config(int setups, long seed, double timeScale, ModelChoice model, int queues, int threads,
                       Set<Fig8Scheme> schemes, String congestionControl, Path out) {
-            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl, ModelParams.CONNECTX3_ACK_EVERY,
-                    WorkloadShapes.HIBENCH, out);
+            this(setups, seed, timeScale, model, queues, threads, schemes, congestionControl,
+                    ModelParams.CONNECTX3_ACK_EVERY, WorkloadShapes.HIBENCH, out);
         }
 
         public Config {

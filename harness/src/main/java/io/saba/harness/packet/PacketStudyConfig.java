@@ -58,15 +58,6 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
         shape(leaves, hostsPerLeaf, oversubscription); // checks the fabric
     }
 
-    /**
-     * 36 hosts (6 leaves × 6, 1:1), one instance per host, jobs of 6 instances, the paper's workloads at 10 µs per
-     * second, 8 Saba queues + VL 0, 8-entry tables, RPerf's buffers, round robin, an ACK per packet, seeds 1–5.
-     */
-    public static PacketStudyConfig small() {
-        return new PacketStudyConfig(6, 6, 1, 1, 6, 1e-5, List.of(1L, 2L, 3L, 4L, 5L), SABA_QUEUES + 1, 8, 0,
-                Policy.RR, 1, ALL_TIERS, true, 1);
-    }
-
     private static LeafSpine shape(int leaves, int hostsPerLeaf, int oversubscription) {
         return LeafSpine.oversubscribed(leaves, hostsPerLeaf, oversubscription);
     }
