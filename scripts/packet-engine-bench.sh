@@ -3,7 +3,8 @@
 # temporary directory and the working tree here, then runs io.saba.harness.bench.PacketEngineBench from each build
 # alternately, ROUNDS times (ABBA order), each in a fresh JVM, and prints the medians and ranges of the JVMs'
 # median packets per CPU-second, and their ratio. The benchmark's source is this tree's, compiled against each
-# build, so both run the same study; the script stops if the two builds' results checksums differ.
+# build, so both run the same study; the script stops if the two builds' results checksums differ. So BASE must have
+# the reference study's configuration as this tree builds it (PacketStudyConfig with its ackEvery component).
 #
 #   scripts/packet-engine-bench.sh [BASE] [ROUNDS] [PASSES]        (defaults: merge-base with main, 5, 5)
 #   ACK_EVERY=256 scripts/packet-engine-bench.sh ...               (the study with coalesced ACKs; default 1)
