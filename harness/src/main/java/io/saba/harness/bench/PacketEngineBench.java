@@ -7,7 +7,6 @@ import io.saba.harness.packet.VlMode;
 import io.saba.harness.packet.VlSetup;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.rperf.switchmodel.LeafSpine;
-import io.saba.rperf.switchmodel.ModelParams;
 import io.saba.rperf.switchmodel.Policy;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -42,12 +41,24 @@ public final class PacketEngineBench {
                 Policy.RR, ackEvery, PacketStudyConfig.ALL_TIERS, false, 1);
     }
 
+    /** The whole number after option {@code args[i - 1]}. */
+    private static int value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        try {
+            return Integer.parseInt(args[i]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(args[i - 1] + " takes a whole number, got '" + args[i] + "'");
+        }
+    }
+
     /** One pass: both modes once; returns {packets, checksum}. */
-    static long[] pass(PacketStudyConfig cfg, ModelParams params, List<JobSpec> jobs) {
+    static long[] pass(PacketStudyConfig cfg, List<JobSpec> jobs) {
         long packets = 0;
         long checksum = 1;
         for (VlMode mode : List.of(VlMode.SHARED, VlMode.VL_PER_APPLICATION)) {
-            LeafSpine.Fabric f = cfg.shape().build(params, cfg.policy(), cfg.vls());
+            LeafSpine.Fabric f = cfg.shape().build(cfg.params(), cfg.policy(), cfg.vls());
             Map<String, Integer> sl = new VlSetup(cfg.vls(), cfg.tableEntries(), null).apply(mode, f, jobs).slOf();
             RoundDriver.Result r = new RoundDriver(f, jobs, sl).run();
             packets += r.packets();
@@ -63,26 +74,32 @@ public final class PacketEngineBench {
         int passes = 5;
         int warmup = 2;
         int ackEvery = 1;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--passes" -> passes = Integer.parseInt(args[++i]);
-                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-                case "--ack-every" -> ackEvery = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (PacketEngineBench [--passes N] [--warmup N] [--ack-every K])");
+        PacketStudyConfig cfg;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--passes" -> passes = value(args, ++i);
+                    case "--warmup" -> warmup = value(args, ++i);
+                    case "--ack-every" -> ackEvery = value(args, ++i);
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+                }
             }
+            cfg = reference(ackEvery);
+        } catch (IllegalArgumentException e) {
+            System.err.println("PacketEngineBench: " + e.getMessage()
+                    + " (PacketEngineBench [--passes N] [--warmup N] [--ack-every K])");
+            System.exit(2);
+            return;
         }
-        PacketStudyConfig cfg = reference(ackEvery);
         List<JobSpec> jobs = new PacketStudy(cfg).draw(1);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        ModelParams params = cfg.params();
         System.out.println("packet engine: " + cfg.describe() + "; shared VL and VL per application");
         long checksum = 0;
         List<Double> rates = new ArrayList<>();
         for (int i = 0; i < warmup + passes; i++) {
             long cpu0 = mx.getCurrentThreadCpuTime();
             long wall0 = System.nanoTime();
-            long[] r = pass(cfg, params, jobs);
+            long[] r = pass(cfg, jobs);
             double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
             double wall = (System.nanoTime() - wall0) / 1e9;
             if (i > 0 && r[1] != checksum) {

@@ -48,9 +48,7 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
             throw new IllegalArgumentException("bad packet study: " + perHost + " per host, " + instances
                     + " instances, time scale " + timeScale + ", " + seeds.size() + " seeds");
         }
-        if (ackEvery < 1) {
-            throw new IllegalArgumentException("an ACK every " + ackEvery + " packets: it must be 1 or more");
-        }
+        ModelParams.paperDefaults().withAckEvery(ackEvery); // refuses fewer than one packet per ACK
         if (instances > leaves * hostsPerLeaf) {
             throw new IllegalArgumentException(instances + " instances per job but only " + leaves * hostsPerLeaf
                     + " hosts");
