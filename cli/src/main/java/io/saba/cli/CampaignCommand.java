@@ -94,9 +94,9 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--family", description = "fig8, fig9 (a, b), fig10/11: the model family the simulated profile "
-            + "keeps, as saba profile --family: auto (default; every family, the non-increasing ones, by held-out "
-            + "error), poly, monotone-poly or inverse")
+    @Option(names = "--family", description = "fig8, fig9 (a, b), fig10/11, fig8-packet, fig10-packet: the model "
+            + "family the simulated profile keeps, as saba profile --family: auto (default; every family, the "
+            + "non-increasing ones, by held-out error), poly, monotone-poly or inverse")
     String family;
 
     @Option(names = "--degree", description = "polynomial degree 1-3; alone, the paper's polynomial of that degree "
@@ -173,7 +173,7 @@ public final class CampaignCommand implements Callable<Integer> {
         String report = switch (f) {
             case "fig8" -> fig8(model, mechanisms, t, dir);
             case "fig9" -> fig9(model, mechanisms, t, dir);
-            case "fig10-packet" -> packet.run(seed, queues, oversubscription, t, dir);
+            case "fig10-packet" -> packet.run(seed, queues, oversubscription, model, t, dir);
             case FIG8_PACKET -> fig8Packet(model, t, dir);
             case "fig10", "fig11a", "fig11b" -> scale(f, model, mechanisms, t, dir);
             default -> throw new IllegalArgumentException("unknown or not yet available figure: " + figure);
@@ -213,10 +213,10 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new IllegalArgumentException(String.join(", ", testbedOnly) + ": only with --testbed "
                     + "(the real-Spark campaign)");
         }
-        if ((family != null || degree != null) && !List.of("fig8", FIG8_PACKET, "fig9", "fig10", "fig11a", "fig11b")
-                .contains(f)) {
+        if ((family != null || degree != null) && !List.of("fig8", FIG8_PACKET, "fig9", "fig10", "fig11a", "fig11b",
+                "fig10-packet").contains(f)) {
             throw new IllegalArgumentException("--family and --degree apply to the simulated profiles of fig8, fig9, "
-                    + "fig10 and fig11, not " + figure);
+                    + "fig10, fig11 and the packet figures, not " + figure);
         }
         if ((master != null || !sparkConf.isEmpty()) && !f.equals("fig8")) {
             throw new IllegalArgumentException("--master and --conf apply to --figure fig8 only, not " + figure);

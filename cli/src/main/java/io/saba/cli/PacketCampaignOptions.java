@@ -1,5 +1,6 @@
 package io.saba.cli;
 
+import io.saba.core.model.ModelChoice;
 import io.saba.harness.campaign.OutputFolder;
 import io.saba.harness.packet.Fig8Scheme;
 import io.saba.harness.packet.WorkloadShapes;
@@ -145,7 +146,7 @@ final class PacketCampaignOptions {
         return out;
     }
 
-    PacketStudyConfig config(long seed, int queues, int oversubscription, int threads) {
+    PacketStudyConfig config(long seed, int queues, int oversubscription, ModelChoice model, int threads) {
         int hpl = hostsPerLeaf != null ? hostsPerLeaf : 6;
         List<Long> s = new ArrayList<>();
         int n = seeds != null ? seeds : 5;
@@ -174,12 +175,12 @@ final class PacketCampaignOptions {
         return new PacketStudyConfig(leaves != null ? leaves : 6, hpl, oversubscription, perHost != null ? perHost : 1,
                 instances != null ? instances : hpl, timeScale != null ? timeScale : 1e-5, s, queues + 1,
                 vlarbEntries != null ? vlarbEntries : 8, portBufferKib != null ? portBufferKib * 1024 : 0, policy,
-                ackEvery(), tiers, !noFluid, threads);
+                ackEvery(), tiers, model, !noFluid, threads);
     }
 
     /** Runs fig10-packet and returns its report. */
-    String run(long seed, int queues, int oversubscription, int threads, Path dir) {
-        PacketStudyConfig cfg = config(seed, queues, oversubscription, threads);
+    String run(long seed, int queues, int oversubscription, ModelChoice model, int threads, Path dir) {
+        PacketStudyConfig cfg = config(seed, queues, oversubscription, model, threads);
         OutputFolder.prepare(dir, "fig10-packet " + cfg.describe() + " seeds " + cfg.seeds()
                 + (cfg.fluid() ? "" : " no-fluid"));
         System.err.println("fig10-packet: " + cfg.describe());

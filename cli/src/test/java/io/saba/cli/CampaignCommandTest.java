@@ -52,15 +52,20 @@ class CampaignCommandTest extends InProcessCli {
     }
 
     @Test
-    void fig10PacketComparesTheVlModesOnASmallLeafSpine() {
+    void fig10PacketComparesTheVlModesAndSabasWeightsOnASmallLeafSpine() throws Exception {
         assertEquals(0, run("campaign", "--figure", "fig10-packet", "--leaves", "2", "--hosts-per-leaf", "4",
-                "--instances", "4", "--seeds", "1", "--time-scale", "3e-6", "--threads", "1", "--out", dir.toString()),
-                err.toString());
-        assertTrue(out.toString().contains("packet saba") && out.toString().contains("packet vl-per-app")
-                && out.toString().contains("fluid saba") && out.toString().contains("CPU"), out.toString());
+                "--instances", "4", "--seeds", "1", "--time-scale", "3e-6", "--threads", "1", "--degree", "3",
+                "--out", dir.toString()), err.toString());
+        String text = out.toString();
+        for (String scheme : new String[] {"packet vl-per-app", "packet saba ", "packet saba-eq2", "packet saba-equal",
+            "fluid saba", "CPU"}) {
+            assertTrue(text.contains(scheme), scheme + " missing from:\n" + text);
+        }
         for (String f : new String[] {"fig10-packet.csv", "summary.txt"}) {
             assertTrue(Files.exists(dir.resolve(f)), f);
         }
+        assertTrue(Files.readString(dir.resolve("campaign.fingerprint")).contains("Saba's models poly k=3"),
+                "--degree reaches the packet profiler as it does fig8-packet's");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.saba.harness.bench;
 
+import io.saba.core.model.ModelChoice;
 import io.saba.harness.packet.PacketStudy;
 import io.saba.harness.packet.PacketStudyConfig;
 import io.saba.harness.packet.RoundDriver;
@@ -38,7 +39,7 @@ public final class PacketEngineBench {
     /** The reference study's fabric and placement, a queue pair asking for an ACK every {@code ackEvery} packets. */
     static PacketStudyConfig reference(int ackEvery) {
         return new PacketStudyConfig(6, 6, 1, 3, 6, 1e-5, List.of(1L), PacketStudyConfig.SABA_QUEUES + 1, 8, 0,
-                Policy.RR, ackEvery, PacketStudyConfig.ALL_TIERS, false, 1);
+                Policy.RR, ackEvery, PacketStudyConfig.ALL_TIERS, ModelChoice.AUTO, false, 1);
     }
 
     /** The whole number after option {@code args[i - 1]}. */

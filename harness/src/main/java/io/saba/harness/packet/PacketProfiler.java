@@ -1,7 +1,6 @@
 package io.saba.harness.packet;
 
 import io.saba.core.corun.TrafficRecord;
-import io.saba.core.model.FittedModel;
 import io.saba.core.model.ModelChoice;
 import io.saba.core.model.ModelFitter;
 import io.saba.core.model.ModelSelector;
@@ -23,33 +22,19 @@ import java.util.Map;
  * The profiler of paper §4.1 in the packet-level model: each workload alone on one leaf (its profiled number of
  * hosts, one "rack"), every link throttled to each of {@link SimulatedProfiler#LEVELS} in turn; slowdown = time at
  * the level / time at full rate, fitted by the core's {@link ModelFitter} into a core {@link SensitivityTable}, as
- * the simulated and the real profiler do. Saba then plans from what the packet model itself measures. With a
- * {@link ModelChoice} the family is chosen as {@code saba profile} chooses it, and each entry carries the
- * workload's traffic record measured in the packet model, which the co-run predictor replays.
+ * the simulated and the real profiler do. Saba then plans from what the packet model itself measures: the family is
+ * chosen as {@code saba profile} chooses it ({@link ModelChoice}), and each entry carries the workload's traffic
+ * record measured in the packet model, which the co-run predictor replays.
  */
 public final class PacketProfiler {
-    /** The degree the scale study fits (the paper's k = 3, as the fluid scale study). */
-    public static final int DEGREE = 3;
-    /** The note of a table of these profiles. */
-    public static final String TABLE_NOTE = "packet-level profiler, degree 3, levels 5-100 %, alone on one leaf";
     private final ModelParams params;
     private final Policy policy;
-    private final int degree;
     private final ModelChoice choice;
-
-    /** Fits the paper's polynomial of {@code degree}, without traffic records (the scale study's profiles). */
-    public PacketProfiler(ModelParams params, Policy policy, int degree) {
-        this.params = params;
-        this.policy = policy;
-        this.degree = degree;
-        this.choice = null;
-    }
 
     /** Chooses each model by {@code choice} ({@link ModelSelector}) and records each workload's traffic. */
     public PacketProfiler(ModelParams params, Policy policy, ModelChoice choice) {
         this.params = params;
         this.policy = policy;
-        this.degree = 0;
         this.choice = choice;
     }
 
@@ -127,10 +112,6 @@ public final class PacketProfiler {
         ProfilingContext ctx = new ProfilingContext(w.profiledNodes(), "1x (packet-level model)", null,
                 String.format(Locale.ROOT, "packet-level model, %.0f Gbit/s links", params.linkGbps()),
                 "packet-level profiler (io.saba.harness.packet)");
-        if (choice == null) {
-            FittedModel fit = ModelFitter.fit(samples(w), degree);
-            return TableEntry.of(w.name(), fit, ctx);
-        }
         return TableEntry.of(w.name(), ModelSelector.select(samples(w), choice), ctx).withTraffic(record(w));
     }
 

@@ -1,5 +1,6 @@
 package io.saba.harness.packet;
 
+import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.stats.Stats;
 import io.saba.harness.csv.CsvLine;
@@ -31,18 +32,39 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
  * The scale study (paper §8.4, Figs. 10–11) in the packet-level model: the paper's 20 synthetic workloads, shrunk
- * in time, placed at random on a small leaf-spine, run under each {@link VlMode} on the same placement; each job's
- * speedup over the shared VL. With {@link PacketStudyConfig#fluid()} the fluid simulator runs the same jobs on the
- * same paths (per-flow max-min, per-application fair, Saba), which is the check of the fluid model's conclusions.
- * Saba's models come from the packet-level profiler, and both simulators' Saba plan from them.
+ * in time, placed at random on a small leaf-spine, run on the same placement under each {@link VlMode} (Saba with
+ * the co-run predictor's weights, as fig8-packet plans it), Saba with the paper's Eq. 2 weights, and Saba's levels
+ * with equal weights; each job's speedup over the shared VL. With {@link PacketStudyConfig#fluid()} the fluid
+ * simulator runs the same jobs on the same paths (per-flow max-min, per-application fair, Saba), which is the check
+ * of the fluid model's conclusions. Saba's models and traffic records come from the packet-level profiler, and both
+ * simulators' Saba plan from them.
  */
 public final class PacketStudy {
     /** The scheme that runs every job by itself: the bound on what separating applications can give. */
     static final String ALONE = "packet alone (each job by itself)";
     static final String FLUID_ALONE = "fluid alone (each job by itself)";
+    /** The baseline of the packet schemes. */
+    static final String SHARED = "packet shared";
+    static final String VL_PER_APP = "packet vl-per-app";
+    /** Saba as the campaigns plan it: the co-run predictor's weights ({@code allocation: corun}). */
+    static final String SABA = "packet saba";
+    /** Saba with the paper's weights, Eq. 2 on the static slowdown curves. */
+    static final String SABA_EQ2 = "packet saba-eq2";
+    /**
+     * Saba's levels and each port's level → VL map, every VL the port uses weighted equally: set beside Saba, what
+     * its weights add; set beside the VL per application, what its grouping adds.
+     */
+    static final String SABA_EQUAL = "packet saba-equal";
+    /**
+     * The pairs the report sets side by side, (over, scheme): Saba against blind separation, its grouping and its
+     * weights apart, and its co-run weights against the paper's Eq. 2.
+     */
+    private static final List<List<String>> PAIRS = List.of(List.of(VL_PER_APP, SABA), List.of(VL_PER_APP, SABA_EQUAL),
+            List.of(SABA_EQUAL, SABA), List.of(SABA_EQUAL, SABA_EQ2), List.of(SABA_EQ2, SABA));
     /** Levels Saba plans over (InfiniBand's 16 SLs). */
     static final int LEVELS = 16;
 
@@ -150,32 +172,33 @@ public final class PacketStudy {
         try {
             SensitivityTable table = profile(used, pool, progress);
             double profileSeconds = (System.nanoTime() - wall0) / 1e9;
-            ControllerPlanner saba = ControllerPlanner.centralised(table,
-                    new CanonicalCachingSolver(new MinSlowdownSolver()), LEVELS, cfg.vls() - 1, 1.0);
+            ControllerPlanner saba = planner(table, Allocation.CORUN);
             VlSetup vlSetup = new VlSetup(cfg.vls(), cfg.tableEntries(), saba, cfg.separateAt());
+            Map<String, Function<List<JobSpec>, RoundDriver.Result>> packet = new LinkedHashMap<>();
+            packet.put(SHARED, jobs -> runPacket(VlMode.SHARED, jobs, vlSetup));
+            packet.put(VL_PER_APP, jobs -> runPacket(VlMode.VL_PER_APPLICATION, jobs, vlSetup));
+            packet.put(SABA, jobs -> runPacket(VlMode.SABA, jobs, vlSetup));
+            VlSetup eq2 = new VlSetup(cfg.vls(), cfg.tableEntries(), planner(table, Allocation.EQ2),
+                    cfg.separateAt());
+            packet.put(SABA_EQ2, jobs -> runPacket(VlMode.SABA, jobs, eq2));
+            packet.put(SABA_EQUAL, jobs -> runPacket(VlMode.SABA, jobs, vlSetup.withEqualSabaWeights()));
+            packet.put(ALONE, jobs -> runAlone(jobs, vlSetup));
             Map<String, PolicyFactory> fluid = new LinkedHashMap<>();
             if (cfg.fluid()) {
                 fluid.put("fluid per-flow max-min", PerFlowMaxMinPolicy.FACTORY);
                 fluid.put("fluid ideal max-min (per application)", IdealMaxMinPolicy.FACTORY);
                 fluid.put("fluid saba", SabaPolicy.factory(saba));
             }
-            int runs = setups.size() * (VlMode.values().length + 1 + fluid.size() + (cfg.fluid() ? 1 : 0));
+            int runs = setups.size() * (packet.size() + fluid.size() + (cfg.fluid() ? 1 : 0));
             Progress bar = new Progress(progress, "packet-level runs", runs, 0);
             Map<Long, Map<String, Future<RoundDriver.Result>>> futures = new LinkedHashMap<>();
             for (Map.Entry<Long, List<JobSpec>> e : setups.entrySet()) {
                 Map<String, Future<RoundDriver.Result>> byScheme = new LinkedHashMap<>();
-                for (VlMode m : VlMode.values()) {
-                    byScheme.put("packet " + m.cliName(), pool.submit(() -> {
-                        RoundDriver.Result r = runPacket(m, e.getValue(), vlSetup);
-                        bar.step();
-                        return r;
-                    }));
-                }
-                byScheme.put(ALONE, pool.submit(() -> {
-                    RoundDriver.Result r = runAlone(e.getValue(), vlSetup);
+                packet.forEach((name, scheme) -> byScheme.put(name, pool.submit(() -> {
+                    RoundDriver.Result r = scheme.apply(e.getValue());
                     bar.step();
                     return r;
-                }));
+                })));
                 fluid.forEach((name, pf) -> byScheme.put(name, pool.submit(() -> {
                     var r = new Simulation(network, e.getValue(), pf).run();
                     bar.step();
@@ -205,7 +228,7 @@ public final class PacketStudy {
                     got.put(f.getKey(), f.getValue().get());
                     packets += got.get(f.getKey()).packets();
                 }
-                RoundDriver.Result shared = got.get("packet " + VlMode.SHARED.cliName());
+                RoundDriver.Result shared = got.get(SHARED);
                 for (Map.Entry<String, RoundDriver.Result> g : got.entrySet()) {
                     String name = g.getKey();
                     boolean isFluid = !name.startsWith("packet ");
@@ -222,8 +245,8 @@ public final class PacketStudy {
                 }
             }
             List<Scheme> schemes = new ArrayList<>();
-            rows.forEach((name, bySeed) -> schemes.add(new Scheme(name, name.startsWith("packet ")
-                    ? "packet " + VlMode.SHARED.cliName() : "fluid per-flow max-min", bySeed)));
+            rows.forEach((name, bySeed) -> schemes.add(new Scheme(name, name.startsWith("packet ") ? SHARED
+                    : "fluid per-flow max-min", bySeed)));
             return new Result(cfg, schemes, packetOverFluid, (System.nanoTime() - wall0) / 1e9,
                     processCpuSeconds() - cpu0, packets, profileSeconds);
         } catch (Exception e) {
@@ -235,7 +258,7 @@ public final class PacketStudy {
 
     private SensitivityTable profile(Map<String, WorkloadSpec> used, ExecutorService pool, PrintStream progress)
             throws Exception {
-        PacketProfiler profiler = new PacketProfiler(cfg.params(), cfg.policy(), PacketProfiler.DEGREE);
+        PacketProfiler profiler = new PacketProfiler(cfg.params(), cfg.policy(), cfg.model());
         Progress bar = new Progress(progress, "packet-level profiles (alone on one leaf, 7 levels)", used.size(), 0);
         Map<String, Future<io.saba.core.table.TableEntry>> fs = new LinkedHashMap<>();
         used.forEach((name, w) -> fs.put(name, pool.submit(() -> {
@@ -243,11 +266,18 @@ public final class PacketStudy {
             bar.step();
             return entry;
         })));
-        SensitivityTable table = SensitivityTable.empty().withNote(PacketProfiler.TABLE_NOTE);
+        SensitivityTable table = SensitivityTable.empty().withNote("packet-level profiler, model " + cfg.model()
+                + ", levels 5-100 %, alone on one leaf, traffic records from the model");
         for (Future<io.saba.core.table.TableEntry> f : fs.values()) {
             table = table.with(f.get());
         }
         return table;
+    }
+
+    /** The controller's pipeline on {@code table}: Saba's levels and queues, weights by {@code allocation}. */
+    private ControllerPlanner planner(SensitivityTable table, Allocation allocation) {
+        return ControllerPlanner.centralised(table, new CanonicalCachingSolver(new MinSlowdownSolver()), allocation,
+                LEVELS, cfg.vls() - 1, 1.0);
     }
 
     /** Each job by itself on the fabric, on its own hosts: what no separation of applications can beat. */
@@ -302,14 +332,17 @@ public final class PacketStudy {
         s.append("speedup = baseline time / scheme time per job; per seed the geometric mean over its jobs\n\n");
         s.append(String.format(Locale.ROOT, "%-40s %-24s %7s %7s %7s   %s%n", "scheme", "over", "median", "min",
                 "max", "per seed (" + r.config().seeds() + ")"));
-        for (Scheme sc : r.schemes()) {
-            List<Double> ps = sc.perSeed();
-            List<Double> sorted = new ArrayList<>(ps);
-            sorted.sort(null);
-            StringBuilder each = new StringBuilder();
-            ps.forEach(x -> each.append(String.format(Locale.ROOT, " %.3f", x)));
-            s.append(String.format(Locale.ROOT, "%-40s %-24s %7.3f %7.3f %7.3f  %s%n", sc.name(), sc.baseline(),
-                    median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), each));
+        r.schemes().forEach(sc -> row(s, sc));
+        Map<String, Scheme> byName = new LinkedHashMap<>();
+        r.schemes().forEach(sc -> byName.put(sc.name(), sc));
+        s.append("\nSaba's plan part by part, paired on the same jobs (speedup = time under the second / time under "
+                + "the first)\n");
+        for (List<String> pair : PAIRS) {
+            Scheme over = byName.get(pair.get(0));
+            Scheme scheme = byName.get(pair.get(1));
+            if (over != null && scheme != null) {
+                row(s, paired(over, scheme));
+            }
         }
         if (!r.packetOverFluid().isEmpty()) {
             List<Double> v = new ArrayList<>(r.packetOverFluid().values());
@@ -346,10 +379,38 @@ public final class PacketStudy {
         return s.toString();
     }
 
+    /** One line of the report: a scheme's per-seed speedups, their median and range. */
+    private static void row(StringBuilder s, Scheme sc) {
+        List<Double> ps = sc.perSeed();
+        List<Double> sorted = new ArrayList<>(ps);
+        sorted.sort(null);
+        StringBuilder each = new StringBuilder();
+        ps.forEach(x -> each.append(String.format(Locale.ROOT, " %.3f", x)));
+        s.append(String.format(Locale.ROOT, "%-40s %-24s %7.3f %7.3f %7.3f  %s%n", sc.name(), sc.baseline(),
+                median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), each));
+    }
+
+    /** {@code scheme} with {@code over} as its baseline: both times of every job are each scheme's own. */
+    static Scheme paired(Scheme over, Scheme scheme) {
+        Map<Long, List<JobOutcome>> bySeed = new LinkedHashMap<>();
+        scheme.rowsBySeed().forEach((seed, rows) -> {
+            List<JobOutcome> base = over.rowsBySeed().get(seed);
+            List<JobOutcome> out = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                JobOutcome o = rows.get(i);
+                out.add(new JobOutcome(o.setup(), o.job(), o.workload(), o.datasetScale(), o.instances(),
+                        base.get(i).policySeconds(), o.policySeconds()));
+            }
+            bySeed.put(seed, out);
+        });
+        return new Scheme(scheme.name(), over.name(), bySeed);
+    }
+
     private static String shortName(String scheme) {
         return switch (scheme) {
             case ALONE -> "pkt alone";
             case FLUID_ALONE -> "fluid alone";
+            case SABA_EQUAL -> "pkt saba-eqw";
             case "fluid ideal max-min (per application)" -> "fluid per-app";
             default -> scheme.replace("packet ", "pkt ");
         };

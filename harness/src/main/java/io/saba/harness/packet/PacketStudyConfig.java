@@ -1,5 +1,6 @@
 package io.saba.harness.packet;
 
+import io.saba.core.model.ModelChoice;
 import io.saba.rperf.switchmodel.LeafSpine;
 import io.saba.rperf.switchmodel.ModelParams;
 import io.saba.rperf.switchmodel.Policy;
@@ -26,13 +27,14 @@ import java.util.Set;
  * @param ackEvery         a queue pair asks for an ACK every this many packets and at each message's end
  *                         ({@link ModelParams#ackEvery}; 1: an ACK per packet)
  * @param separateAt       the tiers of ports where the separating modes write their tables (all: the whole path)
+ * @param model            which fitted models the packet profiles may be, as {@code saba profile} chooses them
  * @param fluid            also run the fluid simulator on the same jobs and paths
  * @param threads          runs in parallel
  */
 public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscription, int perHost, int instances,
                                 double timeScale, List<Long> seeds, int vls, int tableEntries, int portBufferBytes,
-                                Policy policy, int ackEvery, Set<LeafSpine.Tier> separateAt, boolean fluid,
-                                int threads) {
+                                Policy policy, int ackEvery, Set<LeafSpine.Tier> separateAt, ModelChoice model,
+                                boolean fluid, int threads) {
     /** Saba's queues per port in the paper's scale study (and the testbed's 8 + default). */
     public static final int SABA_QUEUES = 8;
     /** Every tier of ports: applications separated along their whole path. */
@@ -79,7 +81,7 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
 
     public PacketStudyConfig withSeeds(List<Long> s) {
         return new PacketStudyConfig(leaves, hostsPerLeaf, oversubscription, perHost, instances, timeScale, s, vls,
-                tableEntries, portBufferBytes, policy, ackEvery, separateAt, fluid, threads);
+                tableEntries, portBufferBytes, policy, ackEvery, separateAt, model, fluid, threads);
     }
 
     public String describe() {
@@ -89,6 +91,7 @@ public record PacketStudyConfig(int leaves, int hostsPerLeaf, int oversubscripti
                 portBufferBytes == 0 ? "32 KiB per input port and VL"
                         : (portBufferBytes / 1024) + " KiB per input port split over the VLs in use", policy)
                 + (ackEvery == 1 ? "" : ", an ACK asked every " + ackEvery + " packets and at a message's end")
-                + (separateAt.equals(ALL_TIERS) ? "" : ", applications separated only at " + separateAt);
+                + (separateAt.equals(ALL_TIERS) ? "" : ", applications separated only at " + separateAt)
+                + ", Saba's models " + model;
     }
 }

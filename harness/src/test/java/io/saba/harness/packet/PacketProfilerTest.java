@@ -2,6 +2,7 @@ package io.saba.harness.packet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.saba.core.model.ModelChoice;
 import io.saba.core.model.Sample;
 import io.saba.harness.sim.workload.SyntheticCatalog;
 import io.saba.harness.sim.workload.WorkloadCalibration;
@@ -21,7 +22,7 @@ class PacketProfilerTest {
     void packetLevelProfilesFollowTheCalibration() {
         List<WorkloadCalibration> cal = SyntheticCatalog.calibrations();
         List<WorkloadSpec> specs = PacketStudy.workloads(1e-5, 6, 56e9 / 8);
-        PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR, 3);
+        PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR, ModelChoice.paper(3));
         for (int i : new int[] {0, 2, 6, 11}) {
             for (Sample s : profiler.samples(specs.get(i))) {
                 double expected = cal.get(i).expectedSlowdown(s.bandwidthPercent() / 100);
@@ -40,7 +41,7 @@ class PacketProfilerTest {
     void theTrafficRecordCarriesTheFirstHostsBytes() {
         WorkloadSpec w = Fig8PacketCampaign.workloads(1e-6, 56e9 / 8).get(9); // sort: 2 rounds of one stage
         PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR,
-                io.saba.core.model.ModelChoice.AUTO);
+                ModelChoice.AUTO);
         io.saba.core.corun.TrafficRecord r = profiler.record(w);
         int n = w.profiledNodes();
         double sent = 0;

@@ -2,6 +2,7 @@ package io.saba.harness.packet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.saba.core.model.ModelChoice;
 import io.saba.harness.sim.workload.JobSpec;
 import io.saba.rperf.switchmodel.CongestionControl;
 import io.saba.rperf.switchmodel.LeafSpine;
@@ -22,7 +23,7 @@ class RoundDriverPinTest {
     /** 12 hosts (3 leaves × 4, 2:1), two instances per host, jobs of 4 instances: six jobs per setup. */
     private static PacketStudyConfig config(Policy policy) {
         return new PacketStudyConfig(3, 4, 2, 2, 4, 3e-6, List.of(11L), 9, 8, 0, policy, 1,
-                PacketStudyConfig.ALL_TIERS, false, 1);
+                PacketStudyConfig.ALL_TIERS, ModelChoice.AUTO, false, 1);
     }
 
     /** Each job's completion in ps, then the packet count. */

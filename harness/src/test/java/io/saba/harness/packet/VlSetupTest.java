@@ -8,6 +8,7 @@ import io.saba.controller.alloc.AllocationPipeline.Allocation;
 import io.saba.core.alloc.LevelMode;
 import io.saba.core.alloc.PortAllocation;
 import io.saba.core.alloc.PortId;
+import io.saba.core.model.ModelChoice;
 import io.saba.core.solve.MinSlowdownSolver;
 import io.saba.core.table.SensitivityTable;
 import io.saba.harness.sim.policy.AppPresence;
@@ -38,7 +39,7 @@ class VlSetupTest {
 
     /** The controller's pipeline on packet profiles of a sensitive workload (5) and an insensitive one (11). */
     private ControllerPlanner sensitiveAndInsensitivePlanner() {
-        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
+        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, ModelChoice.paper(3));
         SensitivityTable table = SensitivityTable.empty().with(profiler.entry(workloads.get(5)))
                 .with(profiler.entry(workloads.get(11)));
         return ControllerPlanner.centralised(table, new MinSlowdownSolver(), 16, 8, 1.0);
@@ -162,7 +163,7 @@ class VlSetupTest {
      */
     @Test
     void aLevelPerApplicationSeparatesOneWorkloadsJobsWhereThePortHasRoom() {
-        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, 3);
+        PacketProfiler profiler = new PacketProfiler(P, Policy.RR, ModelChoice.paper(3));
         SensitivityTable table = SensitivityTable.empty().with(profiler.entry(workloads.get(5)))
                 .with(profiler.entry(workloads.get(11)));
         List<JobSpec> jobs = threeJobsOnH0(workloads.get(5), workloads.get(11), workloads.get(11));

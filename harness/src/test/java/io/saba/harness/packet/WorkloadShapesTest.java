@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.saba.core.model.ModelChoice;
 import io.saba.core.model.Sample;
 import io.saba.harness.sim.workload.HibenchCatalog;
 import io.saba.harness.sim.workload.StageSpec;
@@ -63,7 +64,7 @@ class WorkloadShapesTest {
         WorkloadCalibration lr = HibenchCatalog.calibrations().get(0);
         WorkloadSpec w = WorkloadShapes.RECORDED.specs(1e-5, 56e9 / 8).get(0);
         assertEquals("lr", w.name());
-        PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR, 3);
+        PacketProfiler profiler = new PacketProfiler(ModelParams.paperDefaults(), Policy.RR, ModelChoice.paper(3));
         List<Sample> samples = profiler.samples(w);
         assertTrue(samples.size() >= 5, samples.toString());
         for (Sample s : samples) {
