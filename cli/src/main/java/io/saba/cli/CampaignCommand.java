@@ -54,7 +54,7 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--figure", defaultValue = "fig8",
             description = "fig8 (testbed campaign), fig9 (sensitivity studies), fig10, fig11a, fig11b, "
                     + "fig10-packet (the scale study packet by packet on a small leaf-spine: shared VL, a VL per "
-                    + "application, Saba's VL tables), fig8-packet (fig8's setups on one lossless InfiniBand switch, "
+                    + "application, Saba's VL tables with its co-run weights, Eq. 2's and equal ones), fig8-packet (fig8's setups on one lossless InfiniBand switch, "
                     + "packet by packet: shared VL, VLs without sensitivity, Saba; default 50 setups), "
                     + "fig12 (controller overhead, as saba bench allocation with its defaults), testbed-validation "
                     + "(the simulator beside a real-Spark testbed campaign's results, --measured)")

@@ -345,10 +345,8 @@ public final class PacketStudy {
             Scheme scheme = byName.get(pair.get(1));
             if (over != null && scheme != null) {
                 List<Double> ps = paired(over, scheme).perSeed();
-                StringBuilder each = new StringBuilder();
-                ps.forEach(x -> each.append(String.format(Locale.ROOT, " %.3f", x)));
                 s.append(String.format(Locale.ROOT, "%-40s %-24s %-23s %s%n", scheme.name(), over.name(),
-                        Bootstrap.geomean95(ps, BOOTSTRAP_SEED), each));
+                        Bootstrap.geomean95(ps, BOOTSTRAP_SEED), eachSeed(ps)));
             }
         }
         if (!r.packetOverFluid().isEmpty()) {
@@ -391,10 +389,15 @@ public final class PacketStudy {
         List<Double> ps = sc.perSeed();
         List<Double> sorted = new ArrayList<>(ps);
         sorted.sort(null);
-        StringBuilder each = new StringBuilder();
-        ps.forEach(x -> each.append(String.format(Locale.ROOT, " %.3f", x)));
         s.append(String.format(Locale.ROOT, "%-40s %-24s %7.3f %7.3f %7.3f  %s%n", sc.name(), sc.baseline(),
-                median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), each));
+                median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), eachSeed(ps)));
+    }
+
+    /** Each seed's value, in seed order. */
+    private static String eachSeed(List<Double> perSeed) {
+        StringBuilder each = new StringBuilder();
+        perSeed.forEach(x -> each.append(String.format(Locale.ROOT, " %.3f", x)));
+        return each.toString();
     }
 
     /** {@code scheme} with {@code over} as its baseline: both times of every job are each scheme's own. */
