@@ -14,7 +14,7 @@ public enum Fig8Scheme {
     SHARED_CC("shared VL + IB CC"),
     /** The same VLs as Saba, equal weights, applications spread over them in turn: separation without sensitivity. */
     CONTROL("control: 8 VLs, equal"),
-    /** Saba with the co-run predictor's weights ({@code allocation: corun}, the controller's default). */
+    /** Saba with the co-run predictor's weights ({@code allocation: corun}; the controller defaults to eq2). */
     SABA("Saba (corun)"),
     /** Saba with the paper's Eq. 2 weights. */
     SABA_EQ2("Saba (eq2)"),
