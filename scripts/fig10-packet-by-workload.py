@@ -32,7 +32,8 @@ def load(path):
         print(f"{path}: not a fig10-packet fig10-packet.csv ({e})", file=sys.stderr)
         sys.exit(2)
     if not jobs or any(s not in j for j in jobs.values() for s in (ALONE, VL_PER_APP, SABA, SABA_EQUAL, SABA_EQ2)):
-        print(f"{path}: a job lacks one of the packet schemes (a run with --no-packet or an older build?)",
+        print(f"{path}: a job lacks one of the packet schemes {ALONE!r}, {VL_PER_APP!r}, {SABA!r}, {SABA_EQUAL!r}, "
+              f"{SABA_EQ2!r} (a run by an older build?)",
               file=sys.stderr)
         sys.exit(2)
     return jobs
